@@ -47,6 +47,11 @@ class Device:
         _stats["bytes_uploaded"] += host.nbytes
         return a
 
+    def write(self, alloc, host):
+        host = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
+        alloc._host[: host.nbytes] = host
+        _stats["bytes_uploaded"] += host.nbytes
+
     def download(self, alloc, dtype, shape, strides, offset):
         dtype = np.dtype(dtype)
         base = alloc._host[: alloc.nbytes].view(np.uint8)
