@@ -1,0 +1,25 @@
+"""Builds the runtime's extension against the Kompute library that scripts/build_kompute.sh
+installed into this Python's environment (<sys.prefix>/opt/kompute, or $KOMPUTE_PREFIX)."""
+import os
+import sys
+
+from pybind11.setup_helpers import Pybind11Extension
+from setuptools import setup
+
+prefix = os.environ.get("KOMPUTE_PREFIX", os.path.join(sys.prefix, "opt", "kompute"))
+if not os.path.exists(os.path.join(prefix, "BUILD_STAMP")):
+    sys.exit(f"Kompute not found in {prefix}: run scripts/build_kompute.sh {sys.executable} first")
+
+vkcore = Pybind11Extension(
+    "array_api_vulkan._runtime._vkcore",
+    ["array_api_vulkan/_runtime/_vkcore.cpp"],
+    include_dirs=[os.path.join(prefix, "include")],
+    # kp_logger is linked although logging is compiled out: Kompute's headers still reference it.
+    extra_objects=[os.path.join(prefix, "lib", "libkompute.a"), os.path.join(prefix, "lib", "libkp_logger.a")],
+    libraries=["vulkan", "fmt"],
+    define_macros=[("KOMPUTE_OPT_LOG_LEVEL_DISABLED", "1"), ("KOMPUTE_DISABLE_VK_DEBUG_LAYERS", "1")],
+    cxx_std=17,
+    extra_compile_args=["-O2"],
+)
+
+setup(ext_modules=[vkcore])
