@@ -97,7 +97,7 @@ EOF
 cd "$SUITE"
 set +e
 "$PYTHON" -m pytest \
-    -p no:cacheprovider -p no:benchmark \
+    -c "$SUITE/pytest.ini" --rootdir "$SUITE" -p no:cacheprovider -p no:benchmark \
     --max-examples 100 --derandomize \
     "${xfail_args[@]}" \
     --json-report --json-report-file="$REPORT" \

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Group the failures of a conformance run by likely root cause (a helper for
+writing conformance/TRIAGE.md; it does not write that file).
+
+Usage: triage.py [REPORT_JSON ...] [--examples N] [--file SUBSTR]
+
+For each failing test it takes the function under test (the suite's
+metadata, else the test name), the exception type and the first line of the
+message with numbers and array reprs blurred, and groups identical keys.
+Groups are printed largest first, each with its node ids and, for the first
+few, hypothesis' falsifying example (the minimal reproducing call).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def blur(msg: str) -> str:
+    msg = re.sub(r"0x[0-9a-f]+", "0x…", msg)
+    msg = re.sub(r"Array\([^)]*\)", "Array(…)", msg)
+    msg = re.sub(r"\[[^\]]{40,}\]", "[…]", msg)
+    msg = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[+-]?\d+)?j?", "N", msg)
+    msg = re.sub(r"dtype=\S+", "dtype=…", msg)
+    return msg[:160]
+
+
+def stage_of(t: dict) -> dict:
+    for k in ("setup", "call", "teardown"):
+        s = t.get(k) or {}
+        if s.get("outcome") == "failed":
+            return s
+    return {}
+
+
+def falsifying(longrepr: str) -> str:
+    """Hypothesis' 'Falsifying example: ...' block and its 'Draw N:' lines."""
+    lines = [ln[1:].strip() if ln.startswith("E ") else None
+             for ln in (longrepr or "").splitlines()]
+    out, on = [], False
+    for ln in lines:
+        if ln is not None and ln.startswith("Falsifying"):
+            on = True
+        elif on and (ln is None or ln == ""):
+            on = False
+        if on or (ln is not None and re.match(r"Draw \d+", ln)):
+            out.append(ln)
+    text = re.sub(r"\s+", " ", " ".join(out)).strip()
+    text = re.sub(r"case=BinaryCase\(.*?raw_case=.*?\), ", "", text)
+    return text[:600]
+
+
+def key_of(t: dict) -> tuple[str, str]:
+    md = t.get("metadata") or {}
+    func = md.get("array_api_function_name")
+    nodeid = t["nodeid"]
+    if not func:
+        # test_has_names / signatures: the name is in the params
+        m = re.search(r"\[(.*)\]$", nodeid)
+        func = (m.group(1) if m else nodeid.split("::")[-1])
+    s = stage_of(t)
+    crash = s.get("crash") or {}
+    msg = crash.get("message") or ""
+    first = msg.strip().splitlines()[0] if msg.strip() else "(no message)"
+    # the special-case tests name the function in the id: test_unary[abs(x_i is NaN) -> NaN]
+    m = re.match(r".*test_(?:unary|binary|iop|empty_arrays|nan_propagation)\[(\w+)", nodeid)
+    if m:
+        func = m.group(1)
+    return func, blur(first)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("reports", nargs="*", default=[str(HERE / "_last" / "report.json")])
+    ap.add_argument("--examples", type=int, default=2, help="falsifying examples per group")
+    ap.add_argument("--file", default="", help="only node ids containing this")
+    ap.add_argument("--by", choices=["cause", "func"], default="cause")
+    a = ap.parse_args()
+
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for p in a.reports:
+        r = json.loads(Path(p).read_text())
+        for c in r.get("collectors", []):
+            if c.get("outcome") == "failed":
+                lr = (c.get("longrepr") or "").strip().splitlines()
+                groups[("(collection)", blur(lr[-1] if lr else ""))].append(
+                    {"nodeid": c["nodeid"], "longrepr": c.get("longrepr", "")})
+        for t in r.get("tests", []):
+            if t["outcome"] not in ("failed", "error") or a.file not in t["nodeid"]:
+                continue
+            func, cause = key_of(t)
+            k = (func,) if a.by == "func" else (func, cause)
+            groups[k].append({"nodeid": t["nodeid"],
+                              "longrepr": stage_of(t).get("longrepr", ""),
+                              "cause": cause})
+
+    total = sum(len(v) for v in groups.values())
+    print(f"{total} failures in {len(groups)} groups\n")
+    for k, items in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        print(f"## {len(items):4d}  {k[0]}  —  {k[1] if len(k) > 1 else items[0]['cause']}")
+        for it in items[:6]:
+            print(f"        {it['nodeid']}")
+        if len(items) > 6:
+            print(f"        … {len(items) - 6} more")
+        shown = 0
+        for it in items:
+            if shown >= a.examples:
+                break
+            fx = falsifying(it["longrepr"])
+            if fx:
+                print(f"     ex: {fx}")
+                shown += 1
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
