@@ -1,114 +1,108 @@
-"""Runtime layer: devices, memory, command recording, pipelines and stats.
+"""Runtime layer: devices, memory, command recording, pipelines and stats (docs/design.md).
 
-TEMPORARY host stand-in with the interface of docs/design.md, so that the spec layer can be
-written before the Kompute runtime lands. It will be replaced; launch() is not available here.
+Everything that touches Kompute is here; the spec layer calls only this module's API.
 """
-import collections
+import os
 
-import numpy as np
+from . import stats
+from .device import Device
+from .pool import Allocation
 
-_stats = collections.Counter()
-_fallbacks = collections.Counter()
+__all__ = ["Allocation", "Device", "devices", "default_device", "get_device", "synchronize",
+           "runtime_stats", "reset_runtime_stats", "count_fallback"]
 
-
-class Allocation:
-    __slots__ = ("device", "nbytes", "offset", "_host")
-
-    def __init__(self, device, nbytes):
-        self.device = device
-        self.nbytes = nbytes
-        self.offset = 0
-        self._host = np.zeros(max(nbytes, 1), np.uint8)
+_devices = None
+_default = None
 
 
-class Device:
-    def __init__(self, index, name, kind):
-        self.index, self.name, self.kind = index, name, kind
-        self.supports_float64 = self.supports_int64 = True
-        self.supports_int16 = self.supports_int8 = True
-        self.limits = {"max_storage_buffer_range": 1 << 27, "max_push_constants_size": 128}
-
-    def __repr__(self):
-        return f"vulkan:{self.index}"
-
-    def __eq__(self, other):
-        return isinstance(other, Device) and other.index == self.index
-
-    def __hash__(self):
-        return hash(("vulkan", self.index))
-
-    def alloc(self, nbytes):
-        return Allocation(self, int(nbytes))
-
-    def upload(self, host):
-        host = np.ascontiguousarray(host)
-        a = Allocation(self, host.nbytes)
-        a._host[: host.nbytes] = host.reshape(-1).view(np.uint8)
-        _stats["bytes_uploaded"] += host.nbytes
-        return a
-
-    def write(self, alloc, host):
-        host = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
-        alloc._host[: host.nbytes] = host
-        _stats["bytes_uploaded"] += host.nbytes
-
-    def download(self, alloc, dtype, shape, strides, offset):
-        dtype = np.dtype(dtype)
-        base = alloc._host[: alloc.nbytes].view(np.uint8)
-        if alloc.nbytes == 0 or 0 in tuple(shape):
-            return np.zeros(shape, dtype)
-        flat = base[: (alloc.nbytes // dtype.itemsize) * dtype.itemsize].view(dtype)
-        view = np.lib.stride_tricks.as_strided(
-            flat[offset:], shape=shape, strides=[s * dtype.itemsize for s in strides]
-        )
-        out = np.array(view, copy=True)
-        _stats["bytes_downloaded"] += out.nbytes
-        return out
-
-    def launch(self, shader, spec, buffers, writes, push, count):
-        raise NotImplementedError("the host stand-in runs no shaders")
-
-    def synchronize(self):
-        pass
-
-
-_DEVICES = (Device(0, "host stand-in", "cpu"),)
-
-
-def devices():
-    return _DEVICES
-
-
-def default_device():
-    return _DEVICES[0]
-
-
-def get_device(spec):
-    if isinstance(spec, Device):
-        return spec
-    if isinstance(spec, int):
-        return _DEVICES[spec]
-    if isinstance(spec, str) and spec.startswith("vulkan:"):
-        return _DEVICES[int(spec.split(":")[1])]
-    raise ValueError(f"unknown device {spec!r}")
-
-
-def synchronize():
+class NoVulkanDeviceError(RuntimeError):
     pass
 
 
+def devices():
+    """Every Vulkan device with a compute queue, best first: discrete, integrated, virtual, CPU."""
+    global _devices
+    if _devices is None:
+        try:
+            from . import _vkcore
+
+            infos = _vkcore.enumerate_devices()
+        except ImportError as e:
+            raise NoVulkanDeviceError(
+                f"array_api_vulkan's runtime extension is not built ({e}); run `make` or "
+                "`pip install --no-build-isolation -e .` after scripts/build_kompute.sh") from e
+        except RuntimeError as e:
+            raise NoVulkanDeviceError(
+                f"no Vulkan driver could be loaded ({e}). Install a Vulkan driver, e.g. Mesa's "
+                "lavapipe on Debian: apt-get install mesa-vulkan-drivers libvulkan1") from e
+        found = [Device(i) for i in infos if i["compute"]]
+        if not found:
+            raise NoVulkanDeviceError("no Vulkan device with a compute queue was found")
+        # sorted() is stable: among equals, Vulkan's own order.
+        _devices = tuple(sorted(found, key=lambda d: d.rank))
+    return _devices
+
+
+def get_device(spec):
+    """A Device from a Device, an index, 'vulkan:N', 'N', or a case-insensitive name fragment."""
+    if isinstance(spec, Device):
+        return spec
+    devs = devices()
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text.startswith("vulkan:"):
+            text = text[len("vulkan:"):]
+        if text.isdigit():
+            spec = int(text)
+        else:
+            for d in devs:
+                if text.lower() in d.name.lower():
+                    return d
+            raise ValueError(f"no Vulkan device matches {spec!r}; devices: "
+                             + ", ".join(str(d) for d in devs))
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        for d in devs:
+            if d.index == spec:
+                return d
+        raise ValueError(f"no Vulkan device with index {spec}; devices: "
+                         + ", ".join(str(d) for d in devs))
+    raise TypeError(f"expected a device, got {spec!r}")
+
+
+def default_device():
+    """ARRAY_API_VULKAN_DEVICE if set, else the best device present."""
+    global _default
+    if _default is None:
+        choice = os.environ.get("ARRAY_API_VULKAN_DEVICE")
+        _default = get_device(choice) if choice else devices()[0]
+    return _default
+
+
+def synchronize():
+    """Submits all recorded work on every device and waits for it."""
+    if _devices is not None:
+        for d in _devices:
+            d.synchronize()
+
+
 def count_fallback(name):
-    _fallbacks[name] += 1
+    """Records one host round trip of the spec layer's function `name`."""
+    stats.host_fallbacks[name] += 1
 
 
 def runtime_stats():
-    d = {k: _stats.get(k, 0) for k in ("submits", "dispatches", "barriers", "pipelines_created",
-                                         "bytes_uploaded", "bytes_downloaded",
-                                         "pool_bytes_reserved", "pool_bytes_in_use")}
-    d["host_fallbacks"] = dict(_fallbacks)
+    d = dict(stats.counters)
+    reserved = in_use = 0
+    for dev in _devices or ():
+        if dev._core is not None:
+            reserved += dev.pool.bytes_reserved
+            in_use += dev.pool.bytes_in_use
+    d["pool_bytes_reserved"] = reserved
+    d["pool_bytes_in_use"] = in_use
+    d["host_fallbacks"] = dict(stats.host_fallbacks)
     return d
 
 
 def reset_runtime_stats():
-    _stats.clear()
-    _fallbacks.clear()
+    """Clears the counters (the pool figures are current state, not counters)."""
+    stats.reset()

@@ -1,0 +1,280 @@
+"""A Vulkan device: its Kompute manager, memory pools, pipelines and lazy command recording."""
+import collections
+import os
+
+import numpy as np
+
+from . import stats
+from .pool import MemoryPool
+
+_PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPV_DIRS = (os.path.join(os.path.dirname(_PKG), "spv"), os.path.join(_PKG, "spv"))
+
+LOCAL_SIZE = 256
+MAX_GROUPS_X = 65535
+# Pending work is submitted (without waiting) past these, so that the GPU starts early on long
+# op chains and the memory held by deferred frees stays bounded.
+MAX_PENDING_DISPATCHES = 4096
+MAX_PENDING_BYTES = 1 << 30
+# Submitted batches we let run ahead of the host before waiting for the oldest.
+MAX_INFLIGHT = 2
+
+_KIND_RANK = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
+_KINDS = {"DiscreteGpu": "discrete", "IntegratedGpu": "integrated", "VirtualGpu": "virtual", "Cpu": "cpu"}
+
+_spirv_cache = {}
+
+
+def load_spirv(shader):
+    code = _spirv_cache.get(shader)
+    if code is None:
+        for d in SPV_DIRS:
+            path = os.path.join(d, shader + ".spv")
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    code = _spirv_cache[shader] = f.read()
+                break
+        else:
+            raise FileNotFoundError(f"no compiled shader {shader}.spv (run scripts/build_spv.py)")
+    return code
+
+
+class Device:
+    """One Vulkan physical device. Created cheaply from its properties; the Vulkan device, the
+    Kompute manager and the pools are made on first use."""
+
+    def __init__(self, info):
+        self.index = info["index"]
+        self.name = info["name"]
+        self.kind = _KINDS.get(info["type"], "other")
+        self.info = info
+        self.supports_float64 = bool(info["float64"])
+        self.supports_int64 = bool(info["int64"])
+        # 8/16-bit arrays only need 8/16-bit storage: shaders compute on them in 32 bits.
+        self.supports_int8 = bool(info["storage8"])
+        self.supports_int16 = bool(info["storage16"])
+        self.limits = {
+            "max_storage_buffer_range": info["max_storage_buffer_range"],
+            "max_push_constants_size": info["max_push_constants_size"],
+            "max_compute_shared_memory_size": info["max_compute_shared_memory_size"],
+            "max_workgroup_count": info["max_workgroup_count"],
+            "device_local_bytes": info["device_local_bytes"],
+        }
+        self._core = None
+
+    # -- identity -------------------------------------------------------------------------
+    def __repr__(self):
+        return f"vulkan:{self.index}"
+
+    def __str__(self):
+        return f"vulkan:{self.index} ({self.name})"
+
+    def __eq__(self, other):
+        return isinstance(other, Device) and other.index == self.index
+
+    def __hash__(self):
+        return hash(("vulkan", self.index))
+
+    @property
+    def rank(self):
+        return _KIND_RANK[self.kind]
+
+    # -- lazy set-up ----------------------------------------------------------------------
+    def _ensure(self):
+        if self._core is None:
+            from . import _vkcore
+
+            core = _vkcore.Device(self.index)
+            # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
+            max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
+            self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False)
+            self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True)
+            self.pool.completed = self.staging.completed = lambda: self._completed
+            self._pipelines = {}
+            self._host_views = {}
+            self._batch = None
+            self._serial = 1  # serial of the batch being recorded
+            self._completed = 0  # serial of the last batch known finished
+            self._inflight = collections.deque()
+            self._pending = 0
+            self._pending_bytes = 0
+            self._written = set()
+            self._read = set()
+            self._order_after_wait = False
+            self._core = core
+        return self._core
+
+    # -- memory ---------------------------------------------------------------------------
+    def alloc(self, nbytes):
+        self._ensure()
+        try:
+            return self.pool.alloc(int(nbytes))
+        except MemoryError:
+            # Blocks freed by pending work come back once it finishes: wait, then try once more.
+            self.synchronize()
+            return self.pool.alloc(int(nbytes))
+
+    def _stage(self, nbytes):
+        try:
+            return self.staging.alloc(nbytes)
+        except MemoryError:
+            self.synchronize()
+            return self.staging.alloc(nbytes)
+
+    def _host_view(self, arena):
+        view = self._host_views.get(arena.serial)
+        if view is None:
+            from . import _vkcore
+
+            view = self._host_views[arena.serial] = _vkcore.host_view(arena.buffer)
+        return view
+
+    def upload(self, host):
+        host = np.ascontiguousarray(host)
+        alloc = self.alloc(host.nbytes)
+        self.write(alloc, host)
+        return alloc
+
+    def write(self, alloc, host):
+        """Overwrites alloc from its start with host's bytes, in order with recorded work."""
+        data = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
+        n = data.nbytes
+        if n == 0:
+            return
+        if n > alloc.nbytes:
+            raise ValueError(f"writing {n} bytes into an allocation of {alloc.nbytes}")
+        self._ensure()
+        words = (n + 3) // 4
+        whole = words * 4 == n
+        stage = self._stage(words * 4)
+        view = self._host_view(stage.arena)
+        view[stage.offset:stage.offset + n] = data
+        if not whole:
+            # The copy moves whole words: keep the bytes of alloc past n as they are.
+            tail = self.download_bytes(alloc, n - n % 4, 4)
+            view[stage.offset + n:stage.offset + words * 4] = tail[n % 4:]
+        self._dispatch("copy_words", (), (alloc.arena, stage.arena),
+                       np.array([alloc.offset // 4, stage.offset // 4, words], np.uint32),
+                       words, reads=(stage,), writes=(alloc,))
+        stats.counters["bytes_uploaded"] += n
+
+    def download_bytes(self, alloc, start, nbytes):
+        """Bytes [start, start + nbytes) of alloc, as a new host array. Flushes."""
+        self._ensure()
+        lo = (alloc.offset + start) // 4
+        hi = (alloc.offset + start + nbytes + 3) // 4
+        stage = self._stage((hi - lo) * 4)
+        self._dispatch("copy_words", (), (stage.arena, alloc.arena),
+                       np.array([stage.offset // 4, lo, hi - lo], np.uint32),
+                       hi - lo, reads=(alloc,), writes=(stage,), host_read=True)
+        self.synchronize()
+        skip = alloc.offset + start - lo * 4
+        view = self._host_view(stage.arena)
+        out = view[stage.offset + skip:stage.offset + skip + nbytes].copy()
+        stats.counters["bytes_downloaded"] += nbytes
+        return out
+
+    def download(self, alloc, dtype, shape, strides, offset):
+        """A host copy of the strided view (strides and offset in elements) of alloc."""
+        dtype = np.dtype(dtype)
+        shape = tuple(int(n) for n in shape)
+        if 0 in shape:
+            return np.empty(shape, dtype)
+        item = dtype.itemsize
+        lo = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+        hi = offset + sum((n - 1) * s for n, s in zip(shape, strides) if s > 0) + 1
+        raw = self.download_bytes(alloc, lo * item, (hi - lo) * item)
+        view = np.ndarray(shape, dtype, buffer=raw, offset=(offset - lo) * item,
+                          strides=tuple(s * item for s in strides))
+        return view.copy()
+
+    # -- recording ------------------------------------------------------------------------
+    def launch(self, shader, spec, buffers, writes, push, count):
+        """Records one dispatch of spv/<shader>.spv over count invocations (see docs/design.md)."""
+        if count == 0:
+            return
+        self._ensure()
+        reads = [b for b, w in zip(buffers, writes) if not w]
+        wrote = [b for b, w in zip(buffers, writes) if w]
+        self._dispatch(shader, tuple(spec), tuple(b.arena for b in buffers), push, count, reads, wrote)
+
+    def _pipeline(self, shader, spec, arenas, push_words):
+        key = (shader, spec, tuple(a.serial for a in arenas), push_words)
+        pipe = self._pipelines.get(key)
+        if pipe is None:
+            pipe = self._pipelines[key] = self._core.create_pipeline(
+                load_spirv(shader), list(spec), push_words, [a.buffer for a in arenas])
+            stats.counters["pipelines_created"] += 1
+        return pipe
+
+    def _dispatch(self, shader, spec, arenas, push, count, reads, writes, host_read=False):
+        pipe = self._pipeline(shader, spec, arenas, len(push))
+        batch = self._batch
+        if batch is None:
+            batch = self._batch = self._core.new_batch()
+        written, read = self._written, self._read
+        if self._order_after_wait:
+            # Work from before a host wait: order against it once, at the start of the batch.
+            self._order_after_wait = False
+            batch.barrier()
+            stats.counters["barriers"] += 1
+        # A barrier only where this op touches memory an op since the last barrier wrote
+        # (read/write after write), or writes memory such an op read (write after read).
+        hazard = any(id(a) in written for a in reads) or any(
+            id(a) in written or id(a) in read for a in writes)
+        if hazard:
+            batch.barrier()
+            stats.counters["barriers"] += 1
+            written.clear()
+            read.clear()
+        serial = self._serial
+        for a in reads:
+            read.add(id(a))
+            a.last_batch = serial
+        for a in writes:
+            written.add(id(a))
+            a.last_batch = serial
+            self._pending_bytes += a.nbytes
+        groups = (count + LOCAL_SIZE - 1) // LOCAL_SIZE
+        gx = groups if groups <= MAX_GROUPS_X else MAX_GROUPS_X
+        batch.dispatch(pipe, push, gx, (groups + gx - 1) // gx)
+        if host_read:
+            batch.host_barrier()
+        stats.counters["dispatches"] += 1
+        self._pending += 1
+        if self._pending >= MAX_PENDING_DISPATCHES or self._pending_bytes >= MAX_PENDING_BYTES:
+            self._submit()
+
+    def _submit(self):
+        batch = self._batch
+        if batch is None:
+            return
+        batch.submit()
+        stats.counters["submits"] += 1
+        self._inflight.append((self._serial, batch))
+        self._batch = None
+        self._serial += 1
+        self._pending = self._pending_bytes = 0
+        # The written/read sets carry over: a barrier's first scope covers earlier submissions
+        # on the queue, so an op depending on a batch still in flight gets one like any other.
+        while len(self._inflight) > MAX_INFLIGHT:
+            self._wait_oldest()
+
+    def _wait_oldest(self):
+        serial, batch = self._inflight.popleft()
+        batch.wait()
+        self._completed = serial
+
+    def synchronize(self):
+        """Submits pending work and waits for all of it."""
+        if self._core is None:
+            return
+        self._submit()
+        while self._inflight:
+            self._wait_oldest()
+        if self._written:
+            self._order_after_wait = True
+        self._written.clear()
+        self._read.clear()
+        self.pool.reclaim()
+        self.staging.reclaim()

@@ -1,0 +1,20 @@
+// Shared by every shader: the invocation index and the common extensions.
+#ifndef AVK_COMMON_GLSL
+#define AVK_COMMON_GLSL
+
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+
+// The runtime launches a 2-D grid of 256-wide groups so that counts above 65535 * 256 fit
+// within the minimum maxComputeWorkGroupCount.
+#define AVK_LOCAL_SIZE 256
+layout(local_size_x = AVK_LOCAL_SIZE, local_size_y = 1, local_size_z = 1) in;
+
+uint avk_index()
+{
+    return (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE
+         + gl_LocalInvocationID.x;
+}
+
+#endif
