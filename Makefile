@@ -1,0 +1,52 @@
+# make demo / make test on a fresh Debian 12 machine: set-up runs first and is idempotent.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools \
+	vulkan-validationlayers libfmt-dev cmake g++
+EXT := array_api_vulkan/_runtime/_vkcore$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+.PHONY: setup system-packages demo test test-validation spv conformance clean
+
+setup: system-packages $(VENV)/.deps-stamp $(VENV)/opt/kompute/BUILD_STAMP $(EXT)
+
+# apt only when a package is missing, so a second run costs a dpkg query.
+system-packages:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+$(VENV)/.deps-stamp: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q 'numpy>=2' 'pybind11>=2.12' setuptools wheel pytest 'hypothesis>=6.151' \
+		pytest-json-report 'ndindex>=1.8' array-api-strict
+	touch $@
+
+$(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(VENV)/.deps-stamp
+	scripts/build_kompute.sh $(PY) && touch $@
+
+$(EXT): array_api_vulkan/_runtime/_vkcore.cpp setup.py $(VENV)/opt/kompute/BUILD_STAMP
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
+
+spv:
+	$(PY) scripts/build_spv.py
+
+demo: setup
+	$(PY) -m array_api_vulkan
+
+test: setup
+	$(PY) -m pytest tests -q
+
+# The runtime tests again under the Khronos validation layer with synchronization validation.
+test-validation: setup
+	AVK_VALIDATION=1 $(PY) -m pytest tests/test_runtime.py -q
+
+conformance: setup
+	conformance/run.sh
+
+clean:
+	rm -rf $(VENV) build *.egg-info array_api_vulkan/_runtime/*.so
