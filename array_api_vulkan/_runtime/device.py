@@ -19,6 +19,13 @@ MAX_PENDING_BYTES = 1 << 30
 # Submitted batches we let run ahead of the host before waiting for the oldest.
 MAX_INFLIGHT = 2
 
+# Hazards are tracked per allocation: a barrier goes only between ops that share memory.
+# Khronos synchronization validation cannot see which part of a bound buffer a shader touches,
+# so it takes every dispatch as reading/writing its whole arena and reports independent ops in
+# one arena as races. ARRAY_API_VULKAN_HAZARDS=buffer tracks per arena instead, for runs under
+# that layer (every hazard per allocation is also one per arena, so this only adds barriers).
+HAZARDS_PER_BUFFER = os.environ.get("ARRAY_API_VULKAN_HAZARDS", "allocation") == "buffer"
+
 _KIND_RANK = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
 _KINDS = {"DiscreteGpu": "discrete", "IntegratedGpu": "integrated", "VirtualGpu": "virtual", "Cpu": "cpu"}
 
@@ -90,6 +97,7 @@ class Device:
             self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False)
             self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True)
             self.pool.completed = self.staging.completed = lambda: self._completed
+            self.pool.before_grow = self.staging.before_grow = self._before_grow
             self._pipelines = {}
             self._host_views = {}
             self._batch = None
@@ -113,6 +121,12 @@ class Device:
             # Blocks freed by pending work come back once it finishes: wait, then try once more.
             self.synchronize()
             return self.pool.alloc(int(nbytes))
+
+    def _before_grow(self, block):
+        if self._batch is None and not self._inflight:
+            return False  # nothing pending: the deferred blocks are already reclaimable
+        self.synchronize()
+        return True
 
     def _stage(self, nbytes):
         try:
@@ -220,19 +234,24 @@ class Device:
             stats.counters["barriers"] += 1
         # A barrier only where this op touches memory an op since the last barrier wrote
         # (read/write after write), or writes memory such an op read (write after read).
-        hazard = any(id(a) in written for a in reads) or any(
-            id(a) in written or id(a) in read for a in writes)
+        if HAZARDS_PER_BUFFER:
+            rkeys = [a.arena.serial for a in reads]
+            wkeys = [a.arena.serial for a in writes]
+        else:
+            rkeys = [id(a) for a in reads]
+            wkeys = [id(a) for a in writes]
+        hazard = any(k in written for k in rkeys) or any(k in written or k in read for k in wkeys)
         if hazard:
             batch.barrier()
             stats.counters["barriers"] += 1
             written.clear()
             read.clear()
         serial = self._serial
+        read.update(rkeys)
+        written.update(wkeys)
         for a in reads:
-            read.add(id(a))
             a.last_batch = serial
         for a in writes:
-            written.add(id(a))
             a.last_batch = serial
             self._pending_bytes += a.nbytes
         groups = (count + LOCAL_SIZE - 1) // LOCAL_SIZE

@@ -70,8 +70,12 @@ class MemoryPool:
         self.next_arena = min(FIRST_ARENA, self.max_arena)
         self.bytes_reserved = 0
         self.bytes_in_use = 0
-        self._lock = threading.Lock()
+        self.deferred_bytes = 0
+        # Reentrant: the device's before_grow hook synchronizes, which reclaims.
+        self._lock = threading.RLock()
         self.completed = lambda: 0  # set by the device: serial of the last finished batch
+        # Called before a new arena is made; True if it freed something worth retrying for.
+        self.before_grow = lambda block: False
 
     def alloc(self, nbytes):
         if nbytes == 0:
@@ -97,6 +101,13 @@ class MemoryPool:
                 offset = arena.top
                 arena.top += block
                 return arena, offset
+        # Memory freed by work still pending comes back when it finishes: waiting for it is
+        # cheaper than growing the pool without bound on a long stream of temporaries.
+        if self.deferred_bytes >= block and self.before_grow(block):
+            self._reclaim()
+            spot = self.free.get(block)
+            if spot:
+                return spot.pop()
         size = max(self.next_arena, block)
         size = min((size + ALIGN - 1) // ALIGN * ALIGN, self.max_arena)
         try:
@@ -115,6 +126,7 @@ class MemoryPool:
     def release(self, arena, offset, block, last_batch):
         # Runs from __del__, possibly inside another pool call: only append here.
         self.deferred.append((last_batch, arena, offset, block))
+        self.deferred_bytes += block
 
     def _reclaim(self):
         if not self.deferred:
@@ -127,6 +139,7 @@ class MemoryPool:
             if item[0] <= done:
                 self.free.setdefault(item[3], []).append((item[1], item[2]))
                 self.bytes_in_use -= item[3]
+                self.deferred_bytes -= item[3]
             else:
                 keep.append(item)
         self.deferred.extend(keep)

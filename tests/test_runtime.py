@@ -1,0 +1,213 @@
+"""The runtime layer on its own: flush points, barrier placement, pool reuse and lifetimes, stats.
+
+These tests also run under the Khronos validation layer with synchronization validation
+(tests/test_validation.py), where any validation message fails them.
+"""
+import gc
+
+import numpy as np
+import pytest
+
+from array_api_vulkan import _runtime as rt
+from array_api_vulkan._runtime import device as device_mod
+
+
+@pytest.fixture
+def dev():
+    d = rt.default_device()
+    d.synchronize()
+    rt.reset_runtime_stats()
+    return d
+
+
+def copy(dev, dst, src, nwords=None):
+    """One dispatch of the runtime's word copy: dst <- src."""
+    n = nwords if nwords is not None else src.nbytes // 4
+    dev.launch("copy_words", (), [dst, src], [True, False],
+               np.array([dst.offset // 4, src.offset // 4, n], np.uint32), n)
+
+
+def stat(key):
+    return rt.runtime_stats()[key]
+
+
+def test_upload_download_round_trip_all_dtypes(dev):
+    for dt in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
+               np.int64, np.uint64, np.float32, np.float64, np.complex64, np.complex128):
+        host = (np.arange(37) % 5).astype(dt)
+        a = dev.upload(host)
+        np.testing.assert_array_equal(dev.download(a, dt, (37,), (1,), 0), host)
+
+
+def test_download_strided_views(dev):
+    host = np.arange(60, dtype=np.int16).reshape(3, 4, 5)
+    a = dev.upload(host)
+    view = host[::-1, 1::2, ::-2]
+    strides = tuple(s // 2 for s in view.strides)
+    offset = (view.__array_interface__["data"][0] - host.__array_interface__["data"][0]) // 2
+    np.testing.assert_array_equal(dev.download(a, np.int16, view.shape, strides, offset), view)
+
+
+def test_write_keeps_bytes_past_its_end(dev):
+    a = dev.upload(np.arange(7, dtype=np.int8))
+    dev.write(a, np.array([9, 8, 7], np.int8))
+    np.testing.assert_array_equal(dev.download(a, np.int8, (7,), (1,), 0), [9, 8, 7, 3, 4, 5, 6])
+
+
+def test_nothing_is_submitted_until_the_host_needs_data(dev):
+    a = dev.upload(np.arange(256, dtype=np.float32))
+    b, c = dev.alloc(1024), dev.alloc(1024)
+    copy(dev, b, a)
+    copy(dev, c, b)
+    assert stat("submits") == 0
+    assert stat("dispatches") == 3  # upload + two copies
+    out = dev.download(c, np.float32, (256,), (1,), 0)
+    assert stat("submits") == 1
+    np.testing.assert_array_equal(out, np.arange(256, dtype=np.float32))
+
+
+def test_synchronize_submits_pending_work(dev):
+    a = dev.alloc(64)
+    dev.write(a, np.zeros(16, np.float32))
+    assert stat("submits") == 0
+    rt.synchronize()
+    assert stat("submits") == 1
+    rt.synchronize()  # nothing pending: no empty submit
+    assert stat("submits") == 1
+
+
+def test_count_threshold_submits_without_waiting(dev, monkeypatch):
+    monkeypatch.setattr(device_mod, "MAX_PENDING_DISPATCHES", 8)
+    a = dev.upload(np.arange(64, dtype=np.float32))
+    bufs = [dev.alloc(256) for _ in range(20)]
+    for b in bufs:
+        copy(dev, b, a)
+    assert stat("submits") == 2  # 21 dispatches: two full batches of 8, 5 still pending
+    np.testing.assert_array_equal(dev.download(bufs[-1], np.float32, (64,), (1,), 0), np.arange(64))
+    assert stat("submits") == 3
+
+
+@pytest.mark.skipif(device_mod.HAZARDS_PER_BUFFER, reason="counts are for per-allocation hazards")
+def test_barriers_only_between_dependent_ops(dev):
+    a = dev.upload(np.arange(64, dtype=np.float32))
+    rt.synchronize()
+    b, c, d, e = (dev.alloc(256) for _ in range(4))
+    rt.reset_runtime_stats()
+    copy(dev, b, a)  # first op after a wait: one barrier orders it after earlier batches
+    copy(dev, c, a)  # reads what b's copy read: no hazard
+    assert stat("barriers") == 1
+    copy(dev, d, b)  # reads b, written above: read after write
+    assert stat("barriers") == 2
+    copy(dev, e, a)  # independent of everything since that barrier
+    assert stat("barriers") == 2
+    copy(dev, a, c)  # writes a, which the op before read: write after read
+    assert stat("barriers") == 3
+    copy(dev, a, e)  # writes a again: write after write
+    assert stat("barriers") == 4
+    out = dev.download(d, np.float32, (64,), (1,), 0)
+    np.testing.assert_array_equal(out, np.arange(64))
+
+
+def test_dependent_chain_is_correct(dev):
+    n = 1 << 14
+    host = np.random.default_rng(0).integers(0, 1 << 30, n, dtype=np.uint32)
+    a = dev.upload(host)
+    bufs = [a] + [dev.alloc(4 * n) for _ in range(50)]
+    for src, dst in zip(bufs, bufs[1:]):
+        copy(dev, dst, src)
+    np.testing.assert_array_equal(dev.download(bufs[-1], np.uint32, (n,), (1,), 0), host)
+    assert stat("barriers") >= 50
+
+
+def test_large_dispatch_uses_a_2d_grid(dev):
+    n = 65535 * 256 + 1000  # more groups than one grid dimension allows
+    host = np.arange(n, dtype=np.uint32)
+    a = dev.upload(host)
+    out = dev.download(a, np.uint32, (n,), (1,), 0)
+    np.testing.assert_array_equal(out[-5:], host[-5:])
+    assert out.sum(dtype=np.uint64) == host.sum(dtype=np.uint64)
+
+
+def test_pool_reuses_freed_blocks(dev):
+    a = dev.alloc(1000)
+    key = (a.arena, a.offset)
+    del a
+    gc.collect()
+    dev.synchronize()
+    b = dev.alloc(1000)
+    assert (b.arena, b.offset) == key
+    reserved = stat("pool_bytes_reserved")
+    for _ in range(200):
+        x = dev.upload(np.ones(4096, np.float32))
+        del x
+    dev.synchronize()
+    assert stat("pool_bytes_reserved") == reserved  # steady state: no growth
+
+
+def test_block_in_use_by_pending_work_is_not_reused(dev):
+    a = dev.upload(np.arange(256, dtype=np.float32))
+    b = dev.alloc(1024)
+    copy(dev, b, a)  # pending: reads a
+    key = (a.arena, a.offset)
+    del a
+    gc.collect()
+    c = dev.alloc(1024)
+    assert (c.arena, c.offset) != key
+    dev.write(c, np.full(256, 7, np.float32))  # must not clobber a before the copy runs
+    np.testing.assert_array_equal(dev.download(b, np.float32, (256,), (1,), 0), np.arange(256))
+    d = dev.alloc(1024)
+    assert (d.arena, d.offset) == key  # finished now: back in the pool
+
+
+def test_pool_stats_track_use(dev):
+    before = stat("pool_bytes_in_use")
+    a = dev.alloc(1 << 20)
+    assert stat("pool_bytes_in_use") == before + (1 << 20)
+    assert stat("pool_bytes_reserved") >= stat("pool_bytes_in_use")
+    del a
+    gc.collect()
+    dev.synchronize()
+    dev.pool.reclaim()
+    assert stat("pool_bytes_in_use") == before
+
+
+def test_array_larger_than_a_buffer_raises_memory_error(dev):
+    with pytest.raises(MemoryError, match="maxStorageBufferRange"):
+        dev.alloc(dev.limits["max_storage_buffer_range"] + 16)
+
+
+def test_pipelines_are_reused(dev):
+    a = dev.upload(np.arange(64, dtype=np.float32))
+    bufs = [dev.alloc(256) for _ in range(100)]
+    for b in bufs:
+        copy(dev, b, a)
+    dev.synchronize()
+    assert stat("pipelines_created") <= 2  # one per arena pairing, not one per dispatch
+
+
+def test_stats_reset_and_keys(dev):
+    s = rt.runtime_stats()
+    for key in ("submits", "dispatches", "barriers", "pipelines_created", "bytes_uploaded",
+                "bytes_downloaded", "pool_bytes_reserved", "pool_bytes_in_use", "host_fallbacks"):
+        assert key in s
+    dev.upload(np.zeros(10, np.float64))
+    assert stat("bytes_uploaded") == 80
+    rt.count_fallback("sort")
+    rt.count_fallback("sort")
+    assert rt.runtime_stats()["host_fallbacks"] == {"sort": 2}
+    rt.reset_runtime_stats()
+    s = rt.runtime_stats()
+    assert s["bytes_uploaded"] == 0 and s["host_fallbacks"] == {}
+
+
+def test_devices_best_first_and_lookup():
+    devs = rt.devices()
+    ranks = [d.rank for d in devs]
+    assert ranks == sorted(ranks)
+    d = devs[0]
+    assert rt.get_device(repr(d)) is d
+    assert rt.get_device(d.index) is d
+    assert rt.get_device(d.name.split()[0]) in devs
+    with pytest.raises(ValueError):
+        rt.get_device("vulkan:99")
+    assert len({d, rt.get_device(d.index)}) == 1
