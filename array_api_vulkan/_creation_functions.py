@@ -1,0 +1,310 @@
+"""Creation functions."""
+import math
+import operator
+import warnings
+
+import numpy as np
+
+from . import _dtypes, _fallback, _kernels, _runtime
+from ._array_object import _SCALARS, Array
+
+__all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+           "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like"]
+
+
+def _device(device):
+    if device is None:
+        return _runtime.default_device()
+    try:
+        return _runtime.get_device(device)
+    except (ValueError, IndexError, TypeError):
+        raise ValueError(f"unknown device {device!r}") from None
+
+
+def _dtype_for(dtype, device):
+    if dtype is None:
+        return None
+    _dtypes.check_dtype(dtype)
+    _dtypes.check_supported(dtype, device)
+    return dtype
+
+
+def _shape(shape):
+    if isinstance(shape, (int, np.integer)) and not isinstance(shape, bool):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError(f"invalid shape {shape!r}") from None
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed: {shape}")
+    return shape
+
+
+def _copy(x):
+    """A new C-contiguous array with the values of x on x's device."""
+    out = _kernels.astype(x, x.dtype)
+    if out is None:
+        out = _fallback.call("copy", np.array, x, dtype=x.dtype)
+    return out
+
+
+def _from_python(obj, dtype, device):
+    """Host conversion of Python scalars, nested sequences and buffer/array-likes."""
+    if isinstance(obj, _SCALARS):
+        dt = dtype or _dtypes.default_scalar_dtype(obj, device)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.array(obj, dtype=dt._np), dt
+    if dtype is not None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            host = np.array(obj, dtype=dtype._np)
+        return host, dtype
+    host = np.array(obj)
+    if host.dtype == object:
+        raise TypeError("cannot convert the object to an array (ragged or out-of-range values?)")
+    dt = _dtypes.from_np(host.dtype)
+    if not isinstance(obj, np.ndarray) and _is_nested_python(obj):
+        # Python scalars: the device's default dtypes, not numpy's
+        kind = {"b": "bool", "i": "integral", "u": "integral", "f": "real floating",
+                "c": "complex floating"}[dt.kind]
+        if kind != "bool":
+            dt = _dtypes.defaults(device)[kind]
+            if dt.kind in "iu" and host.size:
+                info = np.iinfo(dt._np)
+                if host.min() < info.min or host.max() > info.max:
+                    raise OverflowError("Python int out of bounds for the default integer dtype")
+    return host, _dtypes.nearest_supported(dt, device)
+
+
+def _is_nested_python(obj):
+    if isinstance(obj, (list, tuple)):
+        return all(_is_nested_python(o) for o in obj)
+    return isinstance(obj, _SCALARS)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """Convert obj (array, Python scalar, nested sequence, buffer) to an Array."""
+    if dtype is not None:
+        _dtypes.check_dtype(dtype)
+    if isinstance(obj, Array):
+        dev = obj.device if device is None else _device(device)
+        dt = obj.dtype if dtype is None else dtype
+        if dev == obj.device and dt == obj.dtype:
+            return _copy(obj) if copy else obj
+        if copy is False:
+            raise ValueError("asarray(copy=False) would need a copy (dtype or device change)")
+        _dtypes.check_supported(dt, dev)
+        if dev != obj.device:
+            obj = obj.to_device(dev)
+        from ._data_type_functions import astype
+        return astype(obj, dt, copy=False)
+    dev = _device(device)
+    if dtype is not None:
+        _dtypes.check_supported(dtype, dev)
+    if copy is False:
+        raise ValueError("asarray(copy=False): host data must be copied into device memory")
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray) and \
+            not hasattr(obj, "__array__"):
+        obj = np.from_dlpack(obj)
+    host, dt = _from_python(obj, dtype, dev)
+    _runtime.count_fallback("asarray")  # an upload from the host, not computable on the device
+    return _fallback.from_host(host, dev, dt)
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """Import an object with __dlpack__ (always through host memory for foreign objects)."""
+    if isinstance(x, Array):
+        return asarray(x, device=device, copy=copy)
+    if not hasattr(x, "__dlpack__"):
+        raise AttributeError("from_dlpack() needs an object with __dlpack__")
+    if copy is False:
+        raise ValueError("from_dlpack(copy=False): foreign memory must be copied to the device")
+    dev = _device(device)
+    try:
+        host = np.from_dlpack(x, device="cpu")
+    except TypeError:
+        host = np.from_dlpack(x)
+    _runtime.count_fallback("from_dlpack")
+    return _fallback.from_host(host, dev, _dtypes.nearest_supported(_dtypes.from_np(host.dtype),
+                                                                     dev))
+
+
+def _fill(fname, shape, fill_value, dtype, device):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = np.array(fill_value, dtype=dtype._np).item()
+    out = _kernels.full(shape, value, dtype, device)
+    if out is None:
+        out = _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
+                             device=device, dtype=dtype)
+    return out
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    """An array of `shape` filled with fill_value."""
+    dev = _device(device)
+    dt = _dtype_for(dtype, dev)
+    if isinstance(fill_value, Array) and fill_value.ndim == 0:
+        fill_value = fill_value._host().item()
+    if not isinstance(fill_value, _SCALARS + (np.generic,)):
+        raise TypeError(f"full(): fill_value must be a Python scalar, not {type(fill_value)}")
+    if dt is None:
+        dt = _dtypes.default_scalar_dtype(
+            fill_value.item() if isinstance(fill_value, np.generic) else fill_value, dev)
+    return _fill("full", _shape(shape), fill_value, dt, dev)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    dev = _device(device)
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
+    return _fill("zeros", _shape(shape), 0, dt, dev)
+
+
+def ones(shape, *, dtype=None, device=None):
+    dev = _device(device)
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
+    return _fill("ones", _shape(shape), 1, dt, dev)
+
+
+def empty(shape, *, dtype=None, device=None):
+    """Uninitialised array: a bare allocation, no fill."""
+    dev = _device(device)
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
+    shape = _shape(shape)
+    return Array._new(dev.alloc(math.prod(shape) * dt.itemsize), dt, shape)
+
+
+def _like(x, dtype, device):
+    if not isinstance(x, Array):
+        raise TypeError("expected an array")
+    dev = x.device if device is None else _device(device)
+    dt = x.dtype if dtype is None else _dtype_for(dtype, dev)
+    return x.shape, dt, dev
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    shape, dt, dev = _like(x, dtype, device)
+    return empty(shape, dtype=dt, device=dev)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    shape, dt, dev = _like(x, dtype, device)
+    return _fill("zeros_like", shape, 0, dt, dev)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    shape, dt, dev = _like(x, dtype, device)
+    return _fill("ones_like", shape, 1, dt, dev)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    shape, dt, dev = _like(x, dtype, device)
+    if not isinstance(fill_value, _SCALARS):
+        raise TypeError("full_like(): fill_value must be a Python scalar")
+    return _fill("full_like", shape, fill_value, dt, dev)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    """Evenly spaced values in [start, stop)."""
+    dev = _device(device)
+    if stop is None:
+        start, stop = 0, start
+    for v in (start, stop, step):
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise TypeError("arange() arguments must be real Python scalars")
+    if step == 0:
+        raise ValueError("arange(): step must not be zero")
+    all_int = all(isinstance(v, int) for v in (start, stop, step))
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["integral" if all_int else
+                                                       "real floating"]
+    if all_int:
+        n = max(0, -((start - stop) // step))
+    else:
+        n = max(0, math.ceil((stop - start) / step))
+    out = _kernels.arange(start, stop, step, n, dt, dev)
+    if out is None:
+        def host():
+            if dt.kind in "iu" or all_int:
+                return (start + step * np.arange(n, dtype=np.int64)).astype(dt._np)
+            return (start + step * np.arange(n, dtype=np.float64)).astype(dt._np)
+        out = _fallback.call("arange", host, device=dev, dtype=dt)
+    return out
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    """Ones on the k-th diagonal, zeros elsewhere."""
+    dev = _device(device)
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
+    n_cols = n_rows if n_cols is None else n_cols
+    for v in (n_rows, n_cols, k):
+        operator.index(v)
+    out = _kernels.eye(n_rows, n_cols, k, dt, dev)
+    if out is None:
+        out = _fallback.call("eye", lambda: np.eye(n_rows, n_cols, k=k, dtype=dt._np),
+                             device=dev, dtype=dt)
+    return out
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    """num evenly spaced values from start to stop."""
+    dev = _device(device)
+    for v in (start, stop):
+        if not isinstance(v, (int, float, complex)) or isinstance(v, bool):
+            raise TypeError("linspace(): start and stop must be Python numbers")
+    cplx = isinstance(start, complex) or isinstance(stop, complex)
+    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)[
+        "complex floating" if cplx else "real floating"]
+    if cplx and dt.kind != "c":
+        raise TypeError("linspace(): complex bounds need a complex dtype")
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError("linspace(): num must be non-negative")
+    return _fallback.call(
+        "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
+        device=dev, dtype=dt)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    """Coordinate grids as zero-copy broadcast views of the one-dimensional inputs."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid(): indexing must be 'xy' or 'ij'")
+    for a in arrays:
+        if not isinstance(a, Array) or a.ndim != 1:
+            raise ValueError("meshgrid() takes one-dimensional arrays")
+    if len({a.dtype for a in arrays}) > 1:
+        raise ValueError("meshgrid(): arrays must have the same dtype")
+    if len({a.device for a in arrays}) > 1:
+        raise ValueError("meshgrid(): arrays must be on the same device")
+    n = len(arrays)
+    pos = list(range(n))
+    if indexing == "xy" and n >= 2:
+        pos[0], pos[1] = 1, 0
+    shape = [0] * n
+    for a, p in zip(arrays, pos):
+        shape[p] = a.shape[0]
+    out = []
+    for a, p in zip(arrays, pos):
+        strides = [0] * n
+        strides[p] = a._strides[0]
+        out.append(a._view(shape, strides, a._offset))
+    return tuple(out)
+
+
+def _tri(fname, npfn, x, k):
+    if not isinstance(x, Array):
+        raise TypeError(f"{fname}() expects an array")
+    if x.ndim < 2:
+        raise ValueError(f"{fname}() needs an array of at least two dimensions")
+    operator.index(k)
+    return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
+
+
+def tril(x, /, *, k=0):
+    return _tri("tril", np.tril, x, k)
+
+
+def triu(x, /, *, k=0):
+    return _tri("triu", np.triu, x, k)
+

@@ -1,0 +1,306 @@
+"""Elementwise functions: one ElementwiseOp per row of _TABLE.
+
+An op validates dtypes, applies type promotion (Python scalars included), broadcasts, asks
+the kernels layer, and falls back to its numpy implementation on the host.
+"""
+import inspect
+
+import numpy as np
+
+from . import _dtypes, _fallback, _kernels
+from ._array_object import _SCALARS, Array
+from ._dtypes import _categories
+
+__all__ = []
+
+
+def _broadcast_shapes(*shapes):
+    ndim = max((len(s) for s in shapes), default=0)
+    out = []
+    for i in range(-ndim, 0):
+        sizes = {s[i] for s in shapes if len(s) >= -i and s[i] != 1}
+        if len(sizes) > 1:
+            raise ValueError(f"shapes {shapes} cannot be broadcast together")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def _promote_args(args, fname):
+    """The common dtype of Arrays and Python scalars (standard rules, numpy where it is silent)
+    and their device; TypeError for anything else."""
+    arrays = [a for a in args if isinstance(a, Array)]
+    if not arrays:
+        raise TypeError(f"{fname}: at least one argument must be an array")
+    for a in args:
+        if not isinstance(a, Array) and not isinstance(a, _SCALARS):
+            raise TypeError(f"{fname}: unsupported argument type {type(a).__name__}")
+    dev = arrays[0].device
+    if any(a.device != dev for a in arrays[1:]):
+        raise ValueError(f"{fname}: arrays are on different devices")
+    ct = arrays[0].dtype
+    for a in arrays[1:]:
+        ct = _dtypes.promote(ct, a.dtype)
+    for s in args:
+        if not isinstance(s, Array):
+            ct = _dtypes.scalar_dtype(ct, s)
+    return ct, dev
+
+
+# --- numpy implementations for the cases where numpy and the standard disagree --------------
+
+def _floor_divide(a, b):
+    out = np.floor_divide(a, b)
+    if out.dtype.kind == "f":
+        # the standard wants floor(a / b) when an operand is infinite; numpy pairs // with %
+        fix = np.isinf(a) | np.isinf(b)
+        if np.any(fix):
+            out = np.where(fix, np.floor(np.divide(a, b)), out)
+    return out
+
+
+def _expm1(x):
+    if x.dtype.kind != "c":
+        return np.expm1(x)
+    a, b = x.real, x.imag
+    # exp(a) cis(b) - 1 without cancellation: expm1(a) cos(b) - 2 sin(b/2)^2
+    re = np.expm1(a) * np.cos(b) - 2 * np.sin(b / 2) ** 2
+    im = np.exp(a) * np.sin(b)
+    # the standard's special cases that the formula gets wrong
+    zero_b = b == 0
+    re = np.where(zero_b, np.expm1(a), re)
+    im = np.where(zero_b, b, im)
+    ninf, pinf, fin_b = a == -np.inf, a == np.inf, np.isfinite(b)
+    re = np.where(ninf, -1.0, re)
+    im = np.where(ninf, np.where(fin_b, 0.0 * np.sin(np.where(fin_b, b, 0)), 0.0), im)
+    bad = pinf & ~fin_b
+    re = np.where(bad, np.inf, re)
+    im = np.where(bad, np.nan, im)
+    return _cplx(re, im, x.dtype)
+
+
+def _cplx(re, im, dtype):
+    out = np.empty(np.shape(re), dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def _tanh(x):
+    out = np.tanh(x)
+    if x.dtype.kind == "c":
+        # +-0 + (inf or NaN)j -> +-0 + NaN j (C99 G.6.2.6); numpy gives NaN + NaN j
+        a, b = x.real, x.imag
+        fix = (a == 0) & ~np.isfinite(b)
+        if np.any(fix):
+            out = _cplx(np.where(fix, a, out.real), np.where(fix, np.nan, out.imag), x.dtype)
+    return out
+
+
+def _real(x):
+    return np.real(x).copy()
+
+
+def _imag(x):
+    return np.imag(x).copy()
+
+
+class ElementwiseOp:
+    """An elementwise function of the standard.
+
+    name: the standard's name (and the kernels layer's op name); nargs: 1 or 2;
+    category: allowed input dtypes (a key of _dtypes._categories); result: how the result
+    dtype follows from the promoted input dtype ("same", "bool", "real": complex -> its real
+    counterpart, "float": integers -> the default float); host: the numpy implementation.
+    """
+
+    def __init__(self, name, nargs, category, result, host):
+        self.__name__ = self.__qualname__ = name
+        self.nargs, self.category, self.result, self.host = nargs, category, result, host
+        self._allowed = _categories[category]
+        names = ("x",) if nargs == 1 else ("x1", "x2")
+        self.__signature__ = inspect.Signature(
+            [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in names])
+        self.__doc__ = (f"{name}({', '.join(names)}, /): elementwise {name}; inputs of "
+                        f"{category} dtypes (see the array API standard).")
+
+    def __repr__(self):
+        return f"<elementwise function {self.__name__}>"
+
+    def _result_dtype(self, ct, device):
+        if self.result == "same":
+            return ct
+        if self.result == "bool":
+            return _dtypes.bool
+        if self.result == "real":
+            return _dtypes._real_of.get(ct, ct)
+        # "float"
+        return ct if ct.kind in "fc" else _dtypes.defaults(device)["real floating"]
+
+    def __call__(self, *args):
+        if len(args) != self.nargs:
+            raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
+        if self.nargs == 1 and not isinstance(args[0], Array):
+            raise TypeError(f"{self.__name__}() expects an array, got {type(args[0]).__name__}")
+        ct, dev = _promote_args(args, self.__name__)
+        for a in args:
+            if isinstance(a, Array) and a.dtype not in self._allowed:
+                raise TypeError(f"{self.__name__}() does not accept {a.dtype.name} input")
+        if ct not in self._allowed:
+            raise TypeError(f"{self.__name__}() does not accept {ct.name} operands")
+        rdt = self._result_dtype(ct, dev)
+        shape = _broadcast_shapes(*(a.shape for a in args if isinstance(a, Array)))
+        # kernels take operands already of the promoted dtype, scalars as Python scalars
+        kargs = []
+        for a in args:
+            if isinstance(a, Array):
+                a = a if a.dtype == ct else _kernels.astype(a, ct)
+                if a is None:
+                    break
+            else:
+                a = _dtypes.scalar_value(a, ct)
+            kargs.append(a)
+        else:
+            out = _kernels.elementwise(self.__name__, kargs, rdt, shape)
+            if out is not None:
+                return out
+        # integer division computes in the result's float dtype
+        cd = rdt if self.result == "float" else ct
+        host = self.host
+        return _fallback.call(
+            self.__name__, lambda *h: host(*(np.asarray(v, dtype=cd._np) for v in h)),
+            *args, device=dev, dtype=rdt)
+
+
+_TABLE = [
+    # name, nargs, allowed input dtypes, result dtype rule, numpy implementation
+    ("abs", 1, "numeric", "real", np.abs),
+    ("acos", 1, "floating", "same", np.arccos),
+    ("acosh", 1, "floating", "same", np.arccosh),
+    ("add", 2, "numeric", "same", np.add),
+    ("asin", 1, "floating", "same", np.arcsin),
+    ("asinh", 1, "floating", "same", np.arcsinh),
+    ("atan", 1, "floating", "same", np.arctan),
+    ("atan2", 2, "real floating", "same", np.arctan2),
+    ("atanh", 1, "floating", "same", np.arctanh),
+    ("bitwise_and", 2, "integer or boolean", "same", np.bitwise_and),
+    ("bitwise_left_shift", 2, "integer", "same", np.left_shift),
+    ("bitwise_invert", 1, "integer or boolean", "same", np.invert),
+    ("bitwise_or", 2, "integer or boolean", "same", np.bitwise_or),
+    ("bitwise_right_shift", 2, "integer", "same", np.right_shift),
+    ("bitwise_xor", 2, "integer or boolean", "same", np.bitwise_xor),
+    ("ceil", 1, "real numeric", "same", np.ceil),
+    ("conj", 1, "numeric", "same", np.conj),
+    ("copysign", 2, "real floating", "same", np.copysign),
+    ("cos", 1, "floating", "same", np.cos),
+    ("cosh", 1, "floating", "same", np.cosh),
+    ("divide", 2, "numeric", "float", np.divide),
+    ("equal", 2, "all", "bool", np.equal),
+    ("exp", 1, "floating", "same", np.exp),
+    ("expm1", 1, "floating", "same", _expm1),
+    ("floor", 1, "real numeric", "same", np.floor),
+    ("floor_divide", 2, "real numeric", "same", _floor_divide),
+    ("greater", 2, "real numeric", "bool", np.greater),
+    ("greater_equal", 2, "real numeric", "bool", np.greater_equal),
+    ("hypot", 2, "real floating", "same", np.hypot),
+    ("imag", 1, "complex floating", "real", _imag),
+    ("isfinite", 1, "numeric", "bool", np.isfinite),
+    ("isinf", 1, "numeric", "bool", np.isinf),
+    ("isnan", 1, "numeric", "bool", np.isnan),
+    ("less", 2, "real numeric", "bool", np.less),
+    ("less_equal", 2, "real numeric", "bool", np.less_equal),
+    ("log", 1, "floating", "same", np.log),
+    ("log1p", 1, "floating", "same", np.log1p),
+    ("log2", 1, "floating", "same", np.log2),
+    ("log10", 1, "floating", "same", np.log10),
+    ("logaddexp", 2, "real floating", "same", np.logaddexp),
+    ("logical_and", 2, "bool", "bool", np.logical_and),
+    ("logical_not", 1, "bool", "bool", np.logical_not),
+    ("logical_or", 2, "bool", "bool", np.logical_or),
+    ("logical_xor", 2, "bool", "bool", np.logical_xor),
+    ("maximum", 2, "real numeric", "same", np.maximum),
+    ("minimum", 2, "real numeric", "same", np.minimum),
+    ("multiply", 2, "numeric", "same", np.multiply),
+    ("negative", 1, "numeric", "same", np.negative),
+    ("nextafter", 2, "real floating", "same", np.nextafter),
+    ("not_equal", 2, "all", "bool", np.not_equal),
+    ("positive", 1, "numeric", "same", np.positive),
+    ("pow", 2, "numeric", "same", np.power),
+    ("real", 1, "numeric", "real", _real),
+    ("reciprocal", 1, "floating", "same", np.reciprocal),
+    ("remainder", 2, "real numeric", "same", np.remainder),
+    ("round", 1, "numeric", "same", np.round),
+    ("sign", 1, "numeric", "same", np.sign),
+    ("signbit", 1, "real floating", "bool", np.signbit),
+    ("sin", 1, "floating", "same", np.sin),
+    ("sinh", 1, "floating", "same", np.sinh),
+    ("square", 1, "numeric", "same", np.square),
+    ("sqrt", 1, "floating", "same", np.sqrt),
+    ("subtract", 2, "numeric", "same", np.subtract),
+    ("tan", 1, "floating", "same", np.tan),
+    ("tanh", 1, "floating", "same", _tanh),
+    ("trunc", 1, "real numeric", "same", np.trunc),
+]
+
+for _row in _TABLE:
+    globals()[_row[0]] = ElementwiseOp(*_row)
+    __all__.append(_row[0])
+del _row
+
+
+def clip(x, /, min=None, max=None):
+    """Clamp each element of x to [min, max]; the result has x's dtype and shape."""
+    if not isinstance(x, Array):
+        raise TypeError("clip() expects an array")
+    if x.dtype not in _dtypes._real_numeric_dtypes:
+        raise TypeError(f"clip() does not accept {x.dtype.name} input")
+    bounds = []
+    for b in (min, max):
+        if b is None:
+            bounds.append(None)
+            continue
+        if isinstance(b, Array):
+            if b.device != x.device:
+                raise ValueError("clip(): bounds are on a different device")
+            if b.dtype not in _dtypes._real_numeric_dtypes:
+                raise TypeError(f"clip() does not accept {b.dtype.name} bounds")
+        elif isinstance(b, (int, float)) and not isinstance(b, bool):
+            if x.dtype.kind in "iu" and isinstance(b, float):
+                raise TypeError("clip(): a float bound for an integer array")
+        else:
+            raise TypeError(f"clip(): unsupported bound {b!r}")
+        bounds.append(b)
+    shape = _broadcast_shapes(x.shape, *(b.shape for b in bounds if isinstance(b, Array)))
+    if shape != x.shape:
+        raise ValueError("clip(): bounds must not broadcast x to a larger shape")
+    if min is None and max is None:
+        out = _kernels.astype(x, x.dtype)
+        return out if out is not None else _fallback.call("clip", np.copy, x)
+    kargs = [x]
+    for b in bounds:
+        if isinstance(b, Array):
+            b = b if b.dtype == x.dtype else _kernels.astype(b, x.dtype)
+        elif b is not None:
+            b = _dtypes.scalar_value(b, x.dtype)
+        kargs.append(b)
+    if all(b is not None for b in kargs):
+        out = _kernels.elementwise("clip", kargs, x.dtype, shape)
+        if out is not None:
+            return out
+    npdt = x.dtype._np
+
+    def host(a, lo, hi):
+        out = a
+        if x.dtype.kind in "iu":
+            # out-of-range integer bounds clamp to the dtype's range (numpy would overflow)
+            info = np.iinfo(npdt)
+            lo = None if lo is None else np.clip(np.asarray(lo), info.min, info.max)
+            hi = None if hi is None else np.clip(np.asarray(hi), info.min, info.max)
+        if lo is not None:
+            out = np.maximum(out, np.asarray(lo).astype(npdt))
+        if hi is not None:
+            out = np.minimum(out, np.asarray(hi).astype(npdt))
+        return np.array(out, dtype=npdt)
+
+    return _fallback.call("clip", host, x, min, max, dtype=x.dtype)
+
+
+__all__.append("clip")

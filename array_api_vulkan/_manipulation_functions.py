@@ -1,0 +1,269 @@
+"""Manipulation functions. Shape-only operations return strided views sharing x's allocation;
+the others (concat, stack, repeat, roll, tile) run on the host."""
+import math
+import operator
+
+import numpy as np
+
+from . import _dtypes, _fallback
+from ._array_object import Array, _c_strides
+from ._creation_functions import _copy
+from ._elementwise_functions import _broadcast_shapes
+
+__all__ = ["broadcast_arrays", "broadcast_shapes", "broadcast_to", "concat", "expand_dims",
+           "flip", "moveaxis", "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack",
+           "tile", "unstack"]
+
+AxisError = np.exceptions.AxisError  # both a ValueError and an IndexError, as numpy raises
+
+
+def _check(x, fname):
+    if not isinstance(x, Array):
+        raise TypeError(f"{fname}() expects an array, got {type(x).__name__}")
+
+
+def _axis(axis, ndim):
+    a = operator.index(axis)
+    if not -ndim <= a < ndim:
+        raise AxisError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return a % ndim
+
+
+def _axes(axis, ndim):
+    """Normalise an int or a tuple of ints; duplicates are a ValueError."""
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    out = tuple(_axis(a, ndim) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axis}")
+    return out
+
+
+def _result_dtype(arrays):
+    dt = arrays[0].dtype
+    for a in arrays[1:]:
+        dt = _dtypes.promote(dt, a.dtype)
+    return dt
+
+
+def broadcast_shapes(*shapes):
+    """The shape that the given shapes broadcast to."""
+    return _broadcast_shapes(*(tuple(s) for s in shapes))
+
+
+def broadcast_to(x, /, shape):
+    """A read-only-in-spirit view of x broadcast to shape (stride 0 along new axes)."""
+    _check(x, "broadcast_to")
+    shape = tuple(operator.index(n) for n in shape)
+    if len(shape) < x.ndim:
+        raise ValueError(f"cannot broadcast shape {x.shape} to {shape}")
+    lead = len(shape) - x.ndim
+    strides = [0] * lead
+    for n, (m, st) in zip(shape[lead:], zip(x.shape, x._strides)):
+        if m == n:
+            strides.append(st)
+        elif m == 1:
+            strides.append(0)
+        else:
+            raise ValueError(f"cannot broadcast shape {x.shape} to {shape}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimension in {shape}")
+    return x._view(shape, strides, x._offset)
+
+
+def broadcast_arrays(*arrays):
+    shape = _broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(broadcast_to(a, shape) for a in arrays)
+
+
+def concat(arrays, /, *, axis=0):
+    """Join arrays along an existing axis (flattened first when axis is None)."""
+    arrays = tuple(arrays)
+    if not arrays:
+        raise ValueError("concat() needs at least one array")
+    for a in arrays:
+        _check(a, "concat")
+    if len({a.device for a in arrays}) > 1:
+        raise ValueError("concat(): arrays are on different devices")
+    dt = _result_dtype(arrays)
+    if axis is not None:
+        nd = arrays[0].ndim
+        if nd == 0 or any(a.ndim != nd for a in arrays):
+            raise ValueError("concat(): arrays must have the same, nonzero, number of dimensions")
+        axis = _axis(axis, nd)
+    return _fallback.call(
+        "concat", lambda *h: np.concatenate([a.astype(dt._np, copy=False) for a in h],
+                                            axis=axis), *arrays, dtype=dt)
+
+
+def stack(arrays, /, *, axis=0):
+    """Join arrays of equal shape along a new axis."""
+    arrays = tuple(arrays)
+    if not arrays:
+        raise ValueError("stack() needs at least one array")
+    for a in arrays:
+        _check(a, "stack")
+    if len({a.shape for a in arrays}) > 1:
+        raise ValueError("stack(): arrays must have the same shape")
+    if len({a.device for a in arrays}) > 1:
+        raise ValueError("stack(): arrays are on different devices")
+    dt = _result_dtype(arrays)
+    axis = _axis(axis, arrays[0].ndim + 1)
+    return _fallback.call(
+        "stack", lambda *h: np.stack([a.astype(dt._np, copy=False) for a in h], axis=axis),
+        *arrays, dtype=dt)
+
+
+def expand_dims(x, /, axis):
+    """View of x with new axes of size one at `axis` (an int or a tuple)."""
+    _check(x, "expand_dims")
+    nd = x.ndim + (len(axis) if isinstance(axis, (tuple, list)) else 1)
+    axes = _axes(axis, nd)
+    shape, strides, it = [], [], iter(zip(x.shape, x._strides))
+    for i in range(nd):
+        if i in axes:
+            shape.append(1)
+            strides.append(0)
+        else:
+            n, s = next(it)
+            shape.append(n)
+            strides.append(s)
+    return x._view(shape, strides, x._offset)
+
+
+def squeeze(x, /, axis):
+    """View of x without the given axes of size one."""
+    _check(x, "squeeze")
+    axes = _axes(axis, x.ndim)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise ValueError(f"cannot squeeze axis {a} of size {x.shape[a]}")
+    keep = [i for i in range(x.ndim) if i not in axes]
+    return x._view([x.shape[i] for i in keep], [x._strides[i] for i in keep], x._offset)
+
+
+def flip(x, /, *, axis=None):
+    """View of x with the order of elements reversed along axis (negative strides)."""
+    _check(x, "flip")
+    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
+    strides, offset = list(x._strides), x._offset
+    if x.size:
+        for a in axes:
+            offset += (x.shape[a] - 1) * strides[a]
+            strides[a] = -strides[a]
+    return x._view(x.shape, strides, offset)
+
+
+def permute_dims(x, /, axes):
+    """View of x with its axes permuted."""
+    _check(x, "permute_dims")
+    axes = tuple(_axis(a, x.ndim) for a in axes)
+    if sorted(axes) != list(range(x.ndim)):
+        raise ValueError(f"axes {axes} are not a permutation of {x.ndim} dimensions")
+    return x._view([x.shape[a] for a in axes], [x._strides[a] for a in axes], x._offset)
+
+
+def moveaxis(x, source, destination, /):
+    _check(x, "moveaxis")
+    src = _axes(source, x.ndim)
+    dst = _axes(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("moveaxis(): source and destination must have the same length")
+    order = [a for a in range(x.ndim) if a not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return permute_dims(x, tuple(order))
+
+
+def _nocopy_strides(oldshape, oldstrides, newshape):
+    """Strides that present the same elements in `newshape` without a copy, or None
+    (the algorithm of numpy's _attempt_nocopy_reshape, C order)."""
+    old = [(n, s) for n, s in zip(oldshape, oldstrides) if n != 1]
+    newstrides = [0] * len(newshape)
+    oi, oj, ni, nj = 0, 1, 0, 1
+    while ni < len(newshape) and oi < len(old):
+        np_, op = newshape[ni], old[oi][0]
+        while np_ != op:
+            if np_ < op:
+                np_ *= newshape[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        for ok in range(oi, oj - 1):
+            if old[ok][1] != old[ok + 1][0] * old[ok + 1][1]:
+                return None
+        newstrides[nj - 1] = old[oj - 1][1]
+        for nk in range(nj - 1, ni, -1):
+            newstrides[nk - 1] = newstrides[nk] * newshape[nk]
+        ni, nj, oi, oj = nj, nj + 1, oj, oj + 1
+    last = newstrides[ni - 1] if ni >= 1 else 1
+    for nk in range(ni, len(newshape)):
+        newstrides[nk] = last
+    return newstrides
+
+
+def reshape(x, /, shape, *, copy=None):
+    """x with a new shape: a view when the strides allow it, else a copy (unless copy=False)."""
+    _check(x, "reshape")
+    shape = [operator.index(n) for n in ((shape,) if isinstance(shape, int) else shape)]
+    if shape.count(-1) > 1:
+        raise ValueError("reshape(): only one dimension can be -1")
+    if any(n < -1 for n in shape):
+        raise ValueError(f"reshape(): invalid shape {tuple(shape)}")
+    if -1 in shape:
+        known = math.prod(n for n in shape if n != -1)
+        if known == 0 or x.size % known:
+            raise ValueError(f"cannot reshape array of size {x.size} into {tuple(shape)}")
+        shape[shape.index(-1)] = x.size // known
+    if math.prod(shape) != x.size:
+        raise ValueError(f"cannot reshape array of size {x.size} into {tuple(shape)}")
+    strides = None
+    if not copy:
+        strides = _c_strides(shape) if x.size == 0 else \
+            _nocopy_strides(x.shape, x._strides, shape)
+    if strides is not None:
+        return x._view(shape, strides, x._offset)
+    if copy is False:
+        raise ValueError("reshape(copy=False): the strides of x do not allow a view")
+    c = _copy(x)
+    return c._view(shape, None, c._offset)
+
+
+def roll(x, /, shift, *, axis=None):
+    _check(x, "roll")
+    if axis is not None:
+        _axes(axis, x.ndim)
+    return _fallback.call("roll", lambda a: np.roll(a, shift, axis=axis), x, dtype=x.dtype)
+
+
+def repeat(x, repeats, /, *, axis=None):
+    _check(x, "repeat")
+    if isinstance(repeats, Array):
+        if repeats.dtype.kind not in "iu":
+            raise TypeError("repeat(): repeats must have an integer dtype")
+    elif not isinstance(repeats, int):
+        raise TypeError("repeat(): repeats must be an int or an integer array")
+    elif repeats < 0:
+        raise ValueError("repeat(): repeats must be non-negative")
+    if axis is not None:
+        axis = _axis(axis, x.ndim)
+    return _fallback.call("repeat", lambda a, r: np.repeat(a, r, axis=axis), x, repeats,
+                          dtype=x.dtype)
+
+
+def tile(x, repetitions, /):
+    _check(x, "tile")
+    reps = tuple(operator.index(r) for r in repetitions)
+    if any(r < 0 for r in reps):
+        raise ValueError("tile(): repetitions must be non-negative")
+    return _fallback.call("tile", lambda a: np.tile(a, reps), x, dtype=x.dtype)
+
+
+def unstack(x, /, *, axis=0):
+    """Views of x's slices along axis."""
+    _check(x, "unstack")
+    if x.ndim == 0:
+        raise ValueError("unstack() needs an array of at least one dimension")
+    axis = _axis(axis, x.ndim)
+    key = (slice(None),) * axis
+    return tuple(x[key + (i,)] for i in range(x.shape[axis]))

@@ -1,0 +1,107 @@
+"""Searching functions."""
+import numpy as np
+
+from . import _dtypes, _fallback, _kernels
+from ._array_object import _SCALARS, Array
+from ._elementwise_functions import _broadcast_shapes, _promote_args
+from ._manipulation_functions import _axes, _axis
+
+__all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
+
+
+def _index_dtype(x):
+    return _dtypes.defaults(x.device)["indexing"]
+
+
+def _arg(fname, npfn, x, axis, keepdims):
+    if not isinstance(x, Array):
+        raise TypeError(f"{fname}() expects an array")
+    if x.dtype not in _dtypes._real_numeric_dtypes + (_dtypes.bool,):
+        raise TypeError(f"{fname}() does not accept {x.dtype.name} input")
+    if x.size == 0:
+        raise ValueError(f"{fname}() of an empty array")
+    if axis is not None:
+        axis = _axis(axis, x.ndim)
+
+    def host(a):
+        if axis is None:
+            r = np.asarray(npfn(a))
+            return r.reshape((1,) * a.ndim) if keepdims else r
+        return np.asarray(npfn(a, axis=axis, keepdims=keepdims))
+
+    return _fallback.call(fname, host, x, dtype=_index_dtype(x))
+
+
+def argmax(x, /, *, axis=None, keepdims=False):
+    return _arg("argmax", np.argmax, x, axis, keepdims)
+
+
+def argmin(x, /, *, axis=None, keepdims=False):
+    return _arg("argmin", np.argmin, x, axis, keepdims)
+
+
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    if not isinstance(x, Array):
+        raise TypeError("count_nonzero() expects an array")
+    ax = None if axis is None else _axes(axis, x.ndim)
+    return _fallback.call(
+        "count_nonzero", lambda a: np.asarray(np.count_nonzero(a, axis=ax, keepdims=keepdims)),
+        x, dtype=_index_dtype(x))
+
+
+def nonzero(x, /):
+    """Indices of the nonzero elements, one index array per dimension."""
+    if not isinstance(x, Array):
+        raise TypeError("nonzero() expects an array")
+    if x.ndim == 0:
+        raise ValueError("nonzero() of a zero-dimensional array")
+    return _fallback.call("nonzero", lambda a: tuple(np.nonzero(a)), x, dtype=_index_dtype(x))
+
+
+def searchsorted(x1, x2, /, *, side="left", sorter=None):
+    """Indices where x2's elements would be inserted into the sorted one-dimensional x1."""
+    if not isinstance(x1, Array):
+        raise TypeError("searchsorted(): x1 must be an array")
+    if x1.ndim != 1:
+        raise ValueError("searchsorted(): x1 must be one-dimensional")
+    if side not in ("left", "right"):
+        raise ValueError("searchsorted(): side must be 'left' or 'right'")
+    if x1.dtype.kind == "c" or (isinstance(x2, Array) and x2.dtype.kind == "c"):
+        raise TypeError("searchsorted() needs real-valued arrays")
+    dt, _ = _promote_args((x1, x2), "searchsorted")
+    if sorter is not None and (not isinstance(sorter, Array) or sorter.dtype.kind not in "iu"):
+        raise TypeError("searchsorted(): sorter must be an integer array")
+    return _fallback.call(
+        "searchsorted",
+        lambda a, v, s: np.asarray(np.searchsorted(a.astype(dt._np, copy=False),
+                                                   np.asarray(v, dtype=dt._np), side=side,
+                                                   sorter=s)),
+        x1, x2, sorter, dtype=_index_dtype(x1))
+
+
+def where(condition, x1, x2, /):
+    """Elements of x1 where condition holds, else of x2 (Python scalars allowed for x1, x2)."""
+    if not isinstance(condition, Array):
+        raise TypeError("where(): condition must be an array")
+    if condition.dtype != _dtypes.bool:
+        raise TypeError("where(): condition must have a boolean dtype")
+    dt, dev = _promote_args((x1, x2), "where")
+    if condition.device != dev:
+        raise ValueError("where(): arrays are on different devices")
+    shape = _broadcast_shapes(condition.shape,
+                              *(a.shape for a in (x1, x2) if isinstance(a, Array)))
+    kargs = [condition]
+    for a in (x1, x2):
+        if isinstance(a, Array):
+            a = a if a.dtype == dt else _kernels.astype(a, dt)
+        else:
+            a = _dtypes.scalar_value(a, dt)
+        kargs.append(a)
+    if all(a is not None for a in kargs):
+        out = _kernels.elementwise("where", kargs, dt, shape)
+        if out is not None:
+            return out
+    return _fallback.call(
+        "where", lambda c, a, b: np.where(c, np.asarray(a, dtype=dt._np),
+                                          np.asarray(b, dtype=dt._np)),
+        condition, x1, x2, device=dev, dtype=dt)

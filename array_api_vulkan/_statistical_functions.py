@@ -1,0 +1,108 @@
+"""Statistical functions (reductions), on the host until the kernels layer has reductions."""
+import numpy as np
+
+from . import _dtypes, _fallback
+from ._array_object import Array
+from ._manipulation_functions import _axes
+
+__all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
+
+
+def _check(x, fname, allowed):
+    if not isinstance(x, Array):
+        raise TypeError(f"{fname}() expects an array, got {type(x).__name__}")
+    if x.dtype not in allowed:
+        raise TypeError(f"{fname}() does not accept {x.dtype.name} input")
+
+
+def _axis_arg(axis, ndim):
+    return None if axis is None else _axes(axis, ndim)
+
+
+def _accumulator_dtype(x, dtype):
+    """The dtype of sum/prod/cumulative_*/trace: integers widen to the default integer width."""
+    if dtype is not None:
+        return _dtypes.check_dtype(dtype)
+    d = _dtypes.defaults(x.device)["integral"]
+    if x.dtype.kind in "bi":
+        return d if x.dtype.bits <= d.bits else x.dtype
+    if x.dtype.kind == "u":
+        u = _dtypes.uint64 if d.bits == 64 else _dtypes.uint32
+        return u if x.dtype.bits <= u.bits else x.dtype
+    return x.dtype
+
+
+def _reduce(fname, npfn, x, axis, keepdims, dtype, **kw):
+    ax = _axis_arg(axis, x.ndim)
+    return _fallback.call(
+        fname, lambda a: np.asarray(npfn(a.astype(dtype._np, copy=False), axis=ax,
+                                         keepdims=keepdims, **kw)), x, dtype=dtype)
+
+
+def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    _check(x, "sum", _dtypes._numeric_dtypes + (_dtypes.bool,))
+    return _reduce("sum", np.sum, x, axis, keepdims, _accumulator_dtype(x, dtype))
+
+
+def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    _check(x, "prod", _dtypes._numeric_dtypes + (_dtypes.bool,))
+    return _reduce("prod", np.prod, x, axis, keepdims, _accumulator_dtype(x, dtype))
+
+
+def max(x, /, *, axis=None, keepdims=False):
+    _check(x, "max", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
+    return _reduce("max", np.max, x, axis, keepdims, x.dtype)
+
+
+def min(x, /, *, axis=None, keepdims=False):
+    _check(x, "min", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
+    return _reduce("min", np.min, x, axis, keepdims, x.dtype)
+
+
+def _float_dtype(x):
+    return x.dtype if x.dtype.kind in "fc" else _dtypes.defaults(x.device)["real floating"]
+
+
+def mean(x, /, *, axis=None, keepdims=False):
+    _check(x, "mean", _dtypes._numeric_dtypes)
+    return _reduce("mean", np.mean, x, axis, keepdims, _float_dtype(x))
+
+
+def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    _check(x, "std", _dtypes._real_numeric_dtypes)
+    return _reduce("std", np.std, x, axis, keepdims, _float_dtype(x), ddof=correction)
+
+
+def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    _check(x, "var", _dtypes._real_numeric_dtypes)
+    return _reduce("var", np.var, x, axis, keepdims, _float_dtype(x), ddof=correction)
+
+
+def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
+    _check(x, fname, _dtypes._numeric_dtypes + (_dtypes.bool,))
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"{fname}(): axis is required for arrays of more than one dimension")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"{fname}() needs an array of at least one dimension")
+    (axis,) = _axes(axis, x.ndim)
+    dt = _accumulator_dtype(x, dtype)
+
+    def host(a):
+        out = npfn(a.astype(dt._np, copy=False), axis=axis, dtype=dt._np)
+        if include_initial:
+            shape = list(out.shape)
+            shape[axis] = 1
+            out = np.concatenate([np.full(shape, identity, dt._np), out], axis=axis)
+        return out
+
+    return _fallback.call(fname, host, x, dtype=dt)
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("cumulative_sum", np.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("cumulative_prod", np.cumprod, 1, x, axis, dtype, include_initial)
