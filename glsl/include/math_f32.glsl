@@ -663,6 +663,7 @@ float f32_pow(float x, float y) {
         return y > float(0) ? (ng ? -float(0) : float(0)) : (ng ? -uintBitsToFloat(0x7F800000u) : uintBitsToFloat(0x7F800000u));
     }
     if (x < float(0) && !yint) return uintBitsToFloat(0x7FC00000u);
+    if (ax == float(1)) return odd ? float(-1) : float(1);
     float lh, ll;
     f32i_log_dd(ax, lh, ll);
     precise float zh = y * lh;
@@ -732,7 +733,7 @@ float f32_logaddexp(float x, float y) {
     if (m == uintBitsToFloat(0x7F800000u)) return uintBitsToFloat(0x7F800000u);
     if (m == -uintBitsToFloat(0x7F800000u)) return -uintBitsToFloat(0x7F800000u);
     precise float d = -abs(x - y);
-    if (!(d >= -103.97208404541016)) return m;     // also d = NaN (both -inf handled above)
+    if (!(d >= -103.97208404541016)) return (m == float(0)) ? float(0) : m;   // log1p(e^d) = +0; x - y overflow too
     float eh, el, lh, ll, h, e;
     f32i_exp_dd_scaled(d, 0, eh, el);
     f32i_log1p_dd(eh, el, lh, ll);

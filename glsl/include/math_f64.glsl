@@ -664,6 +664,7 @@ double f64_pow(double x, double y) {
         return y > double(0) ? (ng ? -double(0) : double(0)) : (ng ? -uint64BitsToDouble(0x7FF0000000000000UL) : uint64BitsToDouble(0x7FF0000000000000UL));
     }
     if (x < double(0) && !yint) return uint64BitsToDouble(0x7FF8000000000000UL);
+    if (ax == double(1)) return odd ? double(-1) : double(1);
     double lh, ll;
     f64i_log_dd(ax, lh, ll);
     precise double zh = y * lh;
@@ -733,7 +734,7 @@ double f64_logaddexp(double x, double y) {
     if (m == uint64BitsToDouble(0x7FF0000000000000UL)) return uint64BitsToDouble(0x7FF0000000000000UL);
     if (m == -uint64BitsToDouble(0x7FF0000000000000UL)) return -uint64BitsToDouble(0x7FF0000000000000UL);
     precise double d = -abs(x - y);
-    if (!(d >= -745.1332191019412LF)) return m;     // also d = NaN (both -inf handled above)
+    if (!(d >= -745.1332191019412LF)) return (m == double(0)) ? double(0) : m;   // log1p(e^d) = +0; x - y overflow too
     double eh, el, lh, ll, h, e;
     f64i_exp_dd_scaled(d, 0, eh, el);
     f64i_log1p_dd(eh, el, lh, ll);

@@ -662,6 +662,7 @@ T PFX_pow(T x, T y) {
         return y > T(0) ? (ng ? -T(0) : T(0)) : (ng ? -K_INF : K_INF);
     }
     if (x < T(0) && !yint) return K_NAN;
+    if (ax == T(1)) return odd ? T(-1) : T(1);
     T lh, ll;
     PFXi_log_dd(ax, lh, ll);
     precise T zh = y * lh;
@@ -731,7 +732,7 @@ T PFX_logaddexp(T x, T y) {
     if (m == K_INF) return K_INF;
     if (m == -K_INF) return -K_INF;
     precise T d = -abs(x - y);
-    if (!(d >= K_EXP_UNF)) return m;     // also d = NaN (both -inf handled above)
+    if (!(d >= K_EXP_UNF)) return (m == T(0)) ? T(0) : m;   // log1p(e^d) = +0; x - y overflow too
     T eh, el, lh, ll, h, e;
     PFXi_exp_dd_scaled(d, 0, eh, el);
     PFXi_log1p_dd(eh, el, lh, ll);

@@ -661,6 +661,7 @@ def pow(P, x, y):
         (x == 0, np.where(y > 0, np.where(odd & _signbit(P, x), -zero, zero),
                           np.where(odd & _signbit(P, x), -inf, inf))),
         ((x < 0) & ~yint, NAN),
+        (ax == 1, np.where(odd, P.dt(-1), P.dt(1))),   # x = -1: avoids y*log|x| overflow in two_prod
     ]
     return _sel(P, cases, v)
 
@@ -707,7 +708,7 @@ def logaddexp(P, x, y):
         lh, ll = _log1p_dd(P, eh, el)
         h, e = two_sum(mc, lh)
         res = h + (e + ll)
-        res = np.where(ok, res, mc)
+        res = np.where(ok, res, np.where(mc == 0, P.dt(0), mc))
     cases = [(np.isnan(x) | np.isnan(y), NAN), (m == INF, INF), (m == -INF, -INF)]
     return _sel(P, cases, res)
 
