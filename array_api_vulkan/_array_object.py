@@ -28,10 +28,29 @@ def _is_int_key(k):
     return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
+class _HostCopy:
+    """The bytes of a whole allocation on the host, shared by every view of it.
+
+    Element reads are host reads; the conformance suite and scikit-learn's Python loops make
+    tens of thousands of them, so a small allocation is downloaded once and then read from
+    here. Device contents only change through launches that write fresh result allocations,
+    or through the spec layer's own writes (__setitem__, in-place operators), which keep this
+    copy up to date.
+    """
+
+    __slots__ = ("raw",)
+
+    def __init__(self):
+        self.raw = None
+
+
+_CACHE_LIMIT = 1 << 22  # bytes: allocations up to this size are cached on their first read
+
+
 class Array:
     """An n-dimensional array in Vulkan device memory (strides and offset in elements)."""
 
-    __slots__ = ("_alloc", "_dtype", "_shape", "_strides", "_offset", "__weakref__")
+    __slots__ = ("_alloc", "_dtype", "_shape", "_strides", "_offset", "_hc", "__weakref__")
     # numpy must hand mixed operations back to us rather than convert us element by element
     __array_ufunc__ = None
 
@@ -46,13 +65,34 @@ class Array:
         self._shape = tuple(shape)
         self._strides = _c_strides(self._shape) if strides is None else tuple(strides)
         self._offset = offset
+        self._hc = None
         return self
 
     def _view(self, shape, strides, offset):
-        return Array._new(self._alloc, self._dtype, shape, strides, offset)
+        if self._hc is None:
+            self._hc = _HostCopy()
+        v = Array._new(self._alloc, self._dtype, shape, strides, offset)
+        v._hc = self._hc
+        return v
 
     def _host(self):
         return _fallback.to_host(self)
+
+    def _raw(self, fill):
+        """The allocation's bytes from the host copy (downloaded now if `fill` and small)."""
+        hc = self._hc
+        if hc is None:
+            hc = self._hc = _HostCopy()
+        if hc.raw is None and fill and self._alloc.nbytes <= _CACHE_LIMIT:
+            a = self._alloc
+            hc.raw = a.device.download(a, np.uint8, (a.nbytes,), (1,), 0)
+        return hc.raw
+
+    def _strided(self, raw):
+        isz = self._dtype.itemsize
+        flat = raw[: (raw.nbytes // isz) * isz].view(self._dtype._np)
+        return np.lib.stride_tricks.as_strided(
+            flat[self._offset:], shape=self._shape, strides=[s * isz for s in self._strides])
 
     def _is_c_contiguous(self):
         return all(st == cs for n, st, cs in zip(self._shape, self._strides, _c_strides(self._shape))
@@ -114,6 +154,7 @@ class Array:
     def _scalar(self, what):
         if self.size != 1:
             raise TypeError(f"only arrays of one element can be converted to Python {what}")
+        self._raw(True)
         return self._host().reshape(()).item()
 
     def __bool__(self, /):
@@ -271,13 +312,17 @@ class Array:
     def _write_host(self, key, value):
         """Write `value` into self[key] in place: download the allocation's bytes, modify them,
         write them back, so that every view of the allocation sees the change."""
-        alloc, dev, isz = self._alloc, self._alloc.device, self._dtype.itemsize
-        raw = dev.download(alloc, np.uint8, (alloc.nbytes,), (1,), 0)
-        flat = raw[: (alloc.nbytes // isz) * isz].view(self._dtype._np)
-        view = np.lib.stride_tricks.as_strided(
-            flat[self._offset:], shape=self._shape, strides=[s * isz for s in self._strides])
-        with np.errstate(all="ignore"):
-            view[key] = value
+        alloc, dev = self._alloc, self._alloc.device
+        raw = self._raw(True)
+        if raw is None:
+            raw = dev.download(alloc, np.uint8, (alloc.nbytes,), (1,), 0)
+        view = self._strided(raw)
+        try:
+            with np.errstate(all="ignore"):
+                view[key] = value
+        except BaseException:
+            self._hc.raw = None  # the copy may be half written
+            raise
         dev.write(alloc, raw)
 
     def _overwrite(self, other, name):
@@ -286,6 +331,8 @@ class Array:
         host = other._host()
         if self._offset == 0 and self._is_c_contiguous():
             self._alloc.device.write(self._alloc, host)
+            if self._hc is not None:
+                self._hc.raw = None
         else:
             self._write_host(Ellipsis, host)
 

@@ -67,7 +67,7 @@ def _expm1(x):
     im = np.exp(a) * np.sin(b)
     # the standard's special cases that the formula gets wrong
     zero_b = b == 0
-    re = np.where(zero_b, np.expm1(a), re)
+    re = np.where(zero_b, np.where(a == 0, 0.0, np.expm1(a)), re)  # (+-0 + 0j) -> +0 + 0j
     im = np.where(zero_b, b, im)
     ninf, pinf, fin_b = a == -np.inf, a == np.inf, np.isfinite(b)
     re = np.where(ninf, -1.0, re)
@@ -90,8 +90,12 @@ def _tanh(x):
         # +-0 + (inf or NaN)j -> +-0 + NaN j (C99 G.6.2.6); numpy gives NaN + NaN j
         a, b = x.real, x.imag
         fix = (a == 0) & ~np.isfinite(b)
-        if np.any(fix):
-            out = _cplx(np.where(fix, a, out.real), np.where(fix, np.nan, out.imag), x.dtype)
+        # +-inf + bj (finite b) -> +-1 + 0j with the sign of b (numpy follows sin(2b))
+        big = np.isinf(a) & np.isfinite(b)
+        if np.any(fix | big):
+            re = np.where(fix, a, np.where(big, np.sign(a), out.real))
+            im = np.where(fix, np.nan, np.where(big, np.copysign(0.0, b), out.imag))
+            out = _cplx(re, im, x.dtype)
     return out
 
 

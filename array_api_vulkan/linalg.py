@@ -79,11 +79,11 @@ def cholesky(x, /, *, upper=False):
 
 def cross(x1, x2, /, *, axis=-1):
     dt = _pair("cross", x1, x2)
-    if x1.ndim != x2.ndim:
-        raise ValueError("cross(): arrays must have the same rank")
-    nd = max(x1.ndim, x2.ndim)
+    nd = min(x1.ndim, x2.ndim)
     if not -nd <= axis < nd:
         raise ValueError("cross(): axis out of bounds")
+    if axis >= 0 and x1.ndim != x2.ndim:
+        raise ValueError("cross(): a non-negative axis needs arrays of equal rank")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("cross(): the axis must have size 3")
     return _host("cross", lambda a, b: np.asarray(np.cross(a.astype(dt._np), b.astype(dt._np),

@@ -1,0 +1,107 @@
+"""Type promotion: the standard's table, Python scalars, and numpy's rules where it is silent."""
+import itertools
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import _dtypes
+
+# A few rows of the standard's promotion table, written out by hand.
+SPEC = {
+    ("int8", "uint8"): "int16", ("int8", "uint16"): "int32", ("int16", "uint32"): "int64",
+    ("int64", "uint32"): "int64", ("uint8", "uint64"): "uint64", ("int32", "int64"): "int64",
+    ("float32", "float64"): "float64", ("float32", "complex64"): "complex64",
+    ("float64", "complex64"): "complex128", ("float32", "complex128"): "complex128",
+    ("bool", "bool"): "bool", ("uint16", "uint8"): "uint16",
+}
+
+
+@pytest.mark.parametrize("pair", sorted(SPEC))
+def test_promotion_table(pair):
+    a, b = (getattr(xp, n) for n in pair)
+    want = getattr(xp, SPEC[pair])
+    assert xp.result_type(a, b) == want and xp.result_type(b, a) == want
+    if a != xp.bool:
+        assert (xp.ones(1, dtype=a) + xp.ones(1, dtype=b)).dtype == want
+
+
+def test_same_kind_matches_numpy_everywhere_it_is_defined():
+    for a, b in itertools.product(_dtypes._all_dtypes, repeat=2):
+        if _dtypes.is_promotable(a, b):
+            assert _dtypes.promote(a, b)._np == np.promote_types(a._np, b._np), (a, b)
+
+
+def test_mixed_kinds_follow_numpy():
+    assert xp.result_type(xp.int32, xp.float32) == xp.float64
+    assert xp.result_type(xp.uint64, xp.int64) == xp.float64
+    assert not xp.can_cast(xp.int32, xp.float64)  # not in the standard's graph
+
+
+@pytest.mark.parametrize("dtype", [xp.int8, xp.uint16, xp.float32, xp.complex64])
+def test_python_scalars_keep_the_array_dtype(dtype):
+    x = xp.ones(2, dtype=dtype)
+    for s in (1, 2.0 if dtype.kind in "fc" else 2, 1j if dtype.kind == "c" else 3):
+        assert (x + s).dtype == dtype and (s * x).dtype == dtype
+    assert xp.result_type(dtype, 1) == dtype
+
+
+def test_scalar_rules_errors_and_numpy_fallbacks():
+    with pytest.raises(OverflowError):
+        xp.ones(2, dtype=xp.int8) + 300
+    assert (xp.ones(2, dtype=xp.float32) + 1j).dtype == xp.complex64
+    assert (xp.ones(2, dtype=xp.int32) + 1.5).dtype == xp.float64
+    with pytest.raises(TypeError):
+        xp.add(1, 2)
+    with pytest.raises(TypeError):
+        xp.add(xp.ones(2), "1")
+
+
+def test_where_and_clip_take_scalars():
+    c = xp.asarray([True, False])
+    assert xp.where(c, xp.ones(2, dtype=xp.float32), 0).dtype == xp.float32
+    assert xp.where(c, 1.0, xp.zeros(2, dtype=xp.float32)).dtype == xp.float32
+    assert np.asarray(xp.where(c, 1, xp.asarray([5, 6], dtype=xp.int16))).tolist() == [1, 6]
+    with pytest.raises(TypeError):
+        xp.where(xp.asarray([1, 0]), 1, 2)
+    x = xp.asarray([-3, 0, 9], dtype=xp.int8)
+    r = xp.clip(x, 0, 5)
+    assert r.dtype == xp.int8 and np.asarray(r).tolist() == [0, 0, 5]
+    r = xp.clip(x, max=xp.asarray(2, dtype=xp.int8))
+    assert np.asarray(r).tolist() == [-3, 0, 2]
+
+
+def test_elementwise_dtype_categories():
+    with pytest.raises(TypeError):
+        xp.sin(xp.asarray([1, 2]))
+    with pytest.raises(TypeError):
+        xp.logical_and(xp.asarray([1]), xp.asarray([True]))
+    with pytest.raises(TypeError):
+        xp.imag(xp.asarray([1.0]))
+    assert xp.abs(xp.asarray([1 + 1j], dtype=xp.complex64)).dtype == xp.float32
+    assert xp.real(xp.asarray([1.0], dtype=xp.float32)).dtype == xp.float32
+    assert (xp.asarray([1, 2]) / xp.asarray([2, 2])).dtype == xp.float64
+
+
+def test_result_type_and_can_cast():
+    assert xp.result_type(xp.ones(1, dtype=xp.int8), xp.int16, 1) == xp.int16
+    assert xp.result_type(xp.float32, 1.0, 2) == xp.float32
+    with pytest.raises(TypeError):
+        xp.result_type(1, 2.0)
+    assert xp.can_cast(xp.int8, xp.int16) and not xp.can_cast(xp.int16, xp.int8)
+    assert xp.can_cast(xp.ones(1, dtype=xp.float32), xp.complex64)
+    assert not xp.can_cast(xp.bool, xp.int8)
+
+
+def test_isdtype_and_info():
+    assert xp.isdtype(xp.int8, "signed integer")
+    assert xp.isdtype(xp.float32, ("integral", "real floating"))
+    assert not xp.isdtype(xp.complex64, "real floating")
+    with pytest.raises(TypeError):
+        xp.isdtype("float32", "numeric")
+    with pytest.raises(ValueError):
+        xp.isdtype(xp.int8, "whatever")
+    fi = xp.finfo(xp.complex64)
+    assert fi.dtype == xp.float32 and fi.eps == float(np.finfo(np.float32).eps)
+    ii = xp.iinfo(xp.ones(1, dtype=xp.uint8))
+    assert (ii.min, ii.max, ii.bits, ii.dtype) == (0, 255, 8, xp.uint8)
