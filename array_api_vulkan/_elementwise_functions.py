@@ -273,11 +273,9 @@ def clip(x, /, min=None, max=None):
             raise TypeError(f"clip(): unsupported bound {b!r}")
         bounds.append(b)
     shape = _broadcast_shapes(x.shape, *(b.shape for b in bounds if isinstance(b, Array)))
-    if shape != x.shape:
-        raise ValueError("clip(): bounds must not broadcast x to a larger shape")
     if min is None and max is None:
         out = _kernels.astype(x, x.dtype)
-        return out if out is not None else _fallback.call("clip", np.copy, x)
+        return out if out is not None else _fallback.call("clip", np.copy, x, dtype=x.dtype)
     kargs = [x]
     for b in bounds:
         if isinstance(b, Array):
@@ -302,7 +300,7 @@ def clip(x, /, min=None, max=None):
             out = np.maximum(out, np.asarray(lo).astype(npdt))
         if hi is not None:
             out = np.minimum(out, np.asarray(hi).astype(npdt))
-        return np.array(out, dtype=npdt)
+        return np.array(np.broadcast_to(out, shape), dtype=npdt)
 
     return _fallback.call("clip", host, x, min, max, dtype=x.dtype)
 
