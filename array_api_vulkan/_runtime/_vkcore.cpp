@@ -147,28 +147,37 @@ struct Pipeline
 class OpDispatch : public kp::OpBase
 {
   public:
-    OpDispatch(std::shared_ptr<kp::Algorithm> a, const uint32_t* push, uint32_t n, kp::Workgroup wg)
+    OpDispatch(std::shared_ptr<kp::Algorithm> a, const uint32_t* push, uint32_t n, kp::Workgroup wg,
+               bool bind)
       : mAlgorithm(std::move(a))
-      , mPush(push, push + n)
+      , mPush(push)
+      , mPushWords(n)
       , mWorkgroup(wg)
+      , mBind(bind)
     {
     }
     void record(const vk::CommandBuffer& cb) override
     {
-        if (!mPush.empty())
-            mAlgorithm->setPushConstants(mPush.data(), (uint32_t)mPush.size(), sizeof(uint32_t));
+        // Recorded at once by kp::Sequence::record, so the caller's push data is still alive.
+        if (mPushWords)
+            mAlgorithm->setPushConstants((void*)mPush, mPushWords, sizeof(uint32_t));
         mAlgorithm->setWorkgroup(mWorkgroup);
-        mAlgorithm->recordBindCore(cb);
+        // The same pipeline and descriptor set as the previous dispatch stay bound.
+        if (mBind)
+            mAlgorithm->recordBindCore(cb);
         mAlgorithm->recordBindPush(cb);
         mAlgorithm->recordDispatch(cb);
+        mPush = nullptr;
     }
     void preEval(const vk::CommandBuffer&) override {}
     void postEval(const vk::CommandBuffer&) override {}
 
   private:
     std::shared_ptr<kp::Algorithm> mAlgorithm;
-    std::vector<uint32_t> mPush;
+    const uint32_t* mPush;
+    uint32_t mPushWords;
     kp::Workgroup mWorkgroup;
+    bool mBind;
 };
 
 // One vkCmdPipelineBarrier with a global memory barrier. kp::OpMemoryBarrier would emit one
@@ -216,8 +225,10 @@ class Batch
         if (n != p.push_words)
             throw std::invalid_argument("push constants: expected " + std::to_string(p.push_words) +
                                         " words, got " + std::to_string(n));
+        bool bind = p.algorithm.get() != mLastBound;
         mSeq->record(std::make_shared<OpDispatch>(
-          p.algorithm, static_cast<const uint32_t*>(info.ptr), n, kp::Workgroup{ gx, gy, gz }));
+          p.algorithm, static_cast<const uint32_t*>(info.ptr), n, kp::Workgroup{ gx, gy, gz }, bind));
+        mLastBound = p.algorithm.get();
         mDispatches++;
     }
     void barrier()
@@ -255,6 +266,7 @@ class Batch
 
   private:
     std::shared_ptr<kp::Sequence> mSeq;
+    const kp::Algorithm* mLastBound = nullptr;
     bool mSubmitted = false;
     uint32_t mDispatches = 0;
 };

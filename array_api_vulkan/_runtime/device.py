@@ -167,9 +167,8 @@ class Device:
             # The copy moves whole words: keep the bytes of alloc past n as they are.
             tail = self.download_bytes(alloc, n - n % 4, 4)
             view[stage.offset + n:stage.offset + words * 4] = tail[n % 4:]
-        self._dispatch("copy_words", (), (alloc.arena, stage.arena),
-                       np.array([alloc.offset // 4, stage.offset // 4, words], np.uint32),
-                       words, reads=(stage,), writes=(alloc,))
+        self.launch("copy_words", (), (alloc, stage), (True, False),
+                    np.array([alloc.offset // 4, stage.offset // 4, words], np.uint32), words)
         stats.counters["bytes_uploaded"] += n
 
     def download_bytes(self, alloc, start, nbytes):
@@ -178,9 +177,8 @@ class Device:
         lo = (alloc.offset + start) // 4
         hi = (alloc.offset + start + nbytes + 3) // 4
         stage = self._stage((hi - lo) * 4)
-        self._dispatch("copy_words", (), (stage.arena, alloc.arena),
-                       np.array([stage.offset // 4, lo, hi - lo], np.uint32),
-                       hi - lo, reads=(alloc,), writes=(stage,), host_read=True)
+        self.launch("copy_words", (), (stage, alloc), (True, False),
+                    np.array([stage.offset // 4, lo, hi - lo], np.uint32), hi - lo, host_read=True)
         self.synchronize()
         skip = alloc.offset + start - lo * 4
         view = self._host_view(stage.arena)
@@ -203,66 +201,68 @@ class Device:
         return view.copy()
 
     # -- recording ------------------------------------------------------------------------
-    def launch(self, shader, spec, buffers, writes, push, count):
-        """Records one dispatch of spv/<shader>.spv over count invocations (see docs/design.md)."""
-        if count == 0:
-            return
-        self._ensure()
-        reads = [b for b, w in zip(buffers, writes) if not w]
-        wrote = [b for b, w in zip(buffers, writes) if w]
-        self._dispatch(shader, tuple(spec), tuple(b.arena for b in buffers), push, count, reads, wrote)
+    def launch(self, shader, spec, buffers, writes, push, count, host_read=False):
+        """Records one dispatch of spv/<shader>.spv over count invocations (see docs/design.md).
 
-    def _pipeline(self, shader, spec, arenas, push_words):
-        key = (shader, spec, tuple(a.serial for a in arenas), push_words)
+        The hot path of every op: kept to plain loops and dict/set look-ups."""
+        if not count:
+            return
+        if self._core is None:
+            self._ensure()
+        arenas = tuple([b.arena for b in buffers])
+        key = (shader, spec, arenas, len(push))
         pipe = self._pipelines.get(key)
         if pipe is None:
-            pipe = self._pipelines[key] = self._core.create_pipeline(
-                load_spirv(shader), list(spec), push_words, [a.buffer for a in arenas])
-            stats.counters["pipelines_created"] += 1
-        return pipe
-
-    def _dispatch(self, shader, spec, arenas, push, count, reads, writes, host_read=False):
-        pipe = self._pipeline(shader, spec, arenas, len(push))
+            pipe = self._new_pipeline(key)
         batch = self._batch
         if batch is None:
-            batch = self._batch = self._core.new_batch()
+            batch = self._start_batch()
         written, read = self._written, self._read
-        if self._order_after_wait:
-            # Work from before a host wait: order against it once, at the start of the batch.
-            self._order_after_wait = False
-            batch.barrier()
-            stats.counters["barriers"] += 1
         # A barrier only where this op touches memory an op since the last barrier wrote
         # (read/write after write), or writes memory such an op read (write after read).
-        if HAZARDS_PER_BUFFER:
-            rkeys = [a.arena.serial for a in reads]
-            wkeys = [a.arena.serial for a in writes]
-        else:
-            rkeys = [id(a) for a in reads]
-            wkeys = [id(a) for a in writes]
-        hazard = any(k in written for k in rkeys) or any(k in written or k in read for k in wkeys)
-        if hazard:
-            batch.barrier()
-            stats.counters["barriers"] += 1
-            written.clear()
-            read.clear()
+        keys = [id(a) for a in arenas] if HAZARDS_PER_BUFFER else [id(b) for b in buffers]
+        for k, w in zip(keys, writes):
+            if k in written or (w and k in read):
+                batch.barrier()
+                stats.counters["barriers"] += 1
+                written.clear()
+                read.clear()
+                break
         serial = self._serial
-        read.update(rkeys)
-        written.update(wkeys)
-        for a in reads:
-            a.last_batch = serial
-        for a in writes:
-            a.last_batch = serial
-            self._pending_bytes += a.nbytes
+        for k, b, w in zip(keys, buffers, writes):
+            b.last_batch = serial
+            if w:
+                written.add(k)
+                self._pending_bytes += b.nbytes
+            else:
+                read.add(k)
         groups = (count + LOCAL_SIZE - 1) // LOCAL_SIZE
-        gx = groups if groups <= MAX_GROUPS_X else MAX_GROUPS_X
-        batch.dispatch(pipe, push, gx, (groups + gx - 1) // gx)
+        if groups <= MAX_GROUPS_X:
+            batch.dispatch(pipe, push, groups)
+        else:
+            batch.dispatch(pipe, push, MAX_GROUPS_X, (groups + MAX_GROUPS_X - 1) // MAX_GROUPS_X)
         if host_read:
             batch.host_barrier()
         stats.counters["dispatches"] += 1
         self._pending += 1
         if self._pending >= MAX_PENDING_DISPATCHES or self._pending_bytes >= MAX_PENDING_BYTES:
             self._submit()
+
+    def _new_pipeline(self, key):
+        shader, spec, arenas, push_words = key
+        pipe = self._pipelines[key] = self._core.create_pipeline(
+            load_spirv(shader), list(spec), push_words, [a.buffer for a in arenas])
+        stats.counters["pipelines_created"] += 1
+        return pipe
+
+    def _start_batch(self):
+        batch = self._batch = self._core.new_batch()
+        if self._order_after_wait:
+            # Work from before a host wait: order against it once, at the start of the batch.
+            self._order_after_wait = False
+            batch.barrier()
+            stats.counters["barriers"] += 1
+        return batch
 
     def _submit(self):
         batch = self._batch
