@@ -211,3 +211,17 @@ def test_devices_best_first_and_lookup():
     with pytest.raises(ValueError):
         rt.get_device("vulkan:99")
     assert len({d, rt.get_device(d.index)}) == 1
+
+
+def test_host_bytes_are_cached_until_a_write(dev):
+    a = dev.upload(np.arange(16, dtype=np.int32))
+    first = dev.host_bytes(a)
+    submits = stat("submits")
+    assert dev.host_bytes(a) is first and stat("submits") == submits  # no new read-back
+    assert not first.flags.writeable
+    dev.write(a, np.full(16, 5, np.int32))  # a recorded write drops the copy
+    np.testing.assert_array_equal(dev.host_bytes(a).view(np.int32), np.full(16, 5))
+    b = dev.alloc(64)
+    copy(dev, a, dev.upload(np.arange(16, dtype=np.int32) * 2))
+    np.testing.assert_array_equal(dev.host_bytes(a).view(np.int32), np.arange(16) * 2)
+    del b

@@ -186,6 +186,18 @@ class Device:
         stats.counters["bytes_downloaded"] += nbytes
         return out
 
+    def host_bytes(self, alloc):
+        """A read-only host copy of alloc's bytes, kept until a recorded op writes alloc.
+
+        For element reads and other small host accesses: repeated reads of an unchanged array
+        cost no further submit. Flushes when not cached."""
+        host = alloc.host
+        if host is None:
+            host = self.download_bytes(alloc, 0, alloc.nbytes) if alloc.nbytes else np.empty(0, np.uint8)
+            host.flags.writeable = False
+            alloc.host = host
+        return host
+
     def download(self, alloc, dtype, shape, strides, offset):
         """A host copy of the strided view (strides and offset in elements) of alloc."""
         dtype = np.dtype(dtype)
@@ -232,6 +244,7 @@ class Device:
         for k, b, w in zip(keys, buffers, writes):
             b.last_batch = serial
             if w:
+                b.host = None
                 written.add(k)
                 self._pending_bytes += b.nbytes
             else:

@@ -38,7 +38,8 @@ class Arena:
 class Allocation:
     """A region of an arena. Returned to its pool when the last reference goes."""
 
-    __slots__ = ("device", "pool", "arena", "offset", "nbytes", "block", "last_batch", "__weakref__")
+    __slots__ = ("device", "pool", "arena", "offset", "nbytes", "block", "last_batch", "host",
+                 "__weakref__")
 
     def __init__(self, device, pool, arena, offset, nbytes, block):
         self.device = device
@@ -48,6 +49,8 @@ class Allocation:
         self.nbytes = nbytes
         self.block = block
         self.last_batch = 0  # serial of the last batch that used it; 0: none
+        # A host copy of the bytes (Device.host_bytes), dropped by any recorded write.
+        self.host = None
 
     def __del__(self):
         pool = self.pool
