@@ -2,24 +2,123 @@
 
 Each function returns the result Array, or None where no native kernel covers the case,
 in which case the spec layer falls back to numpy and counts it.
+
+What is native is decided by the op table (table.py) and the shader variants it generates
+(variants.py); the launch mechanics (modes, strides, push constants) are in _launch.py.
 """
+import math
+
+from . import _launch
+from ._launch import table
+
+
+def _array_cls():
+    from .._array_object import Array
+
+    return Array
+
+
+def _code(dtype):
+    return table.DTYPES[dtype.name][0]
+
+
+def _empty(device, dtype, shape):
+    n = math.prod(shape)
+    return _array_cls()._new(device.alloc(n * dtype.itemsize), dtype, tuple(shape))
 
 
 def full(shape, fill_value, dtype, device):
-    return None
+    code = _code(dtype)
+    variant = _launch.variant("fill", None, code)
+    if variant is None or not _launch.device_supports(device, code):
+        return None
+    out = _empty(device, dtype, shape)
+    words = _launch.scalar_words(fill_value, code)
+    _launch.fill(device, variant, table.FILL_CODES["full"], out, words)
+    return out
 
 
 def arange(start, stop, step, n, dtype, device):
-    return None
+    code = _code(dtype)
+    kind = table.DTYPES[dtype.name][3]
+    variant = _launch.variant("fill", None, code)
+    if kind not in "iuf" or variant is None or not _launch.device_supports(device, code):
+        return None
+    out = _empty(device, dtype, (n,))
+    if kind == "f":
+        # numpy: start + i * delta in the dtype, delta = dtype(start + step) - dtype(start)
+        import numpy as np
+
+        npdt = dtype._np
+        with np.errstate(all="ignore"):
+            first = npdt.type(start)
+            delta = npdt.type(npdt.type(start + step) - first)
+        start, step = float(first), float(delta)
+    else:
+        start, step = int(start), int(step)
+    # start at w[2], step at w[4] (each up to two words)
+    words = (_launch.scalar_words(start, code) + [0])[:2] + _launch.scalar_words(step, code)
+    _launch.fill(device, variant, table.FILL_CODES["arange"], out, words)
+    return out
 
 
 def eye(n_rows, n_cols, k_diag, dtype, device):
-    return None
+    code = _code(dtype)
+    variant = _launch.variant("fill", None, code)
+    if variant is None or not _launch.device_supports(device, code):
+        return None
+    out = _empty(device, dtype, (n_rows, n_cols))
+    k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k_diag)))
+    _launch.fill(device, variant, table.FILL_CODES["eye"], out, [n_cols, k & 0xFFFFFFFF])
+    return out
 
 
 def astype(x, dtype):
-    return None
+    """A new C-contiguous array of x's values converted to dtype (numpy's conversions)."""
+    tc, rc = _code(x._dtype), _code(dtype)
+    dev = x._alloc.device
+    variant = _launch.variant("cast", tc, rc)
+    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return None
+    out = _empty(dev, dtype, x._shape)
+    if not _launch.map_op(variant, 0, out, [x], 1):
+        return None
+    return out
 
 
 def elementwise(name, args, dtype, shape):
-    return None
+    arrays = [a for a in args if not isinstance(a, (bool, int, float, complex))]
+    if not arrays:
+        return None
+    dev = arrays[0]._alloc.device
+    tc = _code(arrays[0]._dtype)
+    rc = _code(dtype)
+    if name == "divide" and tc not in "fdFD":
+        # integer division: the spec layer hands integer operands; divide in the result dtype
+        conv = []
+        for a in args:
+            if isinstance(a, (bool, int, float, complex)):
+                conv.append(float(a))
+            else:
+                a = astype(a, dtype)
+                if a is None:
+                    return None
+                conv.append(a)
+        args, tc = conv, rc
+    op = table.lookup(name, tc)
+    if op is None or op.sigs[tc] != rc or len(args) != op.nargs:
+        return None
+    variant = _launch.variant(op.family, tc, rc)
+    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return None
+    if op.family == "math" and not dev.supports_int64:
+        return None
+    if name == "clip" and tc in table._INT:
+        args = [_launch.clamp_int(a, tc) if isinstance(a, int) else a for a in args]
+    out = _empty(dev, dtype, shape)
+    nin = {"unary": 1, "binary": 2, "math": 2, "clip": 3}[op.family]
+    if op.family == "math" and op.nargs == 1:
+        args = [args[0], args[0]]
+    if not _launch.map_op(variant, op.code, out, list(args), nin):
+        return None
+    return out

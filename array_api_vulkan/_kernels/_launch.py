@@ -1,0 +1,191 @@
+"""Launch mechanics shared by the kernel families: variants, input modes, dimension collapsing,
+push-constant packing (see glsl/include/kernels.glsl for the layout)."""
+import math
+import warnings
+
+import numpy as np
+
+from . import variants as _variants
+
+table = _variants.table
+
+MODE_CONTIG, MODE_STRIDED, MODE_SCALAR, MODE_ONE = 0, 1, 2, 3
+PUSH_WORDS = 32
+_SCALARS = (bool, int, float, complex)
+
+
+def variant(family, tin, tout):
+    """The spv name of a family's variant for (input code, result code), or None if not built."""
+    name = _variants.variant_name(family, tin, tout)
+    return name if name in _variants.VARIANTS else None
+
+
+def device_supports(dev, code):
+    if code in "?bB":
+        return dev.supports_int8
+    if code in "hH":
+        return dev.supports_int16
+    if code in "lL":
+        return dev.supports_int64
+    if code in "dD":
+        return dev.supports_float64
+    return True
+
+
+def clamp_int(v, code):
+    bits = table.DTYPES[table.CODE[code]][4]
+    if code in table._SINT:
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    else:
+        lo, hi = 0, (1 << bits) - 1
+    return min(max(v, lo), hi)
+
+
+def scalar_words(value, code):
+    """The uint32 words of a Python scalar as dtype `code` stores it in the push block."""
+    if code == "?":
+        return [int(bool(value))]
+    if code in table._INT:
+        bits = table.DTYPES[table.CODE[code]][4]
+        v = int(value) & ((1 << 64) - 1)
+        return [v & 0xFFFFFFFF, v >> 32] if bits == 64 else [v & 0xFFFFFFFF]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            if code == "f":
+                return [int(w) for w in np.array([value], np.float32).view(np.uint32)]
+            if code == "d":
+                return [int(w) for w in np.array([value], np.float64).view(np.uint32)]
+            c = complex(value)
+            ft = np.float32 if code == "F" else np.float64
+            return [int(w) for w in np.array([c.real, c.imag], ft).view(np.uint32)]
+
+
+def _c_strides(shape):
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= n
+    return tuple(reversed(strides))
+
+
+def _broadcast_strides(a, shape):
+    """a's strides (elements) seen through broadcasting to `shape`; 0 on broadcast axes."""
+    nd = len(shape)
+    st = [0] * (nd - a.ndim) + [s if n != 1 else 0 for n, s in zip(a._shape, a._strides)]
+    return st
+
+
+def _collapse(shape, strides_list):
+    """Drop unit dimensions and merge neighbours that every input walks contiguously."""
+    dims = [k for k, n in enumerate(shape) if n != 1]
+    sh = [shape[k] for k in dims]
+    sts = [[st[k] for k in dims] for st in strides_list]
+    k = len(sh) - 1
+    while k > 0:
+        if all(st[k - 1] == st[k] * sh[k] for st in sts):
+            sh[k - 1] *= sh[k]
+            for st in sts:
+                st[k - 1] = st[k]
+                del st[k]
+            del sh[k]
+        k -= 1
+    return sh, sts
+
+
+def _elem_offset(a):
+    return a._alloc.offset // a._dtype.itemsize + a._offset
+
+
+def contiguous(a, shape=None):
+    """a (broadcast to `shape`) as a new C-contiguous array, through the cast family."""
+    from .._array_object import Array
+
+    shape = a._shape if shape is None else tuple(shape)
+    code = table.DTYPES[a._dtype.name][0]
+    name = variant("cast", code, code)
+    out = Array._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
+    if name is None or not map_op(name, 0, out, [a], 1, _allow_copy=False):
+        return None
+    return out
+
+
+def map_op(shader, op_code, out, args, nin, _allow_copy=True):
+    """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
+    to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
+    beyond what the push block can describe."""
+    shape = out._shape
+    n = math.prod(shape)
+    if n == 0:
+        return True
+    dev = out._alloc.device
+    arrays = [a for a in args if not isinstance(a, _SCALARS)]
+    tcode = table.DTYPES[arrays[0]._dtype.name][0]
+    cstr = _c_strides(shape)
+    modes, strides = [], []
+    for a in args:
+        if isinstance(a, _SCALARS):
+            modes.append(MODE_SCALAR)
+            strides.append(None)
+            continue
+        st = _broadcast_strides(a, shape)
+        if n == 1 or all(s == 0 for s, m in zip(st, shape) if m != 1):
+            modes.append(MODE_ONE)
+        elif all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
+            modes.append(MODE_CONTIG)
+        else:
+            modes.append(MODE_STRIDED)
+        strides.append(st)
+    strided = [j for j, m in enumerate(modes) if m == MODE_STRIDED]
+    sh, sts = [], []
+    if strided:
+        sh, sts = _collapse(shape, [strides[j] for j in strided])
+    scalar_w = [scalar_words(a, tcode) for a in args if isinstance(a, _SCALARS)]
+    need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w)
+    if need > PUSH_WORDS:
+        if not _allow_copy:
+            return False
+        # too many dimensions for the push block: make the strided inputs contiguous first
+        args = list(args)
+        for j in strided:
+            c = contiguous(args[j], shape)
+            if c is None:
+                return False
+            args[j] = c
+        return map_op(shader, op_code, out, args, nin, _allow_copy=False)
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[0] = n
+    push[1] = _elem_offset(out)
+    push[2] = len(sh)
+    base = 3 + nin
+    push[base:base + len(sh)] = sh
+    for idx, j in enumerate(strided):
+        st = np.array(sts[idx], np.int64).astype(np.int32).view(np.uint32)
+        push[base + len(sh) * (1 + j):base + len(sh) * (2 + j)] = st
+    w = base + len(sh) * (1 + nin)
+    buffers = [out._alloc]
+    first = arrays[0]
+    for j, a in enumerate(args):
+        if isinstance(a, _SCALARS):
+            words = scalar_words(a, tcode)
+            push[3 + j] = w
+            push[w:w + len(words)] = words
+            w += len(words)
+            buffers.append(first._alloc)
+        else:
+            push[3 + j] = _elem_offset(a)
+            buffers.append(a._alloc)
+    spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes))
+    dev.launch(shader, spec, buffers, [True] + [False] * nin, push, n)
+    return True
+
+
+def fill(dev, shader, op_code, out, words):
+    n = math.prod(out._shape)
+    if n == 0:
+        return
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[0] = n
+    push[1] = _elem_offset(out)
+    push[2:2 + len(words)] = words
+    dev.launch(shader, (op_code, 0, 0, 0), [out._alloc], [True], push, n)

@@ -1,0 +1,167 @@
+"""The op table: every native op with its shader family, op code and dtype signatures.
+
+This one table drives both sides: scripts/build_spv.py (through variants.py) compiles one shader
+variant per (family, input dtype, result dtype) that some op needs, and the Python bindings
+(_kernels/ops.py) look an op's signature up here to pick the variant and the result dtype.
+
+It is plain data with no imports, so that build_spv.py can load it by file path.
+
+Signatures are written as in CuPy: input dtype codes, '->', result dtype code (all inputs of an
+elementwise op share one dtype: the spec layer promotes before calling the kernels).
+"""
+
+# dtype name: (code, GLSL storage type, GLSL compute type, kind, bits)
+# kind: 'b' bool, 'i' signed, 'u' unsigned, 'f' real floating, 'c' complex floating.
+# 8/16-bit integers and bool are stored in 8/16-bit storage buffers and computed on in 32 bits.
+DTYPES = {
+    "bool": ("?", "uint8_t", "uint", "b", 8),
+    "int8": ("b", "int8_t", "int", "i", 8),
+    "int16": ("h", "int16_t", "int", "i", 16),
+    "int32": ("i", "int", "int", "i", 32),
+    "int64": ("l", "int64_t", "int64_t", "i", 64),
+    "uint8": ("B", "uint8_t", "uint", "u", 8),
+    "uint16": ("H", "uint16_t", "uint", "u", 16),
+    "uint32": ("I", "uint", "uint", "u", 32),
+    "uint64": ("L", "uint64_t", "uint64_t", "u", 64),
+    "float32": ("f", "float", "float", "f", 32),
+    "float64": ("d", "double", "double", "f", 64),
+    "complex64": ("F", "vec2", "vec2", "c", 64),
+    "complex128": ("D", "dvec2", "dvec2", "c", 128),
+}
+CODE = {v[0]: k for k, v in DTYPES.items()}  # code -> name
+KIND_NUM = {"b": 0, "i": 1, "u": 2, "f": 3, "c": 4}
+
+_BOOL = "?"
+_SINT = "bhil"
+_UINT = "BHIL"
+_INT = _SINT + _UINT
+_REALF = "fd"
+_CPLX = "FD"
+_FLOAT = _REALF + _CPLX
+_REAL_NUMERIC = _INT + _REALF
+_NUMERIC = _REAL_NUMERIC + _CPLX
+_ALL = _BOOL + _NUMERIC
+_REAL_OF = {"F": "f", "D": "d"}
+
+
+def _same(codes, nargs):
+    return tuple(c * nargs + "->" + c for c in codes)
+
+
+def _to(codes, nargs, result):
+    return tuple(c * nargs + "->" + (result(c) if callable(result) else result) for c in codes)
+
+
+def _real(c):
+    return _REAL_OF.get(c, c)
+
+
+# (name, family, signatures, needs)
+# family: the shader (glsl/<family>.comp); the op code is the row's index within its family.
+# needs: which math library the op needs for which input kinds ({kind: include}); a variant
+#   whose include has not landed yet is not built and the op answers None there (host fallback).
+_ROWS = [
+    # -- binary: exact arithmetic, comparisons, logical and bitwise ops ----------------------
+    ("add", "binary", _same(_NUMERIC, 2)),
+    ("subtract", "binary", _same(_NUMERIC, 2)),
+    ("multiply", "binary", _same(_NUMERIC, 2)),
+    ("divide", "binary", _same(_FLOAT, 2)),
+    ("floor_divide", "binary", _same(_REAL_NUMERIC, 2)),
+    ("remainder", "binary", _same(_REAL_NUMERIC, 2)),
+    ("pow", "binary", _same(_INT, 2)),
+    ("maximum", "binary", _same(_REAL_NUMERIC, 2)),
+    ("minimum", "binary", _same(_REAL_NUMERIC, 2)),
+    ("copysign", "binary", _same(_REALF, 2)),
+    ("nextafter", "binary", _same(_REALF, 2)),
+    ("bitwise_and", "binary", _same(_BOOL + _INT, 2)),
+    ("bitwise_or", "binary", _same(_BOOL + _INT, 2)),
+    ("bitwise_xor", "binary", _same(_BOOL + _INT, 2)),
+    ("bitwise_left_shift", "binary", _same(_INT, 2)),
+    ("bitwise_right_shift", "binary", _same(_INT, 2)),
+    ("logical_and", "binary", _same(_BOOL, 2)),
+    ("logical_or", "binary", _same(_BOOL, 2)),
+    ("logical_xor", "binary", _same(_BOOL, 2)),
+    ("equal", "binary", _to(_ALL, 2, "?")),
+    ("not_equal", "binary", _to(_ALL, 2, "?")),
+    ("less", "binary", _to(_REAL_NUMERIC, 2, "?")),
+    ("less_equal", "binary", _to(_REAL_NUMERIC, 2, "?")),
+    ("greater", "binary", _to(_REAL_NUMERIC, 2, "?")),
+    ("greater_equal", "binary", _to(_REAL_NUMERIC, 2, "?")),
+    # -- unary: exact ops ---------------------------------------------------------------------
+    ("abs", "unary", _to(_NUMERIC, 1, _real)),
+    ("negative", "unary", _same(_NUMERIC, 1)),
+    ("positive", "unary", _same(_NUMERIC, 1)),
+    ("bitwise_invert", "unary", _same(_BOOL + _INT, 1)),
+    ("logical_not", "unary", _same(_BOOL, 1)),
+    ("ceil", "unary", _same(_REAL_NUMERIC, 1)),
+    ("floor", "unary", _same(_REAL_NUMERIC, 1)),
+    ("trunc", "unary", _same(_REAL_NUMERIC, 1)),
+    ("round", "unary", _same(_NUMERIC, 1)),
+    ("sign", "unary", _same(_NUMERIC, 1)),
+    ("signbit", "unary", _to(_REALF, 1, "?")),
+    ("isfinite", "unary", _to(_NUMERIC, 1, "?")),
+    ("isinf", "unary", _to(_NUMERIC, 1, "?")),
+    ("isnan", "unary", _to(_NUMERIC, 1, "?")),
+    ("square", "unary", _same(_NUMERIC, 1)),
+    ("sqrt", "unary", _same(_REALF, 1)),
+    ("reciprocal", "unary", _same(_FLOAT, 1)),
+    ("conj", "unary", _same(_NUMERIC, 1)),
+    ("real", "unary", _to(_NUMERIC, 1, _real)),
+    ("imag", "unary", _to(_CPLX, 1, _real)),
+    # -- clip: x, lo, hi ----------------------------------------------------------------------
+    ("clip", "clip", _same(_REAL_NUMERIC, 3)),
+]
+
+# Ops of the "math" family need the double/single/complex math libraries
+# (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
+_MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",
+               "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh")
+for _n in _MATH_UNARY:
+    _ROWS.append((_n, "math", _same(_FLOAT, 1)))
+_ROWS.append(("sqrt", "math", _same(_CPLX, 1)))
+_ROWS.append(("pow", "math", _same(_FLOAT, 2)))
+_ROWS.append(("atan2", "math", _same(_REALF, 2)))
+_ROWS.append(("logaddexp", "math", _same(_REALF, 2)))
+_ROWS.append(("hypot", "math", _same(_REALF, 2)))
+del _n
+
+# Which include a math variant needs, by the kind of its input.
+MATH_INCLUDES = {"f": {"f": "math_f32.glsl", "d": "math_f64.glsl"},
+                 "c": {"F": "complex_math.glsl", "D": "complex_math.glsl"}}
+
+
+class Op:
+    """One row: an op in one family. `sigs` maps input dtype code -> result dtype code."""
+
+    def __init__(self, name, family, code, sigs):
+        self.name = name
+        self.family = family
+        self.code = code
+        self.nargs = len(sigs[0].split("->")[0])
+        self.sigs = {s.split("->")[0][0]: s.split("->")[1] for s in sigs}
+
+    def __repr__(self):
+        return f"Op({self.name!r}, {self.family!r}, {self.code}, {sorted(self.sigs)})"
+
+
+def _build():
+    ops, codes = {}, {}
+    for name, family, sigs in _ROWS:
+        code = codes.setdefault(family, {}).setdefault(name, len(codes[family]) + 1)
+        ops.setdefault(name, []).append(Op(name, family, code, sigs))
+    return ops, codes
+
+
+# name -> [Op, ...] (an op may be split over families by dtype, e.g. sqrt); family -> {name: code}
+OPS, FAMILY_CODES = _build()
+
+# Fill family op codes and cast (no op code: one op per variant).
+FILL_CODES = {"full": 1, "arange": 2, "eye": 3}
+
+
+def lookup(name, code):
+    """The Op row covering op `name` for input dtype code `code`, or None."""
+    for op in OPS.get(name, ()):
+        if code in op.sigs:
+            return op
+    return None

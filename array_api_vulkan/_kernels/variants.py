@@ -1,0 +1,75 @@
+"""Shader variants, generated from the op table (table.py) for scripts/build_spv.py.
+
+VARIANTS = {variant name: (family, {define: value})}. Importable standalone: build_spv.py loads
+this file by path, and it loads table.py, its sibling, by path too.
+"""
+import importlib.util
+import os
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_INCLUDE = os.path.join(os.path.dirname(os.path.dirname(_HERE)), "glsl", "include")
+
+
+def _load_table():
+    spec = importlib.util.spec_from_file_location("_avk_table", os.path.join(_HERE, "table.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+table = _load_table()
+
+
+def type_defines(slot, code):
+    """The preprocessor defines describing dtype `code` in slot T (input) or R (result)."""
+    st, ct, kind, bits = table.DTYPES[table.CODE[code]][1:]
+    return {f"{slot}_S": st, f"{slot}_C": ct, f"{slot}_K": table.KIND_NUM[kind],
+            f"{slot}_BITS": bits}
+
+
+def math_includes(code):
+    """The math includes a math-family variant with input dtype `code` needs."""
+    return {"f": ("math_f32.glsl",), "d": ("math_f64.glsl",),
+            "F": ("math_f32.glsl", "complex_math.glsl"),
+            "D": ("math_f64.glsl", "complex_math.glsl")}[code]
+
+
+def math_available(code):
+    return all(os.path.exists(os.path.join(_INCLUDE, f)) for f in math_includes(code))
+
+
+def variant_name(family, tin, tout):
+    """spv name of a variant: e.g. binary_float32_bool; tout None for one-type families."""
+    if tin is None:
+        return f"{family}_{table.CODE[tout]}"
+    return f"{family}_{table.CODE[tin]}_{table.CODE[tout]}"
+
+
+def _build():
+    out = {}
+    for family, codes in table.FAMILY_CODES.items():
+        op_defines = {f"OP_{n.upper()}": c for n, c in codes.items()}
+        pairs = set()
+        for name in codes:
+            for op in table.OPS[name]:
+                if op.family == family:
+                    pairs.update(op.sigs.items())
+        for tin, tout in sorted(pairs):
+            if family == "math" and not math_available(tin):
+                continue
+            d = dict(op_defines)
+            d.update(type_defines("T", tin))
+            d.update(type_defines("R", tout))
+            out[variant_name(family, tin, tout)] = (family, d)
+    for tin in table.CODE:
+        for tout in table.CODE:
+            d = type_defines("T", tin)
+            d.update(type_defines("R", tout))
+            out[variant_name("cast", tin, tout)] = ("cast", d)
+        d = {f"OP_{n.upper()}": c for n, c in table.FILL_CODES.items()}
+        d.update(type_defines("R", tin))
+        out[variant_name("fill", None, tin)] = ("fill", d)
+    return out
+
+
+VARIANTS = _build()

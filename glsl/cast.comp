@@ -1,0 +1,52 @@
+#version 450
+// astype and strided -> contiguous copies: r[i] = R(t[strided index of i]), numpy's conversions.
+// Variants: every (T, R) pair (variants.py). Mode of the input: specialisation constant 1.
+#extension GL_GOOGLE_include_directive : require
+#define NIN 1
+#include "kernels.glsl"
+
+layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
+layout(std430, binding = 1) readonly buffer T_ { T_S t_[]; };
+
+R_C convert(T_C x)
+{
+#if R_K == K_BOOL
+#if T_K == K_CPLX
+    return uint(x.x != 0 || x.y != 0);
+#else
+    return uint(x != T_C(0));
+#endif
+#elif R_K == K_CPLX
+#if T_K == K_CPLX
+    return R_C(x);
+#else
+    return R_C(R_R(x), 0);
+#endif
+#else
+    // real result: complex inputs give their real part (as numpy does)
+#if T_K == K_CPLX
+    T_R v = x.x;
+#define T_KR K_FLOAT
+#else
+    T_C v = x;
+#define T_KR T_K
+#endif
+#if T_KR == K_FLOAT && R_K == K_UINT && R_BITS <= 32
+    // out-of-range float -> unsigned is undefined; numpy (x86) goes through int64 and wraps
+    return R_C(int64_t(v));
+#elif T_KR == K_FLOAT && R_K == K_UINT
+    return v < 0 ? R_C(int64_t(v)) : R_C(v);
+#else
+    return R_C(v);
+#endif
+#endif
+}
+
+void main()
+{
+    uint i = avk_index();
+    if (i >= p.w[0])
+        return;
+    T_C x = T_C(t_[avk_in_index(MODE0, 0, i)]);
+    r_[p.w[1] + i] = R_S(convert(x));
+}

@@ -1,0 +1,38 @@
+#version 450
+// full / arange / eye into a contiguous result (op code: specialisation constant 0).
+//   full:   w[2..] the value (words of R)
+//   arange: w[2..] start, w[4..] step (both of R's compute type; numpy: start + i * delta)
+//   eye:    w[2] columns, w[3] k (signed): 1 where column - row == k
+#extension GL_GOOGLE_include_directive : require
+#include "kernels.glsl"
+
+layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
+
+void main()
+{
+    uint i = avk_index();
+    if (i >= p.w[0])
+        return;
+    R_C v;
+    if (OP == OP_FULL) {
+        v = r_scalar(2);
+    } else if (OP == OP_ARANGE) {
+#if R_K == K_CPLX
+        v = R_C(0);
+#else
+        precise R_C d = R_C(i) * r_scalar(4);
+        precise R_C s = r_scalar(2) + d;
+        v = s;
+#endif
+    } else {
+        uint cols = p.w[2];
+        uint row = i / cols;
+        int diff = int(i - row * cols) - int(row);
+#if R_K == K_CPLX
+        v = R_C(diff == int(p.w[3]) ? 1 : 0, 0);
+#else
+        v = R_C(diff == int(p.w[3]) ? 1 : 0);
+#endif
+    }
+    r_[p.w[1] + i] = R_S(v);
+}

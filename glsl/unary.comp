@@ -1,0 +1,118 @@
+#version 450
+// Unary elementwise ops that need no math library: r[i] = op(x[i]), numpy's semantics and the
+// standard's special cases. Op code: specialisation constant 0; input mode: 1.
+// Variants by (T, R): R is T, bool (predicates) or T's real type (abs/real/imag of complex).
+#extension GL_GOOGLE_include_directive : require
+#define NIN 1
+#include "kernels.glsl"
+#if T_K == K_FLOAT || T_K == K_CPLX
+#include "kernels_float.glsl"
+#endif
+
+layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
+layout(std430, binding = 1) readonly buffer T_ { T_S t_[]; };
+
+R_C op(T_C x)
+{
+#if R_K == K_BOOL && T_K == K_BOOL
+    if (OP == OP_LOGICAL_NOT || OP == OP_BITWISE_INVERT)
+        return x ^ 1u;
+#elif R_K == K_BOOL
+#if T_K == K_FLOAT
+    if (OP == OP_SIGNBIT)
+        return uint(f_signbit(x));
+    if (OP == OP_ISFINITE)
+        return uint(!isinf(x) && !isnan(x));
+    if (OP == OP_ISINF)
+        return uint(isinf(x));
+    if (OP == OP_ISNAN)
+        return uint(isnan(x));
+#elif T_K == K_CPLX
+    if (OP == OP_ISFINITE)
+        return uint(!any(isinf(x)) && !any(isnan(x)));
+    if (OP == OP_ISINF)
+        return uint(any(isinf(x)));
+    if (OP == OP_ISNAN)
+        return uint(any(isnan(x)));
+#else
+    if (OP == OP_ISFINITE)
+        return 1u;
+#endif
+#elif T_K == K_CPLX && R_K != K_CPLX
+    if (OP == OP_ABS)
+        return f_hypot(x.x, x.y);
+    if (OP == OP_REAL)
+        return x.x;
+    if (OP == OP_IMAG)
+        return x.y;
+#else  // R is T
+#if T_K == K_CPLX
+    if (OP == OP_NEGATIVE)
+        return -x;
+    if (OP == OP_CONJ)
+        return T_C(x.x, -x.y);
+    if (OP == OP_ROUND)
+        return roundEven(x);
+    if (OP == OP_SQUARE)
+        return c_mul(x, x);
+    if (OP == OP_RECIPROCAL)
+        return c_div(T_C(1, 0), x);
+    if (OP == OP_SIGN) {
+        if (any(isnan(x)))
+            return T_C(f_nan(), f_nan());
+        T_R a = f_hypot(x.x, x.y);
+        if (a == 0)
+            return T_C(0);
+        precise T_C s = x / a;
+        return s;
+    }
+#elif T_K == K_FLOAT
+    if (OP == OP_ABS)
+        return abs(x);
+    if (OP == OP_NEGATIVE)
+        return -x;
+    if (OP == OP_CEIL)
+        return ceil(x);
+    if (OP == OP_FLOOR)
+        return floor(x);
+    if (OP == OP_TRUNC)
+        return trunc(x);
+    if (OP == OP_ROUND)
+        return roundEven(x);
+    if (OP == OP_SIGN)
+        return x > 0 ? T_C(1) : (x < 0 ? T_C(-1) : x);  // +-0 and NaN stay
+    if (OP == OP_SQUARE) {
+        precise T_C s = x * x;
+        return s;
+    }
+    if (OP == OP_SQRT)
+        return sqrt(x);
+    if (OP == OP_RECIPROCAL) {
+        precise T_C s = T_C(1) / x;
+        return s;
+    }
+#else  // integers
+    if (OP == OP_ABS)
+        return x < T_C(0) ? T_C(0) - x : x;
+    if (OP == OP_NEGATIVE)
+        return T_C(0) - x;
+    if (OP == OP_BITWISE_INVERT)
+        return ~x;
+    if (OP == OP_SIGN)
+        return x > T_C(0) ? T_C(1) : (x < T_C(0) ? T_C(-1) : T_C(0));
+    if (OP == OP_SQUARE)
+        return x * x;
+#endif
+#endif
+    // positive, conj/real of real dtypes, ceil/floor/trunc/round of integers
+    return R_C(x);
+}
+
+void main()
+{
+    uint i = avk_index();
+    if (i >= p.w[0])
+        return;
+    T_C x = T_C(t_[avk_in_index(MODE0, 0, i)]);
+    r_[p.w[1] + i] = R_S(op(x));
+}
