@@ -69,7 +69,10 @@ export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
 
 # sidecar with what the JSON report does not record (read by summarize.py)
 META="${REPORT%.json}.meta.json"
-_XFAILS="$XFAILS" "$PYTHON" - "$META" "$@" <<'EOF'
+# which state of the package was tested: HEAD, plus "+dirty" for uncommitted changes in it
+_PKG_COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')"
+[[ -z "$(git -C "$ROOT" status --porcelain -- array_api_vulkan glsl spv 2>/dev/null)" ]] || _PKG_COMMIT+="+dirty"
+_PKG_COMMIT="$_PKG_COMMIT" _XFAILS="$XFAILS" "$PYTHON" - "$META" "$@" <<'EOF'
 import json, os, sys, time
 args = sys.argv[2:]
 ex = 100
@@ -90,6 +93,7 @@ meta = {
     "python": sys.executable,
     "pythonpath": os.environ.get("PYTHONPATH", ""),
     "args": args,
+    "package_commit": os.environ.get("_PKG_COMMIT", ""),
 }
 json.dump(meta, open(sys.argv[1], "w"), indent=1)
 EOF

@@ -107,6 +107,8 @@ def main() -> int:
     w("| | |\n|---|---|")
     w(f"| date | {date} |")
     w(f"| module | `{module}` {version} |")
+    if meta.get("package_commit"):
+        w(f"| package state | {meta['package_commit']} (repo HEAD; +dirty: uncommitted changes) |")
     w(f"| device | {device} |")
     w(f"| API version | {meta.get('api_version', '?')} |")
     w(f"| max examples | {meta.get('max_examples', '?')} "

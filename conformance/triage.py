@@ -40,18 +40,30 @@ def stage_of(t: dict) -> dict:
 
 
 def falsifying(longrepr: str) -> str:
-    """Hypothesis' 'Falsifying example: ...' block and its 'Draw N:' lines."""
+    """The minimal reproducing call: the suite's 'FAILING CODE SNIPPET', else
+    hypothesis' 'Failing test case:' / 'Falsifying example:' block and its
+    'Draw N:' lines."""
     lines = [ln[1:].strip() if ln.startswith("E ") else None
              for ln in (longrepr or "").splitlines()]
+    for i, ln in enumerate(lines):
+        if ln is not None and "FAILING CODE SNIPPET" in ln:
+            snip = []
+            for nxt in lines[i + 1:]:
+                if nxt is None or nxt.startswith("===="):
+                    break
+                snip.append(nxt)
+            if snip:
+                return " ".join(snip)[:600]
     out, on = [], False
     for ln in lines:
-        if ln is not None and ln.startswith("Falsifying"):
+        if ln is not None and ln.startswith(("Falsifying", "Failing test case")):
             on = True
-        elif on and (ln is None or ln == ""):
+        elif on and (ln is None or ln == "" or ln.startswith("Explanation")):
             on = False
         if on or (ln is not None and re.match(r"Draw \d+", ln)):
             out.append(ln)
     text = re.sub(r"\s+", " ", " ".join(out)).strip()
+    text = re.sub(r"# The test always failed when commented parts were varied together. ", "", text)
     text = re.sub(r"case=BinaryCase\(.*?raw_case=.*?\), ", "", text)
     return text[:600]
 
