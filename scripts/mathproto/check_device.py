@@ -1,0 +1,152 @@
+"""Run the GLSL math libraries on a Vulkan device and compare with the numpy prototypes.
+
+    python3 scripts/mathproto/check_device.py [--device lavapipe|llvmpipe|NVIDIA...] [--n 2000]
+
+Builds scripts/mathproto/vkrun.c (needs cc and the Vulkan headers), compiles one
+shader per precision that dispatches on a function id stored in the buffer, runs
+every function on the prototype test samples plus the special values, and prints
+per function: how many results differ bitwise from the prototype, and the max ulp
+distance to the prototype and to the exact value (mpmath on a subsample).
+Exit status 1 if any result is more than --tol ulp from the prototype.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, 'tests'))
+from mathproto import F64, F32, real  # noqa: E402
+from test_math_prototypes import UNARY, BINARY, _samples, SPECIAL  # noqa: E402
+from mathproto.ulp import ulp_err  # noqa: E402
+
+FUNCS = UNARY + BINARY
+
+
+def shader_src(P):
+    T = 'double' if P.p == 53 else 'float'
+    lines = ['#version 450', '#extension GL_ARB_gpu_shader_int64 : require',
+             '#extension GL_EXT_shader_explicit_arithmetic_types : require',
+             '#extension GL_GOOGLE_include_directive : require',
+             '#include "math_%s.glsl"' % P.name,
+             'layout(local_size_x = 64) in;',
+             'layout(std430, binding = 0) buffer B { %s d[]; };' % T,
+             'void main() {',
+             '    uint i = gl_GlobalInvocationID.x;',
+             '    int fid = int(d[0]);',
+             '    uint n = uint(d[1]);',
+             '    if (i >= n) return;',
+             '    %s x = d[2u + i], y = d[2u + n + i];' % T,
+             '    %s r = %s(0);' % (T, T),
+             '    switch (fid) {']
+    for k, f in enumerate(FUNCS):
+        call = '%s_%s(x, y)' % (P.name, f) if f in BINARY else '%s_%s(x)' % (P.name, f)
+        lines.append('    case %d: r = %s; break;' % (k, call))
+    lines += ['    }', '    d[2u + 2u * n + i] = r;', '}']
+    return '\n'.join(lines) + '\n'
+
+
+def build(tmp):
+    os.makedirs(tmp, exist_ok=True)
+    exe = os.path.join(tmp, 'vkrun')
+    subprocess.check_call(['cc', '-O1', '-o', exe, os.path.join(HERE, 'vkrun.c'), '-lvulkan'])
+    spv = {}
+    for P in (F64, F32):
+        src = os.path.join(tmp, 'm%s.comp' % P.name)
+        open(src, 'w').write(shader_src(P))
+        out = os.path.join(tmp, 'm%s.spv' % P.name)
+        subprocess.check_call(['glslangValidator', '-V', '--target-env', 'vulkan1.1', '-I' + os.path.join(ROOT, 'glsl', 'include'),
+                               src, '-o', out], stdout=subprocess.DEVNULL)
+        spv[P.name] = out
+    return exe, spv
+
+
+def run_device(exe, spv, P, fid, x, y, tmp, device):
+    n = x.size
+    buf = np.concatenate([np.array([fid, n], P.dt), x.astype(P.dt), y.astype(P.dt), np.zeros(n, P.dt)])
+    path = os.path.join(tmp, 'buf.bin')
+    buf.tofile(path)
+    groups = (n + 63) // 64
+    subprocess.check_call([exe, spv, path, str(groups), device], stderr=subprocess.DEVNULL)
+    return np.fromfile(path, P.dt)[2 + 2 * n:]
+
+
+def ulps(P, a, b):
+    """distance in units in the last place between two arrays of P.dt (NaN==NaN, inf==inf)."""
+    ia = a.view(P.it).astype(np.int64)
+    ib = b.view(P.it).astype(np.int64)
+    mask = np.int64(0x7FFFFFFFFFFFFFFF if P.nbits == 64 else 0x7FFFFFFF)
+    ia = np.where(ia < 0, -(ia & mask), ia)   # map to a monotonic integer line
+    ib = np.where(ib < 0, -(ib & mask), ib)
+    d = np.abs(ia - ib).astype(np.float64)
+    both_nan = np.isnan(a) & np.isnan(b)
+    return np.where(both_nan, 0.0, np.where(np.isnan(a) | np.isnan(b), np.inf, d))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--device', default='')
+    ap.add_argument('--n', type=int, default=2000)
+    ap.add_argument('--tol', type=float, default=1.0)
+    ap.add_argument('--prec', default='f64,f32')
+    ap.add_argument('--allow-ftz', action='store_true',
+                    help='do not count differences where an input or result is subnormal (flush-to-zero devices)')
+    ap.add_argument('--build-only', metavar='DIR', help='only build vkrun and the shaders into DIR')
+    ap.add_argument('--prebuilt', metavar='DIR', help='use vkrun and shaders from --build-only DIR')
+    a = ap.parse_args()
+    if a.build_only:
+        build(a.build_only)
+        return
+    bad = False
+    with tempfile.TemporaryDirectory() as tmp:
+        if a.prebuilt:
+            exe = os.path.join(a.prebuilt, 'vkrun')
+            spv = {P.name: os.path.join(a.prebuilt, 'm%s.spv' % P.name) for P in (F64, F32)}
+        else:
+            exe, spv = build(tmp)
+        for P in (F64, F32):
+            if P.name not in a.prec.split(','):
+                continue
+            for fid, f in enumerate(FUNCS):
+                rng = np.random.default_rng(5)
+                args = _samples(P, f, a.n, rng)
+                s = np.array(SPECIAL, np.float64)
+                with np.errstate(all='ignore'):
+                    if f in BINARY:
+                        sx, sy = [v.ravel().astype(P.dt) for v in np.meshgrid(s, s)]
+                        x, y = np.concatenate([args[0], sx]), np.concatenate([args[1], sy])
+                    else:
+                        x = np.concatenate([args[0], s.astype(P.dt)])
+                        y = np.zeros_like(x)
+                ref = getattr(real, f)(P, x, y) if f in BINARY else getattr(real, f)(P, x)
+                got = run_device(exe, spv[P.name], P, fid, x, y, tmp, a.device)
+                u = ulps(P, got, ref.astype(P.dt))
+                nd = int(np.count_nonzero(u != 0))
+                # differences explained by flush-to-zero of subnormal inputs or results
+                tiny = P.K['MIN_NORMAL']
+                sub = lambda v: (v != 0) & (np.abs(v) < tiny)
+                ftz = sub(x) | sub(y) | sub(ref) | sub(got)
+                nftz = int(np.count_nonzero((u != 0) & ftz))
+                if a.allow_ftz:
+                    u = np.where(ftz, 0.0, u)
+                mx = float(np.max(u))
+                k = int(np.argmax(u))
+                # where device and prototype differ, how far is the device from the exact value?
+                dif = np.nonzero(u != 0)[0][:200]
+                ex = ulp_err(P, f, got[dif], *([x[dif], y[dif]] if f in BINARY else [x[dif]]))[0] if dif.size else 0.0
+                flag = '' if mx <= a.tol else '   <-- FAIL'
+                bad |= mx > a.tol
+                print('%s %-10s n=%6d bitwise-diff=%5d (ftz %4d) max-ulp-vs-proto=%g max-ulp-vs-exact-where-different=%.3f'
+                      '  worst: x=%r y=%r got=%r proto=%r%s'
+                      % (P.name, f, x.size, nd, nftz, mx, ex, float(x[k]), float(y[k]), float(got[k]), float(ref[k]), flag))
+                sys.stdout.flush()
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == '__main__':
+    main()
