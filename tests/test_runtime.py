@@ -144,7 +144,9 @@ def test_pool_reuses_freed_blocks(dev):
     assert stat("pool_bytes_reserved") == reserved  # steady state: no growth
 
 
-def test_block_in_use_by_pending_work_is_not_reused(dev):
+def test_block_freed_while_pending_work_reads_it_is_reused_in_order(dev):
+    """Stream-ordered reuse: the block comes back at once, and the next write to it waits
+    (by a barrier) for the pending op that still reads it."""
     a = dev.upload(np.arange(256, dtype=np.float32))
     b = dev.alloc(1024)
     copy(dev, b, a)  # pending: reads a
@@ -152,11 +154,23 @@ def test_block_in_use_by_pending_work_is_not_reused(dev):
     del a
     gc.collect()
     c = dev.alloc(1024)
-    assert (c.arena, c.offset) != key
-    dev.write(c, np.full(256, 7, np.float32))  # must not clobber a before the copy runs
+    assert (c.arena, c.offset) == key
+    barriers = stat("barriers")
+    dev.write(c, np.full(256, 7, np.float32))  # must not clobber a before the copy has read it
+    assert stat("barriers") == barriers + 1
     np.testing.assert_array_equal(dev.download(b, np.float32, (256,), (1,), 0), np.arange(256))
-    d = dev.alloc(1024)
-    assert (d.arena, d.offset) == key  # finished now: back in the pool
+    np.testing.assert_array_equal(dev.download(c, np.float32, (256,), (1,), 0), np.full(256, 7))
+
+
+def test_staging_block_is_not_reused_before_its_batch_finishes(dev):
+    """The host writes staging memory directly, so only finished work may give it back."""
+    a = dev.upload(np.arange(256, dtype=np.float32))  # pending: a copy reads its staging block
+    gc.collect()
+    stage_blocks = {(arena, off) for _, arena, off, _ in dev.staging.deferred}
+    assert stage_blocks  # the upload's staging block is waiting for its batch
+    s = dev.staging.alloc(1024)
+    assert (s.arena, s.offset) not in stage_blocks
+    np.testing.assert_array_equal(dev.download(a, np.float32, (256,), (1,), 0), np.arange(256))
 
 
 def test_pool_stats_track_use(dev):

@@ -19,7 +19,8 @@ MAX_PENDING_BYTES = 1 << 30
 # Submitted batches we let run ahead of the host before waiting for the oldest.
 MAX_INFLIGHT = 2
 
-# Hazards are tracked per allocation: a barrier goes only between ops that share memory.
+# Hazards are tracked per memory block: a barrier goes only between ops that share memory
+# (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
 # Khronos synchronization validation cannot see which part of a bound buffer a shader touches,
 # so it takes every dispatch as reading/writing its whole arena and reports independent ops in
 # one arena as races. ARRAY_API_VULKAN_HAZARDS=buffer tracks per arena instead, for runs under
@@ -94,8 +95,8 @@ class Device:
             core = _vkcore.Device(self.index)
             # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
             max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
-            self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False)
-            self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True)
+            self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False, stream_ordered=True)
+            self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True, stream_ordered=False)
             self.pool.completed = self.staging.completed = lambda: self._completed
             self.pool.before_grow = self.staging.before_grow = self._before_grow
             self._pipelines = {}
@@ -232,7 +233,7 @@ class Device:
         written, read = self._written, self._read
         # A barrier only where this op touches memory an op since the last barrier wrote
         # (read/write after write), or writes memory such an op read (write after read).
-        keys = [id(a) for a in arenas] if HAZARDS_PER_BUFFER else [id(b) for b in buffers]
+        keys = [id(a) for a in arenas] if HAZARDS_PER_BUFFER else [b.key for b in buffers]
         for k, w in zip(keys, writes):
             if k in written or (w and k in read):
                 batch.barrier()

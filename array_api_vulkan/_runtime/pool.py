@@ -1,9 +1,14 @@
 """Device memory pool: arrays are sub-allocations of a few large Kompute buffers (arenas).
 
 Sizes are rounded to size classes (four per power of two) and freed blocks go to a free list per
-class, so steady workloads reuse memory without fragmentation growing. A block is only put back
-once every batch that used it has finished (see Recorder.completed): use-after-free of device
-memory cannot happen, whatever order Python frees arrays in.
+class, so steady workloads reuse memory without fragmentation growing.
+
+Device memory is stream-ordered, as in CuPy's pool: a freed block is reusable at once, because
+the recorder keys hazards by block (Allocation.key), so the next op writing a reused block gets a
+barrier after every recorded op that used it, in this batch or an earlier one still running.
+Host-visible staging memory is written by the host directly, which no barrier orders, so a
+staging block goes back only once every batch that used it has finished. Either way,
+use-after-free cannot happen, whatever order Python frees arrays in.
 """
 import threading
 
@@ -39,7 +44,7 @@ class Allocation:
     """A region of an arena. Returned to its pool when the last reference goes."""
 
     __slots__ = ("device", "pool", "arena", "offset", "nbytes", "block", "last_batch", "host",
-                 "__weakref__")
+                 "key", "__weakref__")
 
     def __init__(self, device, pool, arena, offset, nbytes, block):
         self.device = device
@@ -51,6 +56,8 @@ class Allocation:
         self.last_batch = 0  # serial of the last batch that used it; 0: none
         # A host copy of the bytes (Device.host_bytes), dropped by any recorded write.
         self.host = None
+        # The block's identity for hazard tracking: a reused block keeps its key.
+        self.key = (arena.serial << 40 | offset) if arena is not None else 0
 
     def __del__(self):
         pool = self.pool
@@ -62,11 +69,12 @@ class Allocation:
 
 
 class MemoryPool:
-    def __init__(self, device, create_buffer, max_arena, host):
+    def __init__(self, device, create_buffer, max_arena, host, stream_ordered):
         self.device = device
         self._create_buffer = create_buffer
         self.max_arena = max_arena - max_arena % ALIGN
         self.host = host
+        self.stream_ordered = stream_ordered
         self.arenas = []
         self.free = {}  # block size -> [(arena, offset)]
         self.deferred = []  # (batch serial, arena, offset, block) awaiting that batch
@@ -128,7 +136,7 @@ class MemoryPool:
 
     def release(self, arena, offset, block, last_batch):
         # Runs from __del__, possibly inside another pool call: only append here.
-        self.deferred.append((last_batch, arena, offset, block))
+        self.deferred.append((0 if self.stream_ordered else last_batch, arena, offset, block))
         self.deferred_bytes += block
 
     def _reclaim(self):
