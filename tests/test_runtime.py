@@ -4,6 +4,7 @@ These tests also run under the Khronos validation layer with synchronization val
 (tests/test_validation.py), where any validation message fails them.
 """
 import gc
+import os
 
 import numpy as np
 import pytest
@@ -239,3 +240,15 @@ def test_host_bytes_are_cached_until_a_write(dev):
     copy(dev, a, dev.upload(np.arange(16, dtype=np.int32) * 2))
     np.testing.assert_array_equal(dev.host_bytes(a).view(np.int32), np.arange(16) * 2)
     del b
+
+
+def test_no_vulkan_driver_gives_a_clear_error():
+    import subprocess
+    import sys
+
+    env = dict(os.environ, VK_ICD_FILENAMES="/nonexistent.json", VK_DRIVER_FILES="/nonexistent.json")
+    r = subprocess.run([sys.executable, "-c", "import array_api_vulkan as xp; xp.ones(3)"],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert "NoVulkanDeviceError: no Vulkan driver could be loaded" in r.stderr
+    assert "Segmentation" not in r.stderr
