@@ -37,6 +37,7 @@ R_C op(T_C x)
 #else
     if (OP == OP_ISFINITE)
         return 1u;
+    return 0u;  // isinf, isnan of integers
 #endif
 #elif T_K == K_CPLX && R_K != K_CPLX
     if (OP == OP_ABS)
@@ -55,11 +56,30 @@ R_C op(T_C x)
         return roundEven(x);
     if (OP == OP_SQUARE)
         return c_mul(x, x);
-    if (OP == OP_RECIPROCAL)
-        return c_div(T_C(1, 0), x);
+    if (OP == OP_RECIPROCAL) {
+        // numpy's formula (1 / 0 is NaN + NaN j there, as in C99's cpow-free definitions)
+        precise T_R re, im;
+        if (abs(x.y) <= abs(x.x)) {
+            precise T_R r = x.y / x.x;
+            precise T_R d = x.x + x.y * r;
+            re = T_R(1) / d;
+            im = -r / d;
+        } else {
+            precise T_R r = x.x / x.y;
+            precise T_R d = x.x * r + x.y;
+            re = r / d;
+            im = T_R(-1) / d;
+        }
+        return T_C(re, im);
+    }
     if (OP == OP_SIGN) {
-        if (any(isnan(x)))
+        // the standard: NaN if a component is NaN, 0 for 0, else z / |z|; an infinite component
+        // gives the unit vector along it (as numpy), two give NaN
+        if (any(isnan(x)) || all(isinf(x)))
             return T_C(f_nan(), f_nan());
+        if (any(isinf(x)))
+            return T_C(isinf(x.x) ? f_copysign(T_R(1), x.x) : f_copysign(T_R(0), x.x),
+                       isinf(x.y) ? f_copysign(T_R(1), x.y) : f_copysign(T_R(0), x.y));
         T_R a = f_hypot(x.x, x.y);
         if (a == 0)
             return T_C(0);

@@ -1,0 +1,237 @@
+"""Issue 3's sweep: every elementwise function x every advertised dtype x shapes (0-d, empty,
+broadcast, non-contiguous, large), against numpy, with no host fallback, and float64 results
+carrying float64 precision."""
+import warnings
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import _elementwise_functions as ew
+from array_api_vulkan._array_object import Array
+from array_api_vulkan._dtypes import from_np
+
+DEV = xp.__array_namespace_info__().default_device()
+DTYPES = list(xp.__array_namespace_info__().dtypes(device=DEV).values())
+
+FUNCS = {row[0]: row for row in ew._TABLE}
+# Exact ops (IEEE-exact or integer): results must match numpy bit for bit (signed zeros too).
+INEXACT_ULPS = {n: 4 for n in ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
+                               "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+                               "atanh", "atan2", "logaddexp", "pow", "hypot")}
+INEXACT_ULPS.update({"abs": 2, "sign": 2})           # of complex: a hypot
+# Complex results are compared by |got - want| <= ulps * eps * |want| (componentwise ulps
+# mean little under cancellation, and numpy itself uses FMA or not depending on the CPU).
+INEXACT_ULPS_COMPLEX = {"multiply": 2, "divide": 4, "reciprocal": 4, "square": 2, "sqrt": 4,
+                        "sign": 4, "abs": 2}
+
+
+def dev(h):
+    """Upload without the spec layer's asarray (which counts itself as a host round trip)."""
+    h = np.asarray(h)
+    return Array._new(DEV.upload(np.ascontiguousarray(h)), from_np(h.dtype), h.shape)
+
+
+def values(dt, n, rng, name=None, arg=0):
+    k = dt._np.kind
+    if k == "b":
+        return rng.integers(0, 2, n).astype(bool)
+    if k in "iu":
+        info = np.iinfo(dt._np)
+        if name in ("bitwise_left_shift", "bitwise_right_shift") and arg == 1:
+            return rng.integers(0 if k == "u" else -2, 8 * dt.itemsize + 3, n).astype(dt._np)
+        if name == "pow":
+            lo = 0 if (k == "u" or arg == 1) else -4
+            return rng.integers(lo, 6, n).astype(dt._np)
+        v = rng.integers(info.min, info.max, n, dtype=dt._np, endpoint=True)
+        small = rng.integers(max(info.min, -9), 10, n).astype(dt._np)
+        v = np.where(rng.random(n) < 0.5, small, v)
+        v[: min(n, 4)] = [0, 1, info.max, info.min][: min(n, 4)]
+        return v
+    mag = 10.0 ** rng.integers(-4, 5, n)
+    if name in ("exp", "expm1", "sinh", "cosh", "tanh", "logaddexp", "pow"):
+        mag = np.minimum(mag, 30.0)
+    v = rng.standard_normal(n) * mag
+    if k == "c":
+        v = v + 1j * rng.standard_normal(n) * mag[::-1]
+    v = v.astype(dt._np)
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5]
+    m = min(n, len(specials))
+    idx = rng.permutation(n)[:m]
+    v[idx] = np.array(specials[:m]).astype(dt._np)
+    return v
+
+
+def ulp_diff(a, b):
+    """Distance in units in the last place between same-dtype real float arrays."""
+    it = {4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    ia, ib = a.view(it).astype(np.int64), b.view(it).astype(np.int64)
+    big = np.int64(np.iinfo(it).min)
+    ia = np.where(ia < 0, big - ia, ia)
+    ib = np.where(ib < 0, big - ib, ib)
+    return np.abs(ia - ib)
+
+
+def check(got, want, name, dt, scale=None):
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(got, want)
+        return
+    tol = INEXACT_ULPS.get(name, 0)
+    if want.dtype.kind == "c" and name in INEXACT_ULPS_COMPLEX:
+        tol = INEXACT_ULPS_COMPLEX[name]
+        fin = np.isfinite(want) & np.isfinite(got)
+        np.testing.assert_array_equal(np.isnan(got.real), np.isnan(want.real), err_msg=name)
+        np.testing.assert_array_equal(np.isnan(got.imag), np.isnan(want.imag), err_msg=name)
+        np.testing.assert_array_equal(got[~fin & ~np.isnan(want)], want[~fin & ~np.isnan(want)])
+        err = np.abs(got[fin] - want[fin])
+        lim = tol * np.finfo(want.dtype).eps * np.abs(want[fin])
+        assert np.all(err <= lim), f"{name}: max rel error {np.max(err / np.abs(want[fin]))}"
+        return
+    if name == "logaddexp" and scale is not None:
+        # log(exp(a) + exp(b)) cancels near 0 (numpy too): absolute error against max(|a|, |b|)
+        ok = ~np.isnan(want) & np.isfinite(scale)
+        err = np.abs(got[ok].astype(np.float64) - want[ok])
+        assert np.all((err <= tol * np.spacing(np.maximum(np.abs(scale[ok]), np.abs(want[ok])).astype(want.dtype)))
+                      | (got[ok] == want[ok])), name
+        return
+    parts = [(got.real, want.real), (got.imag, want.imag)] if want.dtype.kind == "c" else [(got, want)]
+    for g, w in parts:
+        g, w = np.ascontiguousarray(g), np.ascontiguousarray(w)
+        nan_g, nan_w = np.isnan(g), np.isnan(w)
+        np.testing.assert_array_equal(nan_g, nan_w, err_msg=f"{name}: NaN positions")
+        ok = ~nan_w
+        d = ulp_diff(g[ok], w[ok])
+        if tol == 0:
+            # bitwise equal, but +0 == -0 where numpy's own result is not the standard's
+            bad = d != 0
+        else:
+            bad = (d > tol) & ~((g[ok] == w[ok]))
+        if bad.any():
+            i = np.argmax(bad)
+            raise AssertionError(f"{name}: {bad.sum()} of {bad.size} differ by > {tol} ulp, "
+                                 f"e.g. got {g[ok][i]!r} want {w[ok][i]!r} ({d[i]} ulp)")
+
+
+def reference(name, dt, *hargs):
+    """The spec layer's numpy implementation (which carries the standard's fixes to numpy)."""
+    if name == "clip":
+        x, lo, hi = hargs
+        return np.minimum(np.maximum(x, lo), hi)
+    row = FUNCS[name]
+    rdt = ew.__dict__[name]._result_dtype(dt, DEV)
+    cd = rdt if row[3] == "float" else dt
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        hs = [np.asarray(h, dtype=cd._np) for h in hargs]
+        out = np.asarray(row[4](*hs), dtype=rdt._np)
+        if name == "sign" and dt._np.kind == "c":
+            # the standard: NaN + NaN j when a component is NaN (numpy gives a unit vector)
+            out = np.where(np.isnan(hs[0]), np.complex128(complex(np.nan, np.nan)), out).astype(out.dtype)
+    return out
+
+
+def scale_of(name, hargs):
+    if name != "logaddexp":
+        return None
+    with np.errstate(all="ignore"):
+        return np.broadcast_arrays(np.maximum(np.abs(hargs[0]), np.abs(hargs[1])), hargs[0])[0]
+
+
+def _pending(name, dt):
+    """Ops whose shader variant waits on a math include that has not landed (complex math)."""
+    from array_api_vulkan._kernels import _launch
+
+    op = _launch.table.lookup(name, _launch.table.DTYPES[dt.name][0])
+    if op is None or op.family != "math":
+        return None
+    code = _launch.table.DTYPES[dt.name][0]
+    if _launch.variant("math", code, op.sigs[code]) is None:
+        return "needs " + " and ".join(_launch._variants.math_includes(code))
+    return None
+
+
+def cases():
+    out = []
+    for name, row in sorted(FUNCS.items()):
+        for dt in ew._categories[row[2]]:
+            if dt in DTYPES:
+                why = _pending(name, dt)
+                marks = [pytest.mark.xfail(reason=why, strict=True)] if why else []
+                out.append(pytest.param(name, dt, id=f"{name}-{dt.name}", marks=marks))
+    for dt in ew._categories["real numeric"]:
+        if dt in DTYPES:
+            out.append(pytest.param("clip", dt, id=f"clip-{dt.name}"))
+    return out
+
+
+def call(name, *args):
+    if name == "clip":
+        return xp.clip(*args)
+    return getattr(xp, name)(*args)
+
+
+@pytest.mark.parametrize("name,dt", cases())
+def test_sweep(name, dt):
+    nargs = 3 if name == "clip" else FUNCS[name][1]
+    rng = np.random.default_rng(abs(hash((name, dt.name))) % (1 << 32))
+    # (shape of each argument) per case: 0-d, empty, broadcast, contiguous large, plus views
+    shapes = [[()] * nargs, [(0, 3)] * nargs, [(5, 1, 3)] + [(4, 1)] * (nargs - 1),
+              [(70001,)] * nargs]
+    xp.reset_runtime_stats()
+    for shp in shapes:
+        hs = [values(dt, int(np.prod(s)), rng, name, j).reshape(s) for j, s in enumerate(shp)]
+        if name == "clip":
+            hs[1], hs[2] = np.minimum(hs[1], hs[2]), np.maximum(hs[1], hs[2])
+        got = np.asarray(call(name, *[dev(h) for h in hs]))
+        check(got, reference(name, dt, *hs), name, dt, scale_of(name, hs))
+    # non-contiguous views: reversed, strided and transposed
+    hs = [values(dt, 6 * 10, rng, name, j).reshape(6, 10) for j in range(nargs)]
+    xs = [dev(h) for h in hs]
+    views = [(lambda a: a[::-2, 1::3]), (lambda a: a.T[::2]), (lambda a: a[2])]
+    for v in views:
+        got = np.asarray(call(name, *[v(x) for x in xs]))
+        hv = [v(h) for h in hs]
+        check(got, reference(name, dt, *hv), name, dt, scale_of(name, hv))
+    # Python scalars on either side
+    if nargs >= 2:
+        h = values(dt, 50, rng, name, 0)
+        s = values(dt, 3, rng, name, 1)[2].item()
+        if dt._np.kind == "f":
+            s = float(np.float32(1.25)) if name != "pow" else 2.0
+        args = [dev(h)] + [s] * (nargs - 1)
+        if name == "clip":
+            args = [dev(h), min(s, 3), max(s, 3)]
+        got = np.asarray(call(name, *args))
+        hv = [h] + [np.asarray(a, dt._np) for a in args[1:]]
+        check(got, reference(name, dt, *hv), name, dt, scale_of(name, hv))
+        if name != "clip":
+            h = values(dt, 50, rng, name, 1)
+            got = np.asarray(call(name, s, dev(h)))
+            hv = [np.asarray(s, dt._np), h]
+            check(got, reference(name, dt, *hv), name, dt, scale_of(name, hv))
+    assert xp.runtime_stats()["host_fallbacks"] == {}, name
+
+
+def test_float64_precision():
+    if xp.float64 not in DTYPES:
+        pytest.skip("no float64 on this device")
+    a = dev(np.array([1.0, 2.0, 1e-3]))
+    b = dev(np.array([1e-12, 3e-15, 1.0]))
+    got = np.asarray(a + b)
+    assert got[0] == 1.0 + 1e-12 and got[0] != np.float64(np.float32(1.0 + 1e-12))
+    x = np.array([0.1, 1.0 / 3.0, 2.5, 700.0])
+    e = np.asarray(xp.exp(dev(x)))
+    assert np.all(ulp_diff(e, np.exp(x)) <= 2)
+    assert np.any(e != np.exp(x.astype(np.float32)).astype(np.float64))
+    s = np.asarray(xp.sin(dev(np.array([1e10, 3.0]))))
+    assert np.all(ulp_diff(s, np.sin([1e10, 3.0])) <= 2)
+
+
+def test_huge_grid():
+    """More than 65535 groups of 256: the dispatch grid's second dimension."""
+    n = 65535 * 256 + 1000
+    x = xp.ones((n,), dtype=xp.uint8)
+    y = np.asarray(x + x)
+    assert y.shape == (n,) and y[0] == 2 and y[-1] == 2 and np.all(y[-70000:] == 2)
