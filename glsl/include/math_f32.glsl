@@ -2,7 +2,8 @@
 #define MATH_F32_GLSL
 // float elementary functions: f32_exp, _exp2, _expm1, _log, _log2, _log10,
 // _log1p, _sin, _cos, _tan, _asin, _acos, _atan, _atan2(y, x), _sinh, _cosh,
-// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y).
+// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y),
+// void _sincos(x, out s, out c).  Internal helpers are named f32i_*.
 // ---------------------------------------------------------------------------
 // Generated from scripts/mathproto/math_template.glsl by
 // scripts/mathproto/gen_glsl.py -- edit the template, not this file.
@@ -338,6 +339,31 @@ float f32_cos(float x) {
     f32i_sincos_kernel(r, rl, sh, sl, ch, cl);
     precise float res = ((q & 1) == 0) ? ch + cl : sh + sl;
     return (q == 1 || q == 2) ? -res : res;
+}
+
+// finite x: sin x = sh + sl, cos x = ch + cl
+void f32i_sincos_dd(float x, out float sh, out float sl, out float ch, out float cl) {
+    int q; float r, rl, ah, al, bh, bl;
+    f32i_trig_reduce(x, q, r, rl);
+    f32i_sincos_kernel(r, rl, ah, al, bh, bl);
+    bool odd = (q & 1) == 1;
+    float s1h = odd ? bh : ah, s1l = odd ? bl : al;
+    float c1h = odd ? ah : bh, c1l = odd ? al : bl;
+    bool ns = q >= 2;
+    bool nc = (q == 1 || q == 2);
+    sh = ns ? -s1h : s1h; sl = ns ? -s1l : s1l;
+    ch = nc ? -c1h : c1h; cl = nc ? -c1l : c1l;
+}
+
+void f32_sincos(float x, out float s, out float c) {
+    if (isnan(x) || isinf(x)) { s = isnan(x) ? x : uintBitsToFloat(0x7FC00000u); c = s; return; }
+    int q; float r, rl, sh, sl, ch, cl;
+    f32i_trig_reduce(x, q, r, rl);
+    f32i_sincos_kernel(r, rl, sh, sl, ch, cl);
+    precise float sv = ((q & 1) == 0) ? sh + sl : ch + cl;
+    precise float cv = ((q & 1) == 0) ? ch + cl : sh + sl;
+    s = (x == float(0)) ? x : ((q >= 2) ? -sv : sv);
+    c = (q == 1 || q == 2) ? -cv : cv;
 }
 
 float f32_tan(float x) {

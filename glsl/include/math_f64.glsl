@@ -2,7 +2,8 @@
 #define MATH_F64_GLSL
 // double elementary functions: f64_exp, _exp2, _expm1, _log, _log2, _log10,
 // _log1p, _sin, _cos, _tan, _asin, _acos, _atan, _atan2(y, x), _sinh, _cosh,
-// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y).
+// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y),
+// void _sincos(x, out s, out c).  Internal helpers are named f64i_*.
 // ---------------------------------------------------------------------------
 // Generated from scripts/mathproto/math_template.glsl by
 // scripts/mathproto/gen_glsl.py -- edit the template, not this file.
@@ -339,6 +340,31 @@ double f64_cos(double x) {
     f64i_sincos_kernel(r, rl, sh, sl, ch, cl);
     precise double res = ((q & 1) == 0) ? ch + cl : sh + sl;
     return (q == 1 || q == 2) ? -res : res;
+}
+
+// finite x: sin x = sh + sl, cos x = ch + cl
+void f64i_sincos_dd(double x, out double sh, out double sl, out double ch, out double cl) {
+    int q; double r, rl, ah, al, bh, bl;
+    f64i_trig_reduce(x, q, r, rl);
+    f64i_sincos_kernel(r, rl, ah, al, bh, bl);
+    bool odd = (q & 1) == 1;
+    double s1h = odd ? bh : ah, s1l = odd ? bl : al;
+    double c1h = odd ? ah : bh, c1l = odd ? al : bl;
+    bool ns = q >= 2;
+    bool nc = (q == 1 || q == 2);
+    sh = ns ? -s1h : s1h; sl = ns ? -s1l : s1l;
+    ch = nc ? -c1h : c1h; cl = nc ? -c1l : c1l;
+}
+
+void f64_sincos(double x, out double s, out double c) {
+    if (isnan(x) || isinf(x)) { s = isnan(x) ? x : uint64BitsToDouble(0x7FF8000000000000UL); c = s; return; }
+    int q; double r, rl, sh, sl, ch, cl;
+    f64i_trig_reduce(x, q, r, rl);
+    f64i_sincos_kernel(r, rl, sh, sl, ch, cl);
+    precise double sv = ((q & 1) == 0) ? sh + sl : ch + cl;
+    precise double cv = ((q & 1) == 0) ? ch + cl : sh + sl;
+    s = (x == double(0)) ? x : ((q >= 2) ? -sv : sv);
+    c = (q == 1 || q == 2) ? -cv : cv;
 }
 
 double f64_tan(double x) {

@@ -98,6 +98,9 @@ def _build(P):
     K['EXP2_OVF'] = P.dt(P.emax + 1)
     K['EXP2_UNF'] = P.dt(P.emin - p)
     K['PI34'] = c(3 * pi / 4)
+    K['SPLIT_SAFE'] = P.dt(2.0 ** (P.emax - (p + 1) // 2 - 3))   # two_prod inputs below it are safe
+    K['CEXP_BIG'] = K['EXP_OVF'] - P.dt(1)
+    K['TWO_P2'] = P.dt(2.0 ** (2 * p))
     K['ATAN_BIG'] = P.dt(2.0 ** (p + 2))      # atan(x >= it) = pi/2 rounded
     K['ATAN_TINY'] = P.dt(2.0 ** (-(p + 7)))   # ratio below which atan2 = y/x
     # Cody-Waite pi/2 in 4 parts, 3 of (p - CWB) bits

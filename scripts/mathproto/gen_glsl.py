@@ -109,9 +109,41 @@ def generate(P):
     guard = 'MATH_%s_GLSL' % P.name.upper()
     head = ('#ifndef %s\n#define %s\n// %s elementary functions: %s_exp, _exp2, _expm1, _log, _log2, _log10,\n'
             '// _log1p, _sin, _cos, _tan, _asin, _acos, _atan, _atan2(y, x), _sinh, _cosh,\n'
-            '// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y).\n'
-            % (guard, guard, T, P.name))
+            '// _tanh, _asinh, _acosh, _atanh, _pow(x, y), _hypot(x, y), _logaddexp(x, y),\n'
+            '// void _sincos(x, out s, out c).  Internal helpers are named %si_*.\n'
+            % (guard, guard, T, P.name, P.name))
     return head + src.rstrip() + '\n\n#endif // %s\n' % guard
+
+
+def generate_complex():
+    src = open(os.path.join(HERE, 'complex_template.glsl')).read()
+    parts = []
+    for P, C, V in ((F32, 'c64', 'vec2'), (F64, 'c128', 'dvec2')):
+        d = consts(P)
+        t = re.sub(r'\bK_([A-Z0-9_]+)\b', lambda m: d[m.group(1)], src)
+        t = re.sub(r'\bT\b', 'double' if P.p == 53 else 'float', t)
+        t = re.sub(r'\bV\b', V, t)
+        t = re.sub(r'\bCPFXi_', C + 'i_', t)
+        t = re.sub(r'\bCPFX_', C + '_', t)
+        t = re.sub(r'\bRPFXi_', P.name + 'i_', t)
+        t = re.sub(r'\bRPFX_', P.name + '_', t)
+        t = t.replace('(complex of T)', '(complex of %s)' % ('double' if P.p == 53 else 'float'))
+        parts.append(t.rstrip() + '\n')
+    head = '''#ifndef COMPLEX_MATH_GLSL
+#define COMPLEX_MATH_GLSL
+// Complex elementary functions, generated from scripts/mathproto/complex_template.glsl by
+// scripts/mathproto/gen_glsl.py (prototypes: scripts/mathproto/cplx.py) -- edit those, not this file.
+//
+// complex64  = vec2  (x = real, y = imag): c64_*   -- always available
+// complex128 = dvec2 (x = real, y = imag): c128_*  -- only if math_f64.glsl was included BEFORE this file
+//   exp expm1 log log1p sqrt sin cos tan sinh cosh tanh asin acos atan asinh acosh atanh  (V f(V z))
+//   mul div pow  (V f(V z, V w)),  abs  (T f(V z))
+// Special cases follow C99 Annex G as the Array API standard lists them (incl. expm1, tanh).
+// Needs: #version 450, GL_ARB_gpu_shader_int64, GL_GOOGLE_include_directive (it includes math_f32.glsl).
+#include "math_f32.glsl"
+
+'''
+    return head + parts[0] + '\n#ifdef MATH_F64_GLSL\n' + parts[1] + '#endif // MATH_F64_GLSL\n\n#endif // COMPLEX_MATH_GLSL\n'
 
 
 def main():
@@ -127,6 +159,15 @@ def main():
                 with open(path, 'w') as f:
                     f.write(txt)
                 print('wrote', path)
+    path = os.path.join(ROOT, 'glsl', 'include', 'complex_math.glsl')
+    txt = generate_complex()
+    old = open(path).read() if os.path.exists(path) else None
+    if old != txt:
+        stale = True
+        if not check:
+            with open(path, 'w') as f:
+                f.write(txt)
+            print('wrote', path)
     if check and stale:
         print('generated GLSL is stale')
         sys.exit(1)

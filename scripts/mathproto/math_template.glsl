@@ -339,6 +339,31 @@ T PFX_cos(T x) {
     return (q == 1 || q == 2) ? -res : res;
 }
 
+// finite x: sin x = sh + sl, cos x = ch + cl
+void PFXi_sincos_dd(T x, out T sh, out T sl, out T ch, out T cl) {
+    int q; T r, rl, ah, al, bh, bl;
+    PFXi_trig_reduce(x, q, r, rl);
+    PFXi_sincos_kernel(r, rl, ah, al, bh, bl);
+    bool odd = (q & 1) == 1;
+    T s1h = odd ? bh : ah, s1l = odd ? bl : al;
+    T c1h = odd ? ah : bh, c1l = odd ? al : bl;
+    bool ns = q >= 2;
+    bool nc = (q == 1 || q == 2);
+    sh = ns ? -s1h : s1h; sl = ns ? -s1l : s1l;
+    ch = nc ? -c1h : c1h; cl = nc ? -c1l : c1l;
+}
+
+void PFX_sincos(T x, out T s, out T c) {
+    if (isnan(x) || isinf(x)) { s = isnan(x) ? x : K_NAN; c = s; return; }
+    int q; T r, rl, sh, sl, ch, cl;
+    PFXi_trig_reduce(x, q, r, rl);
+    PFXi_sincos_kernel(r, rl, sh, sl, ch, cl);
+    precise T sv = ((q & 1) == 0) ? sh + sl : ch + cl;
+    precise T cv = ((q & 1) == 0) ? ch + cl : sh + sl;
+    s = (x == T(0)) ? x : ((q >= 2) ? -sv : sv);
+    c = (q == 1 || q == 2) ? -cv : cv;
+}
+
 T PFX_tan(T x) {
     if (isnan(x)) return x;
     if (isinf(x)) return K_NAN;

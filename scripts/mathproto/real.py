@@ -7,6 +7,7 @@ condition wins, as the `if (...) return ...;` chain in the shader).
 Branches inside the main path are computed on both sides and np.where'd.
 """
 import numpy as np
+from .fp import dd_sqrt as dd_sqrt_  # noqa: F401
 from .fp import (horner, two_sum, fast_two_sum, two_prod, dd_div, dd_sqrt,
                  bits, frombits, pow2, scalbn, ilogb_big)
 
@@ -326,6 +327,24 @@ def _trig(P, x, which):
 
 def sin(P, x):
     return _trig(P, x, 'sin')
+
+
+def sincos_dd(P, x):
+    """sin x = sh + sl, cos x = ch + cl for finite x (GLSL: PFXi_sincos_dd)."""
+    q, r, rl = trig_reduce(P, x)
+    sh, sl, ch, cl = sincos_kernel(P, r, rl)
+    odd = (q & 1) == 1
+    s1h, s1l = np.where(odd, ch, sh), np.where(odd, cl, sl)
+    c1h, c1l = np.where(odd, sh, ch), np.where(odd, sl, cl)
+    ns = q >= 2
+    nc = (q == 1) | (q == 2)
+    return (np.where(ns, -s1h, s1h), np.where(ns, -s1l, s1l),
+            np.where(nc, -c1h, c1h), np.where(nc, -c1l, c1l))
+
+
+def sincos(P, x):
+    """(sin x, cos x) with one argument reduction (GLSL: PFX_sincos(x, out s, out c))."""
+    return _trig(P, x, 'sin'), _trig(P, x, 'cos')
 
 
 def cos(P, x):
