@@ -107,6 +107,9 @@ def _imag(x):
     return np.imag(x).copy()
 
 
+_CONSTANT_ON_INTEGERS = {"isnan": False, "isinf": False, "isfinite": True}
+
+
 class ElementwiseOp:
     """An elementwise function of the standard.
 
@@ -152,6 +155,10 @@ class ElementwiseOp:
             raise TypeError(f"{self.__name__}() does not accept {ct.name} operands")
         rdt = self._result_dtype(ct, dev)
         shape = _broadcast_shapes(*(a.shape for a in args if isinstance(a, Array)))
+        if ct.kind in "iu" and self.__name__ in _CONSTANT_ON_INTEGERS:
+            # integers are never NaN or infinite: a fill, no need to read x
+            from ._creation_functions import _fill
+            return _fill(self.__name__, shape, _CONSTANT_ON_INTEGERS[self.__name__], rdt, dev)
         # kernels take operands already of the promoted dtype, scalars as Python scalars
         kargs = []
         for a in args:
