@@ -12,6 +12,7 @@ import mpmath as mp
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'scripts'))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mathproto import F64, F32, real  # noqa: E402
 from mathproto.ulp import ulp_err  # noqa: E402
 
@@ -267,9 +268,182 @@ def test_glsl_up_to_date():
     assert r.returncode == 0, r.stdout + r.stderr
 
 
+# ================================================================= complex
+from mathproto import cplx  # noqa: E402
+from _complex_spec_cases import SPEC, CLASSES, CONJ, ODD, EVEN  # noqa: E402
+
+CUNARY = ['exp', 'expm1', 'log', 'log1p', 'sqrt', 'sin', 'cos', 'tan', 'sinh', 'cosh', 'tanh',
+          'asin', 'acos', 'atan', 'asinh', 'acosh', 'atanh']
+CMP = {'exp': mp.exp, 'expm1': mp.expm1, 'log': mp.log, 'log1p': mp.log1p, 'sqrt': mp.sqrt, 'sin': mp.sin,
+       'cos': mp.cos, 'tan': mp.tan, 'sinh': mp.sinh, 'cosh': mp.cosh, 'tanh': mp.tanh, 'asin': mp.asin,
+       'acos': mp.acos, 'atan': mp.atan, 'asinh': mp.asinh, 'acosh': mp.acosh, 'atanh': mp.atanh}
+# component-wise max ulp bounds (measured maxima are printed by __main__ with --complex)
+CBOUND = {n: 4.0 for n in CUNARY}
+CBOUND['tan'] = CBOUND['tanh'] = 5.0   # Kahan's tanh formula: ~4.5 ulp seen in f32
+
+
+def _ulp1(P, g, r):
+    """error of float g vs mpf r in ulps of r (overflowed r: g must be the right infinity)."""
+    if r == 0:
+        return 0.0 if g == 0 else float('inf')
+    if abs(r) > np.finfo(P.dt).max:
+        return 0.0 if (np.isinf(g) and (g > 0) == (r > 0)) else float('inf')
+    if not np.isfinite(g):
+        return float('inf')
+    ex = max(int(mp.floor(mp.log(abs(r), 2))) - P.p + 1, P.emin - P.p + 1)
+    return float(abs(mp.mpf(float(g)) - r) / mp.mpf(2) ** ex)
+
+
+def cmeasure(P, name, n=60, seed=0):
+    rng = np.random.default_rng(seed)
+    big = 300 if P.p == 53 else 37
+    lu = lambda k: np.exp(rng.uniform(np.log(1e-30), np.log(10.0 ** big), k)) * rng.choice([-1.0, 1.0], k)
+    a = np.concatenate([rng.uniform(-3, 3, n), lu(n), rng.uniform(-1.2, 1.2, n), rng.uniform(-30, 30, n)])
+    b = np.concatenate([rng.uniform(-3, 3, n), lu(n), rng.uniform(-0.1, 0.1, n), rng.uniform(-30, 30, n)])
+    with np.errstate(all='ignore'):
+        a, b = a.astype(P.dt), b.astype(P.dt)
+    re, im = getattr(cplx, name)(P, a, b)
+    worst, where = 0.0, None
+    # atanh/atan of huge z: mpmath needs ~3x the exponent range in bits to cancel correctly
+    with mp.workprec(2400 if name in ('atanh', 'atan') else 4 * P.p + 64):
+        for i in range(a.size):
+            z = mp.mpc(float(a[i]), float(b[i]))
+            r = CMP[name](z)
+            er = _ulp1(P, re[i], r.real)
+            if name == 'expm1':      # real part: ulp of max(|re|, |e^a cos b|) (cancellation)
+                s = max(abs(r.real), abs(mp.exp(z.real) * mp.cos(z.imag)))
+                if s < np.finfo(P.dt).max and r.real != 0:
+                    ex = max(int(mp.floor(mp.log(s, 2))) - P.p + 1, P.emin - P.p + 1)
+                    er = float(abs(mp.mpf(float(re[i])) - r.real) / mp.mpf(2) ** ex) if np.isfinite(re[i]) else er
+            ei = _ulp1(P, im[i], r.imag)
+            e = max(er, ei)
+            if e > worst:
+                worst, where = e, (float(a[i]), float(b[i]), er, ei)
+    return worst, where
+
+
+@pytest.mark.parametrize('prec', [F64, F32], ids=['f64', 'f32'])
+@pytest.mark.parametrize('name', CUNARY)
+def test_complex_accuracy_mpmath(prec, name):
+    err, where = cmeasure(prec, name)
+    assert err <= CBOUND[name], (name, prec.name, err, where)
+
+
+def _check_expected(P, v, spec, a, b):
+    v = float(v)
+    K = P.K
+    if isinstance(spec, float):
+        return v == spec and np.signbit(v) == np.signbit(spec) or (np.isnan(spec) and np.isnan(v))
+    named = {'pi': K['PI'], 'pi/2': K['PIO2'], 'pi/4': K['PIO4'], '3pi/4': K['PI34']}
+    if spec == 'nan':
+        return np.isnan(v)
+    if spec == '±0':
+        return v == 0
+    if spec == '±inf':
+        return np.isinf(v)
+    if spec == '±pi/2':
+        return abs(v) == float(K['PIO2'])
+    return v == float(named[spec])
+
+
+@pytest.mark.parametrize('prec', [F64, F32], ids=['f64', 'f32'])
+@pytest.mark.parametrize('name', sorted(SPEC))
+def test_complex_spec_special_cases(prec, name):
+    bad = []
+    for ac, bc, er, ei in SPEC[name]:
+        for a in CLASSES[ac]:
+            for b in CLASSES[bc]:
+                A, B = prec.arr([a]), prec.arr([b])
+                re, im = getattr(cplx, name)(prec, A, B)
+                re, im = float(re[0]), float(im[0])
+                if isinstance(er, tuple):          # s*cis(b) + shift
+                    _, s, shift = er
+                    with np.errstate(all='ignore'):
+                        xr = s * np.cos(b) + shift if shift else s * np.cos(b)
+                        xi = s * np.sin(b)
+                    ok = (re == xr or np.isnan(xr) and np.isnan(re)) and im == xi and np.signbit(im) == np.signbit(xi)
+                    if isinstance(xr, float) and xr == 0:
+                        ok = ok and np.signbit(re) == np.signbit(xr)
+                else:
+                    ok = _check_expected(prec, re, er, a, b) and _check_expected(prec, im, ei, a, b)
+                if not ok:
+                    bad.append(((a, b), (re, im), (er, ei)))
+    assert not bad, bad
+
+
+SYM_VALUES = [0.0, -0.0, 0.5, -0.75, 1.0, -1.0, 2.0, -3.5, 1e-30, 1e30, np.inf, -np.inf, np.nan]
+
+
+def _same_c(x, y):
+    return _same(x[0], y[0]) & _same(x[1], y[1])
+
+
+@pytest.mark.parametrize('prec', [F64, F32], ids=['f64', 'f32'])
+@pytest.mark.parametrize('name', CUNARY)
+def test_complex_symmetries(prec, name):
+    """f(conj z) = conj f(z); odd / even functions -- signed zeros included (NaN: any sign)."""
+    a, b = [v.ravel() for v in np.meshgrid(SYM_VALUES, SYM_VALUES)]
+    a, b = prec.arr(a), prec.arr(b)
+    f = getattr(cplx, name)
+    r = f(prec, a, b)
+    if name in CONJ:
+        rc = f(prec, a, -b)
+        ok = _same_c((rc[0], rc[1]), (r[0], -r[1]))
+        assert ok.all(), list(zip(a[~ok], b[~ok]))[:8]
+    if name in ODD or name in EVEN:
+        rn = f(prec, -a, -b)
+        sgn = -1 if name in ODD else 1
+        ok = _same_c(rn, (sgn * r[0], sgn * r[1]))
+        assert ok.all(), list(zip(a[~ok], b[~ok], rn[0][~ok], rn[1][~ok], r[0][~ok], r[1][~ok]))[:8]
+
+
+@pytest.mark.parametrize('prec', [F64, F32], ids=['f64', 'f32'])
+def test_complex_mul_div_pow_abs(prec):
+    rng = np.random.default_rng(4)
+    n = 2000
+    z = (rng.uniform(-5, 5, n) + 1j * rng.uniform(-5, 5, n)) * np.exp(rng.uniform(-20, 20, n))
+    w = (rng.uniform(-5, 5, n) + 1j * rng.uniform(-5, 5, n)) * np.exp(rng.uniform(-20, 20, n))
+    ct = np.complex128 if prec.p == 53 else np.complex64
+    z, w = z.astype(ct), w.astype(ct)
+    args = [prec.arr(z.real), prec.arr(z.imag), prec.arr(w.real), prec.arr(w.imag)]
+    for name, ref, tol in (('mul', z.astype(np.complex256) * w, 1.0), ('div', z.astype(np.complex256) / w, 3.0)):
+        re, im = getattr(cplx, name)(prec, *args)
+        for got, r in ((re, ref.real), (im, ref.imag)):
+            r = r.astype(np.longdouble)
+            e = np.maximum(np.floor(np.log2(np.abs(r).astype(np.float64))), prec.emin) - (prec.p - 1)
+            err = np.abs(got.astype(np.longdouble) - r) / np.ldexp(np.longdouble(1), e.astype(int))
+            # mul is accurate component-wise; div's bound is relative to |result|
+            if name == 'div':
+                mag = np.abs(ref).astype(np.float64)
+                e2 = np.maximum(np.floor(np.log2(mag)), prec.emin) - (prec.p - 1)
+                err = np.abs(got.astype(np.longdouble) - r) / np.ldexp(np.longdouble(1), e2.astype(int))
+            assert float(np.max(err)) <= tol, (name, float(np.max(err)))
+    a = cplx.abs_(prec, args[0], args[1])
+    assert np.array_equal(a, real.hypot(prec, args[0], args[1]))
+    # pow: exp(w log z) -- compare with numpy on moderate values
+    zz = (rng.uniform(0.1, 3, 500) + 1j * rng.uniform(-3, 3, 500)).astype(ct)
+    ww = (rng.uniform(-3, 3, 500) + 1j * rng.uniform(-3, 3, 500)).astype(ct)
+    re, im = cplx.pow(prec, prec.arr(zz.real), prec.arr(zz.imag), prec.arr(ww.real), prec.arr(ww.imag))
+    ref = zz.astype(np.complex128) ** ww.astype(np.complex128)
+    rel = np.abs((re + 1j * im) - ref) / np.abs(ref)
+    assert float(np.max(rel)) < (1e-14 if prec.p == 53 else 2e-6)
+    # Annex G recovery: inf * finite, and x / 0
+    r = cplx.mul(prec, prec.arr([np.inf]), prec.arr([np.nan]), prec.arr([1.0]), prec.arr([0.0]))
+    assert np.isinf(r[0][0]) or np.isinf(r[1][0])
+    r = cplx.div(prec, prec.arr([1.0]), prec.arr([1.0]), prec.arr([0.0]), prec.arr([0.0]))
+    assert np.isinf(r[0][0]) and np.isinf(r[1][0])
+    r = cplx.div(prec, prec.arr([1.0]), prec.arr([2.0]), prec.arr([np.inf]), prec.arr([1.0]))
+    assert r[0][0] == 0 and r[1][0] == 0
+    assert list(cplx.pow(prec, prec.arr([0.0]), prec.arr([0.0]), prec.arr([0.0]), prec.arr([0.0]))) == [1.0, 0.0]
+
+
 if __name__ == '__main__':
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     for P in (F64, F32):
         for name in UNARY + BINARY:
             e, w = measure(P, name, n=n, seed=7)
             print('%s %-10s max ulp %.3f  at %s' % (P.name, name, e, w))
+    for P in (F64, F32):
+        for name in CUNARY:
+            e, w = cmeasure(P, name, n=max(n // 10, 30), seed=7)
+            print('%s complex %-6s max ulp (per component) %.3f  at %s' % (P.name, name, e, w))

@@ -109,7 +109,7 @@ vec2 c64_exp(vec2 z) {
         return vec2(uintBitsToFloat(0x7F800000u) * cb, uintBitsToFloat(0x7F800000u) * sb);
     }
     if (a == -uintBitsToFloat(0x7F800000u)) {
-        if (isinf(b) || isnan(b)) return vec2(float(0), float(0));
+        if (isinf(b) || isnan(b)) return vec2(float(0), c64i_cs(float(0), b));
         float sb, cb; f32_sincos(b, sb, cb);
         return vec2(float(0) * cb, float(0) * sb);
     }
@@ -228,7 +228,7 @@ vec2 c64_sqrt(vec2 z) {
     float a = z.x, b = z.y;
     if (isinf(b)) return vec2(uintBitsToFloat(0x7F800000u), b);
     if (isnan(a)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
-    if (a == -uintBitsToFloat(0x7F800000u)) return isnan(b) ? vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7F800000u)) : vec2(float(0), c64i_cs(uintBitsToFloat(0x7F800000u), b));
+    if (a == -uintBitsToFloat(0x7F800000u)) return vec2(isnan(b) ? uintBitsToFloat(0x7FC00000u) : float(0), c64i_cs(uintBitsToFloat(0x7F800000u), b));
     if (a == uintBitsToFloat(0x7F800000u)) return vec2(uintBitsToFloat(0x7F800000u), isnan(b) ? uintBitsToFloat(0x7FC00000u) : c64i_cs(float(0), b));
     if (isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     if (a == float(0) && b == float(0)) return vec2(float(0), b);
@@ -286,7 +286,7 @@ vec2 c64_cosh(vec2 z) {
     float a = z.x, b = z.y;
     if (b == float(0)) return vec2(f32_cosh(a), c64i_cs(float(0), a) * b);
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == float(0) && !bfin) return vec2(uintBitsToFloat(0x7FC00000u), float(0));
+    if (a == float(0) && !bfin) return vec2(uintBitsToFloat(0x7FC00000u), c64i_cs(float(0), a) * c64i_cs(float(1), b));
     if (isinf(a) && !bfin) return vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u));
     if (isinf(a)) return vec2(uintBitsToFloat(0x7F800000u) * f32_cos(b), a * f32_sin(b));
     if (isnan(a) || !bfin) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
@@ -322,7 +322,7 @@ vec2 c64_tan(vec2 z) { vec2 r = c64_tanh(vec2(-z.y, z.x)); return vec2(r.y, -r.x
 vec2 c64_asinh(vec2 z) {
     float a = z.x, b = z.y;
     if (isinf(a)) return vec2(a, isnan(b) ? uintBitsToFloat(0x7FC00000u) : c64i_cs(isinf(b) ? 0.7853981852531433 : float(0), b));
-    if (isinf(b)) return isnan(a) ? vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u)) : vec2(c64i_cs(uintBitsToFloat(0x7F800000u), a), c64i_cs(1.5707963705062866, b));
+    if (isinf(b)) return vec2(c64i_cs(uintBitsToFloat(0x7F800000u), a), isnan(a) ? uintBitsToFloat(0x7FC00000u) : c64i_cs(1.5707963705062866, b));
     if (isnan(a)) return vec2(a, b == float(0) ? b : uintBitsToFloat(0x7FC00000u));
     if (isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|
@@ -504,7 +504,7 @@ dvec2 c128_exp(dvec2 z) {
         return dvec2(uint64BitsToDouble(0x7FF0000000000000UL) * cb, uint64BitsToDouble(0x7FF0000000000000UL) * sb);
     }
     if (a == -uint64BitsToDouble(0x7FF0000000000000UL)) {
-        if (isinf(b) || isnan(b)) return dvec2(double(0), double(0));
+        if (isinf(b) || isnan(b)) return dvec2(double(0), c128i_cs(double(0), b));
         double sb, cb; f64_sincos(b, sb, cb);
         return dvec2(double(0) * cb, double(0) * sb);
     }
@@ -623,7 +623,7 @@ dvec2 c128_sqrt(dvec2 z) {
     double a = z.x, b = z.y;
     if (isinf(b)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), b);
     if (isnan(a)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
-    if (a == -uint64BitsToDouble(0x7FF0000000000000UL)) return isnan(b) ? dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF0000000000000UL)) : dvec2(double(0), c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), b));
+    if (a == -uint64BitsToDouble(0x7FF0000000000000UL)) return dvec2(isnan(b) ? uint64BitsToDouble(0x7FF8000000000000UL) : double(0), c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), b));
     if (a == uint64BitsToDouble(0x7FF0000000000000UL)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), isnan(b) ? uint64BitsToDouble(0x7FF8000000000000UL) : c128i_cs(double(0), b));
     if (isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     if (a == double(0) && b == double(0)) return dvec2(double(0), b);
@@ -681,7 +681,7 @@ dvec2 c128_cosh(dvec2 z) {
     double a = z.x, b = z.y;
     if (b == double(0)) return dvec2(f64_cosh(a), c128i_cs(double(0), a) * b);
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == double(0) && !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), double(0));
+    if (a == double(0) && !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), c128i_cs(double(0), a) * c128i_cs(double(1), b));
     if (isinf(a) && !bfin) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     if (isinf(a)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL) * f64_cos(b), a * f64_sin(b));
     if (isnan(a) || !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
@@ -717,7 +717,7 @@ dvec2 c128_tan(dvec2 z) { dvec2 r = c128_tanh(dvec2(-z.y, z.x)); return dvec2(r.
 dvec2 c128_asinh(dvec2 z) {
     double a = z.x, b = z.y;
     if (isinf(a)) return dvec2(a, isnan(b) ? uint64BitsToDouble(0x7FF8000000000000UL) : c128i_cs(isinf(b) ? 0.7853981633974483LF : double(0), b));
-    if (isinf(b)) return isnan(a) ? dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL)) : dvec2(c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), a), c128i_cs(1.5707963267948966LF, b));
+    if (isinf(b)) return dvec2(c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), a), isnan(a) ? uint64BitsToDouble(0x7FF8000000000000UL) : c128i_cs(1.5707963267948966LF, b));
     if (isnan(a)) return dvec2(a, b == double(0) ? b : uint64BitsToDouble(0x7FF8000000000000UL));
     if (isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|

@@ -96,7 +96,7 @@ V CPFX_exp(V z) {
         return V(K_INF * cb, K_INF * sb);
     }
     if (a == -K_INF) {
-        if (isinf(b) || isnan(b)) return V(T(0), T(0));
+        if (isinf(b) || isnan(b)) return V(T(0), CPFXi_cs(T(0), b));
         T sb, cb; RPFX_sincos(b, sb, cb);
         return V(T(0) * cb, T(0) * sb);
     }
@@ -215,7 +215,7 @@ V CPFX_sqrt(V z) {
     T a = z.x, b = z.y;
     if (isinf(b)) return V(K_INF, b);
     if (isnan(a)) return V(K_NAN, K_NAN);
-    if (a == -K_INF) return isnan(b) ? V(K_NAN, K_INF) : V(T(0), CPFXi_cs(K_INF, b));
+    if (a == -K_INF) return V(isnan(b) ? K_NAN : T(0), CPFXi_cs(K_INF, b));
     if (a == K_INF) return V(K_INF, isnan(b) ? K_NAN : CPFXi_cs(T(0), b));
     if (isnan(b)) return V(K_NAN, K_NAN);
     if (a == T(0) && b == T(0)) return V(T(0), b);
@@ -273,7 +273,7 @@ V CPFX_cosh(V z) {
     T a = z.x, b = z.y;
     if (b == T(0)) return V(RPFX_cosh(a), CPFXi_cs(T(0), a) * b);
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == T(0) && !bfin) return V(K_NAN, T(0));
+    if (a == T(0) && !bfin) return V(K_NAN, CPFXi_cs(T(0), a) * CPFXi_cs(T(1), b));
     if (isinf(a) && !bfin) return V(K_INF, K_NAN);
     if (isinf(a)) return V(K_INF * RPFX_cos(b), a * RPFX_sin(b));
     if (isnan(a) || !bfin) return V(K_NAN, K_NAN);
@@ -309,7 +309,7 @@ V CPFX_tan(V z) { V r = CPFX_tanh(V(-z.y, z.x)); return V(r.y, -r.x); }
 V CPFX_asinh(V z) {
     T a = z.x, b = z.y;
     if (isinf(a)) return V(a, isnan(b) ? K_NAN : CPFXi_cs(isinf(b) ? K_PIO4 : T(0), b));
-    if (isinf(b)) return isnan(a) ? V(K_INF, K_NAN) : V(CPFXi_cs(K_INF, a), CPFXi_cs(K_PIO2, b));
+    if (isinf(b)) return V(CPFXi_cs(K_INF, a), isnan(a) ? K_NAN : CPFXi_cs(K_PIO2, b));
     if (isnan(a)) return V(a, b == T(0) ? b : K_NAN);
     if (isnan(b)) return V(K_NAN, K_NAN);
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|

@@ -152,7 +152,7 @@ def exp(P, a, b):
         (np.isnan(a), (np.where(b == 0, a, nan), np.where(b == 0, b, nan))),
         (a == INF, (np.where(b == 0, inf, np.where(np.isfinite(b), inf * cb, inf)),
                     np.where(b == 0, b, np.where(np.isfinite(b), inf * sb, nan)))),
-        (a == -INF, (np.where(np.isfinite(b), zero * cb, zero), np.where(np.isfinite(b), zero * sb, zero))),
+        (a == -INF, (np.where(np.isfinite(b), zero * cb, zero), np.where(np.isfinite(b), zero * sb, _cs(P, zero, b)))),
         (~np.isfinite(b), (nan, nan)),
         (b == 0, (real.exp(P, a), b)),
     ]
@@ -294,7 +294,7 @@ def sqrt(P, a, b):
     cases = [
         (np.isinf(b), (inf, b)),
         (np.isnan(a), (nan, nan)),
-        (a == -INF, (np.where(np.isnan(b), nan, zero), np.where(np.isnan(b), inf, _cs(P, inf, b)))),
+        (a == -INF, (np.where(np.isnan(b), nan, zero), _cs(P, inf, b))),
         (a == INF, (inf, np.where(np.isnan(b), nan, _cs(P, zero, b)))),
         (np.isnan(b), (nan, nan)),
         ((a == 0) & (b == 0), (zero, b)),
@@ -348,7 +348,7 @@ def cosh(P, a, b):
     nan, zero = P.dt(NAN), P.dt(0)
     cases = [
         (b == 0, (real.cosh(P, a), _cs(P, zero, a) * b)),
-        ((a == 0) & ~np.isfinite(b), (nan, zero)),
+        ((a == 0) & ~np.isfinite(b), (nan, _cs(P, zero, a) * _cs(P, P.dt(1), b))),
         (np.isinf(a) & ~np.isfinite(b), (P.dt(INF), nan)),
         (np.isinf(a), (P.dt(INF) * real.cos(P, b), a * real.sin(P, b))),
         (np.isnan(a) | ~np.isfinite(b), (nan, nan)),
@@ -418,7 +418,7 @@ def asinh(P, a, b):
     inf, zero, nan = P.dt(INF), P.dt(0), P.dt(NAN)
     cases = [
         (np.isinf(a), (a, np.where(np.isnan(b), nan, _cs(P, np.where(np.isinf(b), K['PIO4'], zero), b)))),
-        (np.isinf(b), (np.where(np.isnan(a), inf, _cs(P, inf, a)), np.where(np.isnan(a), nan, _cs(P, K['PIO2'], b)))),
+        (np.isinf(b), (_cs(P, inf, a), np.where(np.isnan(a), nan, _cs(P, K['PIO2'], b)))),
         (np.isnan(a), (a, np.where(b == 0, b, nan))),
         (np.isnan(b), (nan, nan)),
     ]
