@@ -368,6 +368,8 @@ class Array:
 
 def _binary(fname, kind, opname):
     def method(self, other, /):
+        if isinstance(other, np.generic):
+            other = other.item()
         if not isinstance(other, (Array,) + _SCALARS):
             return NotImplemented
         op = getattr(_ew(), fname)

@@ -25,6 +25,11 @@ def _broadcast_shapes(*shapes):
     return tuple(out)
 
 
+def _py(a):
+    """numpy scalars (np.int64, np.bool_, ...) act as the Python scalars they hold, as in numpy."""
+    return a.item() if isinstance(a, np.generic) else a
+
+
 def _promote_args(args, fname):
     """The common dtype of Arrays and Python scalars (standard rules, numpy where it is silent)
     and their device; TypeError for anything else."""
@@ -145,6 +150,7 @@ class ElementwiseOp:
     def __call__(self, *args):
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
+        args = tuple(_py(a) for a in args)
         if self.nargs == 1 and not isinstance(args[0], Array):
             raise TypeError(f"{self.__name__}() expects an array, got {type(args[0]).__name__}")
         ct, dev = _promote_args(args, self.__name__)

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _dtypes, _fallback, _kernels
 from ._array_object import _SCALARS, Array
-from ._elementwise_functions import _broadcast_shapes, _promote_args
+from ._elementwise_functions import _broadcast_shapes, _promote_args, _py
 from ._manipulation_functions import _axes, _axis
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -66,6 +66,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         raise ValueError("searchsorted(): x1 must be one-dimensional")
     if side not in ("left", "right"):
         raise ValueError("searchsorted(): side must be 'left' or 'right'")
+    x2 = _py(x2)
     if x1.dtype.kind == "c" or (isinstance(x2, Array) and x2.dtype.kind == "c"):
         raise TypeError("searchsorted() needs real-valued arrays")
     dt, _ = _promote_args((x1, x2), "searchsorted")
@@ -85,6 +86,7 @@ def where(condition, x1, x2, /):
         raise TypeError("where(): condition must be an array")
     if condition.dtype != _dtypes.bool:
         raise TypeError("where(): condition must have a boolean dtype")
+    x1, x2 = _py(x1), _py(x2)
     dt, dev = _promote_args((x1, x2), "where")
     if condition.device != dev:
         raise ValueError("where(): arrays are on different devices")

@@ -105,3 +105,12 @@ def test_isdtype_and_info():
     assert fi.dtype == xp.float32 and fi.eps == float(np.finfo(np.float32).eps)
     ii = xp.iinfo(xp.ones(1, dtype=xp.uint8))
     assert (ii.min, ii.max, ii.bits, ii.dtype) == (0, 255, 8, xp.uint8)
+
+
+def test_numpy_scalars_act_as_python_scalars():
+    x = xp.asarray([1, 2, 3], dtype=xp.int16)
+    assert (x * np.int64(2)).dtype == xp.int16
+    assert (np.int64(2) * x).dtype == xp.int16
+    assert np.asarray(xp.where(x > 1, np.int64(5), x)).tolist() == [1, 5, 5]
+    assert xp.add(x, np.int32(1)).dtype == xp.int16
+    assert (xp.asarray([True]) & np.bool_(True)).dtype == xp.bool
