@@ -252,3 +252,16 @@ def test_no_vulkan_driver_gives_a_clear_error():
     assert r.returncode != 0
     assert "NoVulkanDeviceError: no Vulkan driver could be loaded" in r.stderr
     assert "Segmentation" not in r.stderr
+
+
+def test_dlpack_export_describes_the_device_region(dev):
+    from array_api_vulkan._runtime import _vkcore
+
+    a = dev.upload(np.arange(12, dtype=np.float64))
+    cap = dev.dlpack(a, np.float64, (3, 2), (4, 1), 1)
+    kind, dev_id, shape, strides, byte_offset, code, bits, data = _vkcore.dlpack_info(cap)
+    assert (kind, dev_id) == (7, dev.index)  # kDLVulkan
+    assert (shape, strides) == ([3, 2], [4, 1])
+    assert byte_offset == a.offset + 8 and (code, bits) == (2, 64) and data != 0
+    empty = dev.dlpack(dev.alloc(0), np.int8, (0,), (1,), 0, versioned=False)
+    assert _vkcore.dlpack_info(empty)[-1] == 0

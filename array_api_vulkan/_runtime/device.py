@@ -199,6 +199,22 @@ class Device:
             alloc.host = host
         return host
 
+    _DL_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+
+    def dlpack(self, alloc, dtype, shape, strides, offset, versioned=True):
+        """A DLPack capsule on this device (kDLVulkan): data is the arena's VkBuffer handle and
+        byte_offset the view's first element. Pending work is finished first, since a consumer
+        has no way to wait for it."""
+        from . import _vkcore
+
+        dtype = np.dtype(dtype)
+        self.synchronize()
+        buffer = alloc.arena.buffer if alloc.nbytes else None
+        return _vkcore.dlpack_export(buffer, alloc.offset + offset * dtype.itemsize if buffer else 0,
+                                     list(shape), list(strides), self._DL_CODES[dtype.kind],
+                                     dtype.itemsize * 8 if dtype.kind != "b" else 8, self.index,
+                                     versioned)
+
     def download(self, alloc, dtype, shape, strides, offset):
         """A host copy of the strided view (strides and offset in elements) of alloc."""
         dtype = np.dtype(dtype)
