@@ -122,6 +122,20 @@ enumerate_devices()
                                                   props.limits.maxComputeWorkGroupCount[2]);
         d["max_workgroup_invocations"] = props.limits.maxComputeWorkGroupInvocations;
         d["device_local_bytes"] = device_local;
+        // Float controls decide whether shaders can ask for denormals and signed zeros/inf/NaN
+        // to be preserved (SPIR-V DenormPreserve / SignedZeroInfNanPreserve execution modes).
+        auto props2 = pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceFloatControlsProperties>();
+        const auto& fc = props2.get<vk::PhysicalDeviceFloatControlsProperties>();
+        py::dict fcd;
+        fcd["denorm_preserve_f32"] = bool(fc.shaderDenormPreserveFloat32);
+        fcd["denorm_preserve_f64"] = bool(fc.shaderDenormPreserveFloat64);
+        fcd["denorm_flush_f32"] = bool(fc.shaderDenormFlushToZeroFloat32);
+        fcd["signed_zero_inf_nan_preserve_f32"] = bool(fc.shaderSignedZeroInfNanPreserveFloat32);
+        fcd["signed_zero_inf_nan_preserve_f64"] = bool(fc.shaderSignedZeroInfNanPreserveFloat64);
+        fcd["rounding_rte_f32"] = bool(fc.shaderRoundingModeRTEFloat32);
+        fcd["rounding_rte_f64"] = bool(fc.shaderRoundingModeRTEFloat64);
+        fcd["denorm_independence"] = vk::to_string(fc.denormBehaviorIndependence);
+        d["float_controls"] = fcd;
         out.append(d);
     }
     return out;
