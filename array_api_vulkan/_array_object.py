@@ -5,7 +5,6 @@ import sys
 import numpy as np
 
 from . import _dtypes, _fallback, _runtime
-from ._dtypes import DType
 
 _SCALARS = (bool, int, float, complex)
 _VULKAN_DLPACK = 7  # kDLVulkan

@@ -1,5 +1,9 @@
 """Data types, dtype categories, type promotion and which dtypes a device can hold."""
+import builtins
+
 import numpy as np
+
+builtins_bool = builtins.bool  # this module's `bool` is the array API dtype
 
 
 class DType:
@@ -172,10 +176,6 @@ def scalar_value(scalar, dtype):
         return float(scalar)
     return complex(scalar)
 
-
-import builtins as _b  # noqa: E402
-
-builtins_bool = _b.bool
 
 
 def default_scalar_dtype(scalar, device):

@@ -2,7 +2,7 @@
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
-from ._array_object import _SCALARS, Array
+from ._array_object import Array
 from ._elementwise_functions import _broadcast_shapes, _promote_args, _py
 from ._manipulation_functions import _axes, _axis
 
