@@ -27,29 +27,16 @@ def _is_int_key(k):
     return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
 
-class _HostCopy:
-    """The bytes of a whole allocation on the host, shared by every view of it.
-
-    Element reads are host reads; the conformance suite and scikit-learn's Python loops make
-    tens of thousands of them, so a small allocation is downloaded once and then read from
-    here. Device contents only change through launches that write fresh result allocations,
-    or through the spec layer's own writes (__setitem__, in-place operators), which keep this
-    copy up to date.
-    """
-
-    __slots__ = ("raw",)
-
-    def __init__(self):
-        self.raw = None
-
-
-_CACHE_LIMIT = 1 << 22  # bytes: allocations up to this size are cached on their first read
+# Allocations up to this size are read through Device.host_bytes (a host copy the runtime keeps
+# until a recorded op writes the allocation): the conformance suite and scikit-learn's Python
+# loops make tens of thousands of element reads, and a cached copy makes each one free.
+_CACHE_LIMIT = 1 << 22
 
 
 class Array:
     """An n-dimensional array in Vulkan device memory (strides and offset in elements)."""
 
-    __slots__ = ("_alloc", "_dtype", "_shape", "_strides", "_offset", "_hc", "__weakref__")
+    __slots__ = ("_alloc", "_dtype", "_shape", "_strides", "_offset", "__weakref__")
     # numpy must hand mixed operations back to us rather than convert us element by element
     __array_ufunc__ = None
 
@@ -64,28 +51,13 @@ class Array:
         self._shape = tuple(shape)
         self._strides = _c_strides(self._shape) if strides is None else tuple(strides)
         self._offset = offset
-        self._hc = None
         return self
 
     def _view(self, shape, strides, offset):
-        if self._hc is None:
-            self._hc = _HostCopy()
-        v = Array._new(self._alloc, self._dtype, shape, strides, offset)
-        v._hc = self._hc
-        return v
+        return Array._new(self._alloc, self._dtype, shape, strides, offset)
 
     def _host(self):
         return _fallback.to_host(self)
-
-    def _raw(self, fill):
-        """The allocation's bytes from the host copy (downloaded now if `fill` and small)."""
-        hc = self._hc
-        if hc is None:
-            hc = self._hc = _HostCopy()
-        if hc.raw is None and fill and self._alloc.nbytes <= _CACHE_LIMIT:
-            a = self._alloc
-            hc.raw = a.device.download(a, np.uint8, (a.nbytes,), (1,), 0)
-        return hc.raw
 
     def _strided(self, raw):
         isz = self._dtype.itemsize
@@ -153,7 +125,6 @@ class Array:
     def _scalar(self, what):
         if self.size != 1:
             raise TypeError(f"only arrays of one element can be converted to Python {what}")
-        self._raw(True)
         return self._host().reshape(()).item()
 
     def __bool__(self, /):
@@ -312,16 +283,10 @@ class Array:
         """Write `value` into self[key] in place: download the allocation's bytes, modify them,
         write them back, so that every view of the allocation sees the change."""
         alloc, dev = self._alloc, self._alloc.device
-        raw = self._raw(True)
-        if raw is None:
-            raw = dev.download(alloc, np.uint8, (alloc.nbytes,), (1,), 0)
+        raw = np.array(dev.host_bytes(alloc))  # writable copy of the whole allocation
         view = self._strided(raw)
-        try:
-            with np.errstate(all="ignore"):
-                view[key] = value
-        except BaseException:
-            self._hc.raw = None  # the copy may be half written
-            raise
+        with np.errstate(all="ignore"):
+            view[key] = value
         dev.write(alloc, raw)
 
     def _overwrite(self, other, name):
@@ -330,8 +295,6 @@ class Array:
         host = other._host()
         if self._offset == 0 and self._is_c_contiguous():
             self._alloc.device.write(self._alloc, host)
-            if self._hc is not None:
-                self._hc.raw = None
         else:
             self._write_host(Ellipsis, host)
 

@@ -10,12 +10,14 @@ from . import _dtypes, _runtime
 
 
 def to_host(x):
-    """A new numpy array with the values of Array `x` (one download, unless the allocation's
-    bytes are already on the host)."""
-    hc = x._hc
-    if hc is not None and hc.raw is not None:
-        return np.array(x._strided(hc.raw))
-    return x._alloc.device.download(x._alloc, x._dtype._np, x._shape, x._strides, x._offset)
+    """A new numpy array with the values of Array `x`: from the runtime's cached host copy of
+    the allocation when it is small, else one download of the view."""
+    from ._array_object import _CACHE_LIMIT
+
+    a = x._alloc
+    if a.nbytes <= _CACHE_LIMIT:
+        return np.array(x._strided(a.device.host_bytes(a)))
+    return a.device.download(a, x._dtype._np, x._shape, x._strides, x._offset)
 
 
 def from_host(a, device, dtype=None):
