@@ -157,18 +157,29 @@ class Array:
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
-        # Nothing can import Vulkan memory through DLPack, so the export is always a host copy
-        # (what numpy.from_dlpack(x, device="cpu") asks for).
-        if dl_device is not None and tuple(dl_device) != (_CPU_DLPACK, 0):
-            raise BufferError(f"cannot export to DLPack device {dl_device}; only (1, 0) (CPU)")
-        if copy is False:
-            raise BufferError("exporting device memory to the host needs a copy")
+        """Export through DLPack: on the device (kDLVulkan, the VkBuffer and the view's offset)
+        by default, or as a host copy for dl_device=(1, 0) (what numpy.from_dlpack(x,
+        device="cpu") and scikit-learn ask for)."""
         if stream is not None and stream != -1:
             raise BufferError("streams are not supported")
-        host = self._host()
-        if max_version is None:
-            return host.__dlpack__()
-        return host.__dlpack__(max_version=max_version, dl_device=(_CPU_DLPACK, 0), copy=True)
+        versioned = max_version is not None and tuple(max_version) >= (1, 0)
+        dev = self.device
+        if dl_device is not None and tuple(dl_device) == (_CPU_DLPACK, 0):
+            if copy is False:
+                raise BufferError("exporting device memory to the host needs a copy")
+            host = self._host()
+            if not versioned:
+                return host.__dlpack__()
+            return host.__dlpack__(max_version=max_version, dl_device=(_CPU_DLPACK, 0),
+                                   copy=True)
+        if dl_device is not None and tuple(dl_device) != (_VULKAN_DLPACK, dev.index):
+            raise BufferError(f"cannot export to DLPack device {tuple(dl_device)}")
+        x = self
+        if copy:
+            from ._creation_functions import _copy
+            x = _copy(self)
+        return dev.dlpack(x._alloc, x._dtype._np, x._shape, x._strides, x._offset,
+                          versioned=versioned)
 
     def __dlpack_device__(self, /):
         return (_VULKAN_DLPACK, self.device.index)

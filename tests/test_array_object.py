@@ -155,9 +155,15 @@ def test_dlpack_and_array_protocol():
     np.testing.assert_array_equal(np.from_dlpack(x, device="cpu"), a[:, ::2])
     x.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=None)
     with pytest.raises(BufferError):
-        x.__dlpack__(copy=False)
+        x.__dlpack__(dl_device=(1, 0), copy=False)
     with pytest.raises(BufferError):
         x.__dlpack__(dl_device=(2, 0))
+    # on the device: a kDLVulkan capsule, no copy needed
+    for kw in ({}, {"max_version": (1, 0)}, {"copy": False}, {"copy": True},
+               {"dl_device": (7, 0)}):
+        assert type(x.__dlpack__(**kw)).__name__ == "PyCapsule"
+    with pytest.raises((BufferError, RuntimeError)):
+        np.from_dlpack(x)  # numpy cannot read Vulkan memory
     np.testing.assert_array_equal(np.asarray(x), a[:, ::2])
     assert np.asarray(x, dtype=np.float64).dtype == np.float64
 
