@@ -23,6 +23,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def blur(msg: str) -> str:
+    if msg.startswith("DeadlineExceeded ("):
+        return msg
     msg = re.sub(r"0x[0-9a-f]+", "0x…", msg)
     msg = re.sub(r"Array\([^)]*\)", "Array(…)", msg)
     msg = re.sub(r"\[[^\]]{40,}\]", "[…]", msg)
@@ -80,6 +82,12 @@ def key_of(t: dict) -> tuple[str, str]:
     crash = s.get("crash") or {}
     msg = crash.get("message") or ""
     first = msg.strip().splitlines()[0] if msg.strip() else "(no message)"
+    lr = s.get("longrepr") or ""
+    if "DeadlineExceeded" in first or "DeadlineExceeded" in lr and "FlakyFailure" in first:
+        # hypothesis' 800 ms deadline: usually a slow first call (pipeline build)
+        m = re.search(r"took ([\d.]+)ms", lr)
+        first = "DeadlineExceeded (hypothesis 800 ms deadline)" + (
+            f"; first call took {float(m.group(1)):.0f} ms" if m else "")
     # the special-case tests name the function in the id: test_unary[abs(x_i is NaN) -> NaN]
     m = re.match(r".*test_(?:unary|binary|iop|empty_arrays|nan_propagation)\[(\w+)", nodeid)
     if m:
@@ -114,6 +122,16 @@ def main() -> int:
 
     total = sum(len(v) for v in groups.values())
     print(f"{total} failures in {len(groups)} groups\n")
+    by_cause: dict[str, list[str]] = defaultdict(list)
+    for k, items in groups.items():
+        c = items[0].get("cause") or (k[1] if len(k) > 1 else "")
+        c = re.sub(r"; first call took .*", "", c)
+        c = re.sub(r"\[\w+\(\)\]$", "", c)  # the suite's '[func()]' suffix
+        by_cause[c] += [k[0]] * len(items)
+    print("Causes (across functions):")
+    for c, funcs in sorted(by_cause.items(), key=lambda kv: -len(kv[1])):
+        print(f"  {len(funcs):4d}  {c}  <- {', '.join(sorted(set(funcs)))[:200]}")
+    print()
     for k, items in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         print(f"## {len(items):4d}  {k[0]}  —  {k[1] if len(k) > 1 else items[0]['cause']}")
         for it in items[:6]:
