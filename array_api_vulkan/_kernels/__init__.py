@@ -108,7 +108,7 @@ def elementwise(name, args, dtype, shape):
     op = table.lookup(name, tc)
     if op is None or op.sigs[tc] != rc or len(args) != op.nargs:
         return None
-    variant = _launch.variant(op.family, tc, rc)
+    variant = _launch.variant(op.family, tc, rc, name)
     if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
     if op.family == "math" and not dev.supports_int64:
@@ -119,6 +119,7 @@ def elementwise(name, args, dtype, shape):
     nin = {"unary": 1, "binary": 2, "math": 2, "clip": 3}[op.family]
     if op.family == "math" and op.nargs == 1:
         args = [args[0], args[0]]
-    if not _launch.map_op(variant, op.code, out, list(args), nin):
+    if not _launch.map_op(variant, op.code, out, list(args), nin,
+                          dynamic=op.family in _launch.DYNAMIC_MODES):
         return None
     return out

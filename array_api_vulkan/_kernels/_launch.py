@@ -1,6 +1,7 @@
 """Launch mechanics shared by the kernel families: variants, input modes, dimension collapsing,
 push-constant packing (see glsl/include/kernels.glsl for the layout)."""
 import math
+import os
 import warnings
 
 import numpy as np
@@ -9,15 +10,28 @@ from . import variants as _variants
 
 table = _variants.table
 
-MODE_CONTIG, MODE_STRIDED, MODE_SCALAR, MODE_ONE = 0, 1, 2, 3
+MODE_CONTIG, MODE_STRIDED, MODE_SCALAR, MODE_ONE, MODE_DYNAMIC = 0, 1, 2, 3, 4
+# Families whose input modes go in the push block rather than in specialisation constants:
+# their pipelines are costly to create on lavapipe (up to seconds for complex128 math).
+DYNAMIC_MODES = {"math"}
 PUSH_WORDS = 32
 _SCALARS = (bool, int, float, complex)
 
 
-def variant(family, tin, tout):
-    """The spv name of a family's variant for (input code, result code), or None if not built."""
-    name = _variants.variant_name(family, tin, tout)
-    return name if name in _variants.VARIANTS else None
+_built = {}
+
+
+def variant(family, tin, tout, op=None):
+    """The spv name of a family's variant for (input code, result code), or None if the table
+    has none or it is not compiled (a math include that landed after spv/ was built)."""
+    name = _variants.variant_name(family, tin, tout, op)
+    ok = _built.get(name)
+    if ok is None:
+        from .._runtime.device import SPV_DIRS
+
+        ok = _built[name] = name in _variants.VARIANTS and any(
+            os.path.exists(os.path.join(d, name + ".spv")) for d in SPV_DIRS)
+    return name if ok else None
 
 
 def device_supports(dev, code):
@@ -110,7 +124,7 @@ def contiguous(a, shape=None):
     return out
 
 
-def map_op(shader, op_code, out, args, nin, _allow_copy=True):
+def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
     to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
     beyond what the push block can describe."""
@@ -152,11 +166,14 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True):
             if c is None:
                 return False
             args[j] = c
-        return map_op(shader, op_code, out, args, nin, _allow_copy=False)
+        return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic)
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[0] = n
     push[1] = _elem_offset(out)
     push[2] = len(sh)
+    if dynamic:
+        push[2] |= sum(m << (8 + 2 * j) for j, m in enumerate(modes))
+        modes = [MODE_DYNAMIC] * len(modes)
     base = 3 + nin
     push[base:base + len(sh)] = sh
     for idx, j in enumerate(strided):

@@ -38,29 +38,39 @@ def math_available(code):
     return all(os.path.exists(os.path.join(_INCLUDE, f)) for f in math_includes(code))
 
 
-def variant_name(family, tin, tout):
-    """spv name of a variant: e.g. binary_float32_bool; tout None for one-type families."""
+def per_op(family, tin):
+    """Variants built one per op (MATH_OP define) rather than one per dtype pair: complex math,
+    whose full module costs lavapipe about a second per pipeline (it inlines every function
+    before folding the op code)."""
+    return family == "math" and tin in "FD"
+
+
+def variant_name(family, tin, tout, op=None):
+    """spv name of a variant: e.g. binary_float32_bool, math_complex64_complex64_exp; tin None
+    for one-type families."""
     if tin is None:
         return f"{family}_{table.CODE[tout]}"
-    return f"{family}_{table.CODE[tin]}_{table.CODE[tout]}"
+    name = f"{family}_{table.CODE[tin]}_{table.CODE[tout]}"
+    return f"{name}_{op}" if per_op(family, tin) else name
 
 
 def _build():
     out = {}
     for family, codes in table.FAMILY_CODES.items():
         op_defines = {f"OP_{n.upper()}": c for n, c in codes.items()}
-        pairs = set()
         for name in codes:
             for op in table.OPS[name]:
-                if op.family == family:
-                    pairs.update(op.sigs.items())
-        for tin, tout in sorted(pairs):
-            if family == "math" and not math_available(tin):
-                continue
-            d = dict(op_defines)
-            d.update(type_defines("T", tin))
-            d.update(type_defines("R", tout))
-            out[variant_name(family, tin, tout)] = (family, d)
+                if op.family != family:
+                    continue
+                for tin, tout in op.sigs.items():
+                    if family == "math" and not math_available(tin):
+                        continue
+                    d = dict(op_defines)
+                    d.update(type_defines("T", tin))
+                    d.update(type_defines("R", tout))
+                    if per_op(family, tin):
+                        d["MATH_OP"] = op.code
+                    out[variant_name(family, tin, tout, name)] = (family, d)
     for tin in table.CODE:
         for tout in table.CODE:
             d = type_defines("T", tin)

@@ -6,7 +6,8 @@
 // (K_BOOL..K_CPLX), X_BITS the dtype's width.
 //
 // Push block (32 words), for a family with NIN inputs:
-//   w[0] count, w[1] result element offset, w[2] ndim,
+//   w[0] count, w[1] result element offset, w[2] ndim (bits 0-7) and, for inputs whose mode
+//            specialisation constant is MODE_DYNAMIC, their modes (2 bits each from bit 8),
 //   w[3 + j] input j: element offset (modes CONTIG/STRIDED/ONE) or the word where its scalar
 //            starts (mode SCALAR),
 //   w[3 + NIN ...] shape[ndim], then strides[ndim] of each input j (in elements, signed),
@@ -28,6 +29,8 @@
 #define MODE_STRIDED 1
 #define MODE_SCALAR 2
 #define MODE_ONE 3
+// the mode comes from the push block (families whose pipelines are costly to create: math)
+#define MODE_DYNAMIC 4
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -57,11 +60,16 @@ layout(constant_id = 3) const uint MODE2 = 0;
 #define R_R R_C
 #endif
 
+uint avk_mode(uint mode, uint j)
+{
+    return mode == MODE_DYNAMIC ? (p.w[2] >> (8 + 2 * j)) & 3u : mode;
+}
+
 #ifdef NIN
 // Element offset of result element i within input j (strided mode), from the push shape/strides.
 int avk_strided(uint i, uint j)
 {
-    uint nd = p.w[2];
+    uint nd = p.w[2] & 0xffu;
     uint sh = 3 + NIN;
     uint st = sh + nd * (1 + j);
     int off = 0;
@@ -76,6 +84,7 @@ int avk_strided(uint i, uint j)
 
 uint avk_in_index(uint mode, uint j, uint i)
 {
+    mode = avk_mode(mode, j);
     int base = int(p.w[3 + j]);
     if (mode == MODE_CONTIG)
         return uint(base) + i;
