@@ -100,7 +100,7 @@ R_C op(T_C x)
     if (OP == OP_ROUND)
         return roundEven(x);
     if (OP == OP_SIGN)
-        return x > 0 ? T_C(1) : (x < 0 ? T_C(-1) : x);  // +-0 and NaN stay
+        return x > 0 ? T_C(1) : (x < 0 ? T_C(-1) : (isnan(x) ? x : T_C(0)));  // sign(-0) is +0
     if (OP == OP_SQUARE) {
         precise T_C s = x * x;
         return s;
