@@ -65,8 +65,9 @@ vec2 c64_mul(vec2 z, vec2 w) {
 
 vec2 c64_div(vec2 z, vec2 w) {
     float a = z.x, b = z.y, c = w.x, d = w.y;
+    bool winf = isinf(c) || isinf(d);          // C99's fmax(|c|, |d|) = inf (NaN ignored)
     float m = max(abs(c), abs(d));
-    bool okm = !isinf(m) && !isnan(m) && m > float(0);
+    bool okm = !winf && !isnan(c) && !isnan(d) && m > float(0);
     float mm = okm ? m : float(1);
     bool sub = mm < 1.1754943508222875e-38;
     if (sub) mm = mm * 16777216.0;
@@ -89,7 +90,7 @@ vec2 c64_div(vec2 z, vec2 w) {
             float b2 = c64i_cs(isinf(b) ? float(1) : float(0), b);
             x = uintBitsToFloat(0x7F800000u) * (a2 * c + b2 * d);
             y = uintBitsToFloat(0x7F800000u) * (b2 * c - a2 * d);
-        } else if (!okm && isinf(m) && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
+        } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             float c3 = c64i_cs(isinf(c) ? float(1) : float(0), c);
             float d3 = c64i_cs(isinf(d) ? float(1) : float(0), d);
             x = float(0) * (a * c3 + b * d3);
@@ -460,8 +461,9 @@ dvec2 c128_mul(dvec2 z, dvec2 w) {
 
 dvec2 c128_div(dvec2 z, dvec2 w) {
     double a = z.x, b = z.y, c = w.x, d = w.y;
+    bool winf = isinf(c) || isinf(d);          // C99's fmax(|c|, |d|) = inf (NaN ignored)
     double m = max(abs(c), abs(d));
-    bool okm = !isinf(m) && !isnan(m) && m > double(0);
+    bool okm = !winf && !isnan(c) && !isnan(d) && m > double(0);
     double mm = okm ? m : double(1);
     bool sub = mm < 2.2250738585072014e-308LF;
     if (sub) mm = mm * 9007199254740992.0LF;
@@ -484,7 +486,7 @@ dvec2 c128_div(dvec2 z, dvec2 w) {
             double b2 = c128i_cs(isinf(b) ? double(1) : double(0), b);
             x = uint64BitsToDouble(0x7FF0000000000000UL) * (a2 * c + b2 * d);
             y = uint64BitsToDouble(0x7FF0000000000000UL) * (b2 * c - a2 * d);
-        } else if (!okm && isinf(m) && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
+        } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             double c3 = c128i_cs(isinf(c) ? double(1) : double(0), c);
             double d3 = c128i_cs(isinf(d) ? double(1) : double(0), d);
             x = double(0) * (a * c3 + b * d3);

@@ -52,8 +52,9 @@ V CPFX_mul(V z, V w) {
 
 V CPFX_div(V z, V w) {
     T a = z.x, b = z.y, c = w.x, d = w.y;
+    bool winf = isinf(c) || isinf(d);          // C99's fmax(|c|, |d|) = inf (NaN ignored)
     T m = max(abs(c), abs(d));
-    bool okm = !isinf(m) && !isnan(m) && m > T(0);
+    bool okm = !winf && !isnan(c) && !isnan(d) && m > T(0);
     T mm = okm ? m : T(1);
     bool sub = mm < K_MIN_NORMAL;
     if (sub) mm = mm * K_TWO_P;
@@ -76,7 +77,7 @@ V CPFX_div(V z, V w) {
             T b2 = CPFXi_cs(isinf(b) ? T(1) : T(0), b);
             x = K_INF * (a2 * c + b2 * d);
             y = K_INF * (b2 * c - a2 * d);
-        } else if (!okm && isinf(m) && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
+        } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             T c3 = CPFXi_cs(isinf(c) ? T(1) : T(0), c);
             T d3 = CPFXi_cs(isinf(d) ? T(1) : T(0), d);
             x = T(0) * (a * c3 + b * d3);

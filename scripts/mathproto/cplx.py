@@ -97,8 +97,9 @@ def mul(P, a, b, c, d):
 def div(P, a, b, c, d):
     a, b, c, d = _args(P, a, b, c, d)
     with np.errstate(all='ignore'):
+        winf = np.isinf(c) | np.isinf(d)            # C99's fmax(|c|, |d|) = inf (NaN ignored)
         m = np.maximum(np.abs(c), np.abs(d))
-        okm = np.isfinite(m) & (m > 0)
+        okm = ~winf & ~np.isnan(c) & ~np.isnan(d) & (m > 0)
         mm = np.where(okm, m, P.dt(1))
         sub = mm < P.K['MIN_NORMAL']
         mm = np.where(sub, mm * P.K['TWO_P'], mm)
@@ -124,7 +125,7 @@ def div(P, a, b, c, d):
         x2 = inf * (a2 * c + b2 * d)
         y2 = inf * (b2 * c - a2 * d)
         # 3) finite / infinite
-        r3 = rec & ~r1 & ~r2 & ~okm & np.isinf(m) & np.isfinite(a) & np.isfinite(b)
+        r3 = rec & ~r1 & ~r2 & winf & np.isfinite(a) & np.isfinite(b)
         c3 = _cs(P, np.where(np.isinf(c), one, zero), c)
         d3 = _cs(P, np.where(np.isinf(d), one, zero), d)
         x3 = zero * (a * c3 + b * d3)
