@@ -124,3 +124,21 @@ def test_runtime_stats_reexported():
     assert s["host_fallbacks"] == {"probe": 1}  # uploading host data is not a fallback
     assert s["bytes_uploaded"] >= 16
     xp.synchronize()
+
+
+def test_device_without_float64(monkeypatch):
+    import numpy as np
+    dev = xp.__array_namespace_info__().default_device()
+    monkeypatch.setattr(dev, "supports_float64", False)
+    info = xp.__array_namespace_info__()
+    assert "float64" not in info.dtypes() and "complex128" not in info.dtypes()
+    assert info.default_dtypes()["real floating"] == xp.float32
+    assert xp.asarray(0.0).dtype == xp.float32
+    assert xp.asarray([1j]).dtype == xp.complex64
+    assert xp.zeros(2).dtype == xp.float32 and xp.linspace(0, 1, 3).dtype == xp.float32
+    assert xp.asarray(np.ones(2)).dtype == xp.float32  # host float64 data is narrowed
+    assert xp.mean(xp.asarray([1, 2])).dtype == xp.float32
+    assert (xp.asarray([1, 2]) / 2).dtype == xp.float32
+    with pytest.raises(ValueError):
+        xp.ones(2, dtype=xp.float64)
+    assert not xp.can_cast(xp.ones(1, dtype=xp.float32), xp.float64)
