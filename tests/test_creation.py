@@ -119,3 +119,15 @@ def test_from_dlpack():
     assert xp.from_dlpack(x) is x
     with pytest.raises(ValueError):
         xp.from_dlpack(a, copy=False)
+
+
+def test_astype_copy_and_device():
+    x = xp.asarray([1.5, -2.5], dtype=xp.float32)
+    assert xp.astype(x, xp.float32, copy=False) is x
+    y = xp.astype(x, xp.float32)
+    assert y is not x and y._alloc is not x._alloc
+    assert host(xp.astype(x, xp.int32)).tolist() == [1, -2]
+    assert xp.astype(x, xp.complex64).dtype == xp.complex64
+    assert xp.astype(x, xp.float32, device=x.device, copy=False) is x
+    with pytest.raises(TypeError):
+        xp.astype(x, "int32")
