@@ -390,11 +390,18 @@ def test_complex_symmetries(prec, name):
     if name in CONJ:
         rc = f(prec, a, -b)
         ok = _same_c((rc[0], rc[1]), (r[0], -r[1]))
+        nanin = np.isnan(a) | np.isnan(b)     # sign of an infinity computed from a NaN: unspecified
+        ok |= nanin & (np.isinf(rc[0]) == np.isinf(r[0])) & (np.isinf(rc[1]) == np.isinf(r[1])) & \
+            (np.isnan(rc[0]) == np.isnan(r[0])) & (np.isnan(rc[1]) == np.isnan(r[1]))
         assert ok.all(), list(zip(a[~ok], b[~ok]))[:8]
     if name in ODD or name in EVEN:
         rn = f(prec, -a, -b)
         sgn = -1 if name in ODD else 1
         ok = _same_c(rn, (sgn * r[0], sgn * r[1]))
+        # a NaN input with an infinite result component: the sign of that infinity is unspecified
+        nanin = np.isnan(a) | np.isnan(b)
+        ok |= nanin & (np.isinf(rn[0]) == np.isinf(r[0])) & (np.isinf(rn[1]) == np.isinf(r[1])) & \
+            (np.isnan(rn[0]) == np.isnan(r[0])) & (np.isnan(rn[1]) == np.isnan(r[1]))
         assert ok.all(), list(zip(a[~ok], b[~ok], rn[0][~ok], rn[1][~ok], r[0][~ok], r[1][~ok]))[:8]
 
 

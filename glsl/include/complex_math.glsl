@@ -18,6 +18,11 @@ float c64i_cs(float a, float s) { return f32i_copysign(a, s); }
 
 float c64_abs(vec2 z) { return f32_hypot(z.x, z.y); }
 
+// (+-inf) * v with C99 semantics (inf * 0 = NaN), sign of s*v, without inf arithmetic
+float c64i_inf_mul(float s, float v) { return (isnan(v) || v == float(0)) ? uintBitsToFloat(0x7FC00000u) : f32i_signprod(uintBitsToFloat(0x7F800000u), s, v); }
+// +0 * v for finite v
+float c64i_zero_mul(float v) { return f32i_signprod(float(0), float(1), v); }
+
 vec2 c64_mul(vec2 z, vec2 w) {
     float a = z.x, b = z.y, c = w.x, d = w.y;
     precise float ac = a * c, bd = b * d, ad = a * d, bc = b * c;
@@ -56,8 +61,10 @@ vec2 c64_mul(vec2 z, vec2 w) {
             if (isnan(d)) d = c64i_cs(float(0), d);
         }
         if (abi || cdi || ovf) {
-            x = uintBitsToFloat(0x7F800000u) * (a * c - b * d);
-            y = uintBitsToFloat(0x7F800000u) * (a * d + b * c);
+            precise float xi = a * c - b * d;
+            precise float yi = a * d + b * c;
+            x = c64i_inf_mul(float(1), xi);
+            y = c64i_inf_mul(float(1), yi);
         }
     }
     return vec2(x, y);
@@ -83,18 +90,21 @@ vec2 c64_div(vec2 z, vec2 w) {
     float y = f32i_scalbn(yn, -k);
     if (isnan(x) && isnan(y)) {
         if (den == float(0) && (!isnan(a) || !isnan(b))) {
-            float ic = c64i_cs(uintBitsToFloat(0x7F800000u), c);
-            x = ic * a; y = ic * b;
+            x = c64i_inf_mul(c, a); y = c64i_inf_mul(c, b);
         } else if ((isinf(a) || isinf(b)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
             float a2 = c64i_cs(isinf(a) ? float(1) : float(0), a);
             float b2 = c64i_cs(isinf(b) ? float(1) : float(0), b);
-            x = uintBitsToFloat(0x7F800000u) * (a2 * c + b2 * d);
-            y = uintBitsToFloat(0x7F800000u) * (b2 * c - a2 * d);
+            precise float xi = a2 * c + b2 * d;
+            precise float yi = b2 * c - a2 * d;
+            x = c64i_inf_mul(float(1), xi);
+            y = c64i_inf_mul(float(1), yi);
         } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             float c3 = c64i_cs(isinf(c) ? float(1) : float(0), c);
             float d3 = c64i_cs(isinf(d) ? float(1) : float(0), d);
-            x = float(0) * (a * c3 + b * d3);
-            y = float(0) * (b * c3 - a * d3);
+            precise float xi = a * c3 + b * d3;
+            precise float yi = b * c3 - a * d3;
+            x = c64i_zero_mul(xi);
+            y = c64i_zero_mul(yi);
         }
     }
     return vec2(x, y);
@@ -107,12 +117,12 @@ vec2 c64_exp(vec2 z) {
         if (b == float(0)) return vec2(uintBitsToFloat(0x7F800000u), b);
         if (isinf(b) || isnan(b)) return vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u));
         float sb, cb; f32_sincos(b, sb, cb);
-        return vec2(uintBitsToFloat(0x7F800000u) * cb, uintBitsToFloat(0x7F800000u) * sb);
+        return vec2(c64i_inf_mul(float(1), cb), c64i_inf_mul(float(1), sb));
     }
     if (a == -uintBitsToFloat(0x7F800000u)) {
         if (isinf(b) || isnan(b)) return vec2(float(0), c64i_cs(float(0), b));
         float sb, cb; f32_sincos(b, sb, cb);
-        return vec2(float(0) * cb, float(0) * sb);
+        return vec2(c64i_zero_mul(cb), c64i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     if (b == float(0)) return vec2(f32_exp(a), b);
@@ -132,12 +142,12 @@ vec2 c64_expm1(vec2 z) {
         if (b == float(0)) return vec2(uintBitsToFloat(0x7F800000u), b);
         if (isinf(b) || isnan(b)) return vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u));
         float sb, cb; f32_sincos(b, sb, cb);
-        return vec2(uintBitsToFloat(0x7F800000u) * cb, uintBitsToFloat(0x7F800000u) * sb);
+        return vec2(c64i_inf_mul(float(1), cb), c64i_inf_mul(float(1), sb));
     }
     if (a == -uintBitsToFloat(0x7F800000u)) {
         if (isinf(b) || isnan(b)) return vec2(float(-1), c64i_cs(float(0), b));
         float sb, cb; f32_sincos(b, sb, cb);
-        return vec2(float(-1), float(0) * sb);
+        return vec2(float(-1), c64i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     if (b == float(0)) return vec2(f32_expm1(a), b);
@@ -278,18 +288,18 @@ vec2 c64_sinh(vec2 z) {
     bool bfin = !isinf(b) && !isnan(b);
     if (a == float(0) && !bfin) return vec2(a, uintBitsToFloat(0x7FC00000u));
     if (isinf(a) && !bfin) return vec2(a, uintBitsToFloat(0x7FC00000u));
-    if (isinf(a)) return vec2(a * f32_cos(b), uintBitsToFloat(0x7F800000u) * f32_sin(b));
+    if (isinf(a)) return vec2(c64i_inf_mul(a, f32_cos(b)), c64i_inf_mul(float(1), f32_sin(b)));
     if (isnan(a) || !bfin) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     return c64i_sinh_cosh(a, b, true);
 }
 
 vec2 c64_cosh(vec2 z) {
     float a = z.x, b = z.y;
-    if (b == float(0)) return vec2(f32_cosh(a), c64i_cs(float(0), a) * b);
+    if (b == float(0)) return vec2(f32_cosh(a), f32i_signprod(float(0), a, b));
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == float(0) && !bfin) return vec2(uintBitsToFloat(0x7FC00000u), c64i_cs(float(0), a) * c64i_cs(float(1), b));
+    if (a == float(0) && !bfin) return vec2(uintBitsToFloat(0x7FC00000u), f32i_signprod(float(0), a, b));
     if (isinf(a) && !bfin) return vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u));
-    if (isinf(a)) return vec2(uintBitsToFloat(0x7F800000u) * f32_cos(b), a * f32_sin(b));
+    if (isinf(a)) return vec2(c64i_inf_mul(float(1), f32_cos(b)), c64i_inf_mul(a, f32_sin(b)));
     if (isnan(a) || !bfin) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     return c64i_sinh_cosh(a, b, false);
 }
@@ -323,7 +333,7 @@ vec2 c64_tan(vec2 z) { vec2 r = c64_tanh(vec2(-z.y, z.x)); return vec2(r.y, -r.x
 vec2 c64_asinh(vec2 z) {
     float a = z.x, b = z.y;
     if (isinf(a)) return vec2(a, isnan(b) ? uintBitsToFloat(0x7FC00000u) : c64i_cs(isinf(b) ? 0.7853981852531433 : float(0), b));
-    if (isinf(b)) return vec2(c64i_cs(uintBitsToFloat(0x7F800000u), a), isnan(a) ? uintBitsToFloat(0x7FC00000u) : c64i_cs(1.5707963705062866, b));
+    if (isinf(b)) return isnan(a) ? vec2(uintBitsToFloat(0x7F800000u), uintBitsToFloat(0x7FC00000u)) : vec2(c64i_cs(uintBitsToFloat(0x7F800000u), a), c64i_cs(1.5707963705062866, b));
     if (isnan(a)) return vec2(a, b == float(0) ? b : uintBitsToFloat(0x7FC00000u));
     if (isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|
@@ -414,6 +424,11 @@ double c128i_cs(double a, double s) { return f64i_copysign(a, s); }
 
 double c128_abs(dvec2 z) { return f64_hypot(z.x, z.y); }
 
+// (+-inf) * v with C99 semantics (inf * 0 = NaN), sign of s*v, without inf arithmetic
+double c128i_inf_mul(double s, double v) { return (isnan(v) || v == double(0)) ? uint64BitsToDouble(0x7FF8000000000000UL) : f64i_signprod(uint64BitsToDouble(0x7FF0000000000000UL), s, v); }
+// +0 * v for finite v
+double c128i_zero_mul(double v) { return f64i_signprod(double(0), double(1), v); }
+
 dvec2 c128_mul(dvec2 z, dvec2 w) {
     double a = z.x, b = z.y, c = w.x, d = w.y;
     precise double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
@@ -452,8 +467,10 @@ dvec2 c128_mul(dvec2 z, dvec2 w) {
             if (isnan(d)) d = c128i_cs(double(0), d);
         }
         if (abi || cdi || ovf) {
-            x = uint64BitsToDouble(0x7FF0000000000000UL) * (a * c - b * d);
-            y = uint64BitsToDouble(0x7FF0000000000000UL) * (a * d + b * c);
+            precise double xi = a * c - b * d;
+            precise double yi = a * d + b * c;
+            x = c128i_inf_mul(double(1), xi);
+            y = c128i_inf_mul(double(1), yi);
         }
     }
     return dvec2(x, y);
@@ -479,18 +496,21 @@ dvec2 c128_div(dvec2 z, dvec2 w) {
     double y = f64i_scalbn(yn, -k);
     if (isnan(x) && isnan(y)) {
         if (den == double(0) && (!isnan(a) || !isnan(b))) {
-            double ic = c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), c);
-            x = ic * a; y = ic * b;
+            x = c128i_inf_mul(c, a); y = c128i_inf_mul(c, b);
         } else if ((isinf(a) || isinf(b)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
             double a2 = c128i_cs(isinf(a) ? double(1) : double(0), a);
             double b2 = c128i_cs(isinf(b) ? double(1) : double(0), b);
-            x = uint64BitsToDouble(0x7FF0000000000000UL) * (a2 * c + b2 * d);
-            y = uint64BitsToDouble(0x7FF0000000000000UL) * (b2 * c - a2 * d);
+            precise double xi = a2 * c + b2 * d;
+            precise double yi = b2 * c - a2 * d;
+            x = c128i_inf_mul(double(1), xi);
+            y = c128i_inf_mul(double(1), yi);
         } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             double c3 = c128i_cs(isinf(c) ? double(1) : double(0), c);
             double d3 = c128i_cs(isinf(d) ? double(1) : double(0), d);
-            x = double(0) * (a * c3 + b * d3);
-            y = double(0) * (b * c3 - a * d3);
+            precise double xi = a * c3 + b * d3;
+            precise double yi = b * c3 - a * d3;
+            x = c128i_zero_mul(xi);
+            y = c128i_zero_mul(yi);
         }
     }
     return dvec2(x, y);
@@ -503,12 +523,12 @@ dvec2 c128_exp(dvec2 z) {
         if (b == double(0)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), b);
         if (isinf(b) || isnan(b)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
         double sb, cb; f64_sincos(b, sb, cb);
-        return dvec2(uint64BitsToDouble(0x7FF0000000000000UL) * cb, uint64BitsToDouble(0x7FF0000000000000UL) * sb);
+        return dvec2(c128i_inf_mul(double(1), cb), c128i_inf_mul(double(1), sb));
     }
     if (a == -uint64BitsToDouble(0x7FF0000000000000UL)) {
         if (isinf(b) || isnan(b)) return dvec2(double(0), c128i_cs(double(0), b));
         double sb, cb; f64_sincos(b, sb, cb);
-        return dvec2(double(0) * cb, double(0) * sb);
+        return dvec2(c128i_zero_mul(cb), c128i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     if (b == double(0)) return dvec2(f64_exp(a), b);
@@ -528,12 +548,12 @@ dvec2 c128_expm1(dvec2 z) {
         if (b == double(0)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), b);
         if (isinf(b) || isnan(b)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
         double sb, cb; f64_sincos(b, sb, cb);
-        return dvec2(uint64BitsToDouble(0x7FF0000000000000UL) * cb, uint64BitsToDouble(0x7FF0000000000000UL) * sb);
+        return dvec2(c128i_inf_mul(double(1), cb), c128i_inf_mul(double(1), sb));
     }
     if (a == -uint64BitsToDouble(0x7FF0000000000000UL)) {
         if (isinf(b) || isnan(b)) return dvec2(double(-1), c128i_cs(double(0), b));
         double sb, cb; f64_sincos(b, sb, cb);
-        return dvec2(double(-1), double(0) * sb);
+        return dvec2(double(-1), c128i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     if (b == double(0)) return dvec2(f64_expm1(a), b);
@@ -674,18 +694,18 @@ dvec2 c128_sinh(dvec2 z) {
     bool bfin = !isinf(b) && !isnan(b);
     if (a == double(0) && !bfin) return dvec2(a, uint64BitsToDouble(0x7FF8000000000000UL));
     if (isinf(a) && !bfin) return dvec2(a, uint64BitsToDouble(0x7FF8000000000000UL));
-    if (isinf(a)) return dvec2(a * f64_cos(b), uint64BitsToDouble(0x7FF0000000000000UL) * f64_sin(b));
+    if (isinf(a)) return dvec2(c128i_inf_mul(a, f64_cos(b)), c128i_inf_mul(double(1), f64_sin(b)));
     if (isnan(a) || !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     return c128i_sinh_cosh(a, b, true);
 }
 
 dvec2 c128_cosh(dvec2 z) {
     double a = z.x, b = z.y;
-    if (b == double(0)) return dvec2(f64_cosh(a), c128i_cs(double(0), a) * b);
+    if (b == double(0)) return dvec2(f64_cosh(a), f64i_signprod(double(0), a, b));
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == double(0) && !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), c128i_cs(double(0), a) * c128i_cs(double(1), b));
+    if (a == double(0) && !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), f64i_signprod(double(0), a, b));
     if (isinf(a) && !bfin) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
-    if (isinf(a)) return dvec2(uint64BitsToDouble(0x7FF0000000000000UL) * f64_cos(b), a * f64_sin(b));
+    if (isinf(a)) return dvec2(c128i_inf_mul(double(1), f64_cos(b)), c128i_inf_mul(a, f64_sin(b)));
     if (isnan(a) || !bfin) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     return c128i_sinh_cosh(a, b, false);
 }
@@ -719,7 +739,7 @@ dvec2 c128_tan(dvec2 z) { dvec2 r = c128_tanh(dvec2(-z.y, z.x)); return dvec2(r.
 dvec2 c128_asinh(dvec2 z) {
     double a = z.x, b = z.y;
     if (isinf(a)) return dvec2(a, isnan(b) ? uint64BitsToDouble(0x7FF8000000000000UL) : c128i_cs(isinf(b) ? 0.7853981633974483LF : double(0), b));
-    if (isinf(b)) return dvec2(c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), a), isnan(a) ? uint64BitsToDouble(0x7FF8000000000000UL) : c128i_cs(1.5707963267948966LF, b));
+    if (isinf(b)) return isnan(a) ? dvec2(uint64BitsToDouble(0x7FF0000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL)) : dvec2(c128i_cs(uint64BitsToDouble(0x7FF0000000000000UL), a), c128i_cs(1.5707963267948966LF, b));
     if (isnan(a)) return dvec2(a, b == double(0) ? b : uint64BitsToDouble(0x7FF8000000000000UL));
     if (isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|

@@ -74,6 +74,12 @@ float f32i_copysign(float a, float s) {
     return intBitsToFloat((floatBitsToInt(a) & 0x7FFFFFFF) | (floatBitsToInt(s) & ~0x7FFFFFFF));
 }
 
+// |m| with the sign of s*v, by bit operations only (no inf/NaN/signed-zero arithmetic,
+// which Vulkan lets a compiler fold unless SignedZeroInfNanPreserve is declared)
+float f32i_signprod(float m, float s, float v) {
+    return intBitsToFloat((floatBitsToInt(m) & 0x7FFFFFFF) | ((floatBitsToInt(s) ^ floatBitsToInt(v)) & ~0x7FFFFFFF));
+}
+
 float f32i_pow2(int n) { return intBitsToFloat(int(n + 127) << 23); }
 
 float f32i_scalbn(float x, int n) {

@@ -75,6 +75,12 @@ double f64i_copysign(double a, double s) {
     return int64BitsToDouble((doubleBitsToInt64(a) & 0x7FFFFFFFFFFFFFFFL) | (doubleBitsToInt64(s) & ~0x7FFFFFFFFFFFFFFFL));
 }
 
+// |m| with the sign of s*v, by bit operations only (no inf/NaN/signed-zero arithmetic,
+// which Vulkan lets a compiler fold unless SignedZeroInfNanPreserve is declared)
+double f64i_signprod(double m, double s, double v) {
+    return int64BitsToDouble((doubleBitsToInt64(m) & 0x7FFFFFFFFFFFFFFFL) | ((doubleBitsToInt64(s) ^ doubleBitsToInt64(v)) & ~0x7FFFFFFFFFFFFFFFL));
+}
+
 double f64i_pow2(int n) { return int64BitsToDouble(int64_t(n + 1023) << 52); }
 
 double f64i_scalbn(double x, int n) {

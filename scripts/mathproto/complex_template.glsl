@@ -5,6 +5,11 @@ T CPFXi_cs(T a, T s) { return RPFXi_copysign(a, s); }
 
 T CPFX_abs(V z) { return RPFX_hypot(z.x, z.y); }
 
+// (+-inf) * v with C99 semantics (inf * 0 = NaN), sign of s*v, without inf arithmetic
+T CPFXi_inf_mul(T s, T v) { return (isnan(v) || v == T(0)) ? K_NAN : RPFXi_signprod(K_INF, s, v); }
+// +0 * v for finite v
+T CPFXi_zero_mul(T v) { return RPFXi_signprod(T(0), T(1), v); }
+
 V CPFX_mul(V z, V w) {
     T a = z.x, b = z.y, c = w.x, d = w.y;
     precise T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
@@ -43,8 +48,10 @@ V CPFX_mul(V z, V w) {
             if (isnan(d)) d = CPFXi_cs(T(0), d);
         }
         if (abi || cdi || ovf) {
-            x = K_INF * (a * c - b * d);
-            y = K_INF * (a * d + b * c);
+            precise T xi = a * c - b * d;
+            precise T yi = a * d + b * c;
+            x = CPFXi_inf_mul(T(1), xi);
+            y = CPFXi_inf_mul(T(1), yi);
         }
     }
     return V(x, y);
@@ -70,18 +77,21 @@ V CPFX_div(V z, V w) {
     T y = RPFXi_scalbn(yn, -k);
     if (isnan(x) && isnan(y)) {
         if (den == T(0) && (!isnan(a) || !isnan(b))) {
-            T ic = CPFXi_cs(K_INF, c);
-            x = ic * a; y = ic * b;
+            x = CPFXi_inf_mul(c, a); y = CPFXi_inf_mul(c, b);
         } else if ((isinf(a) || isinf(b)) && !isinf(c) && !isnan(c) && !isinf(d) && !isnan(d)) {
             T a2 = CPFXi_cs(isinf(a) ? T(1) : T(0), a);
             T b2 = CPFXi_cs(isinf(b) ? T(1) : T(0), b);
-            x = K_INF * (a2 * c + b2 * d);
-            y = K_INF * (b2 * c - a2 * d);
+            precise T xi = a2 * c + b2 * d;
+            precise T yi = b2 * c - a2 * d;
+            x = CPFXi_inf_mul(T(1), xi);
+            y = CPFXi_inf_mul(T(1), yi);
         } else if (winf && !isinf(a) && !isnan(a) && !isinf(b) && !isnan(b)) {
             T c3 = CPFXi_cs(isinf(c) ? T(1) : T(0), c);
             T d3 = CPFXi_cs(isinf(d) ? T(1) : T(0), d);
-            x = T(0) * (a * c3 + b * d3);
-            y = T(0) * (b * c3 - a * d3);
+            precise T xi = a * c3 + b * d3;
+            precise T yi = b * c3 - a * d3;
+            x = CPFXi_zero_mul(xi);
+            y = CPFXi_zero_mul(yi);
         }
     }
     return V(x, y);
@@ -94,12 +104,12 @@ V CPFX_exp(V z) {
         if (b == T(0)) return V(K_INF, b);
         if (isinf(b) || isnan(b)) return V(K_INF, K_NAN);
         T sb, cb; RPFX_sincos(b, sb, cb);
-        return V(K_INF * cb, K_INF * sb);
+        return V(CPFXi_inf_mul(T(1), cb), CPFXi_inf_mul(T(1), sb));
     }
     if (a == -K_INF) {
         if (isinf(b) || isnan(b)) return V(T(0), CPFXi_cs(T(0), b));
         T sb, cb; RPFX_sincos(b, sb, cb);
-        return V(T(0) * cb, T(0) * sb);
+        return V(CPFXi_zero_mul(cb), CPFXi_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return V(K_NAN, K_NAN);
     if (b == T(0)) return V(RPFX_exp(a), b);
@@ -119,12 +129,12 @@ V CPFX_expm1(V z) {
         if (b == T(0)) return V(K_INF, b);
         if (isinf(b) || isnan(b)) return V(K_INF, K_NAN);
         T sb, cb; RPFX_sincos(b, sb, cb);
-        return V(K_INF * cb, K_INF * sb);
+        return V(CPFXi_inf_mul(T(1), cb), CPFXi_inf_mul(T(1), sb));
     }
     if (a == -K_INF) {
         if (isinf(b) || isnan(b)) return V(T(-1), CPFXi_cs(T(0), b));
         T sb, cb; RPFX_sincos(b, sb, cb);
-        return V(T(-1), T(0) * sb);
+        return V(T(-1), CPFXi_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return V(K_NAN, K_NAN);
     if (b == T(0)) return V(RPFX_expm1(a), b);
@@ -265,18 +275,18 @@ V CPFX_sinh(V z) {
     bool bfin = !isinf(b) && !isnan(b);
     if (a == T(0) && !bfin) return V(a, K_NAN);
     if (isinf(a) && !bfin) return V(a, K_NAN);
-    if (isinf(a)) return V(a * RPFX_cos(b), K_INF * RPFX_sin(b));
+    if (isinf(a)) return V(CPFXi_inf_mul(a, RPFX_cos(b)), CPFXi_inf_mul(T(1), RPFX_sin(b)));
     if (isnan(a) || !bfin) return V(K_NAN, K_NAN);
     return CPFXi_sinh_cosh(a, b, true);
 }
 
 V CPFX_cosh(V z) {
     T a = z.x, b = z.y;
-    if (b == T(0)) return V(RPFX_cosh(a), CPFXi_cs(T(0), a) * b);
+    if (b == T(0)) return V(RPFX_cosh(a), RPFXi_signprod(T(0), a, b));
     bool bfin = !isinf(b) && !isnan(b);
-    if (a == T(0) && !bfin) return V(K_NAN, CPFXi_cs(T(0), a) * CPFXi_cs(T(1), b));
+    if (a == T(0) && !bfin) return V(K_NAN, RPFXi_signprod(T(0), a, b));
     if (isinf(a) && !bfin) return V(K_INF, K_NAN);
-    if (isinf(a)) return V(K_INF * RPFX_cos(b), a * RPFX_sin(b));
+    if (isinf(a)) return V(CPFXi_inf_mul(T(1), RPFX_cos(b)), CPFXi_inf_mul(a, RPFX_sin(b)));
     if (isnan(a) || !bfin) return V(K_NAN, K_NAN);
     return CPFXi_sinh_cosh(a, b, false);
 }
@@ -310,7 +320,7 @@ V CPFX_tan(V z) { V r = CPFX_tanh(V(-z.y, z.x)); return V(r.y, -r.x); }
 V CPFX_asinh(V z) {
     T a = z.x, b = z.y;
     if (isinf(a)) return V(a, isnan(b) ? K_NAN : CPFXi_cs(isinf(b) ? K_PIO4 : T(0), b));
-    if (isinf(b)) return V(CPFXi_cs(K_INF, a), isnan(a) ? K_NAN : CPFXi_cs(K_PIO2, b));
+    if (isinf(b)) return isnan(a) ? V(K_INF, K_NAN) : V(CPFXi_cs(K_INF, a), CPFXi_cs(K_PIO2, b));
     if (isnan(a)) return V(a, b == T(0) ? b : K_NAN);
     if (isnan(b)) return V(K_NAN, K_NAN);
     // Kahan: asinh(z) = -i asin(iz), iz = x + iy = -|b| + i|a|

@@ -43,6 +43,23 @@ def _clean(P, ok, *v):
     return [np.where(ok, x, P.dt(0)) for x in v]
 
 
+def _signprod(P, m, s, v):
+    """|m| with the sign of s*v, bit operations only (GLSL: PFXi_signprod)."""
+    m, s, v = np.broadcast_arrays(np.asarray(m, P.dt), np.asarray(s, P.dt), np.asarray(v, P.dt))
+    sign = (real.bits(P, s) ^ real.bits(P, v)) < 0
+    return np.where(sign, -np.abs(m), np.abs(m))
+
+
+def _inf_mul(P, s, v):
+    """(+-inf) * v with C99 semantics (inf * 0 = NaN), sign of s*v."""
+    v = np.asarray(v, P.dt)
+    return np.where(np.isnan(v) | (v == 0), P.dt(NAN), _signprod(P, P.dt(INF), s, v))
+
+
+def _zero_mul(P, v):
+    return _signprod(P, P.dt(0), P.dt(1), v)
+
+
 # ---------------------------------------------------------------- abs, mul, div
 def abs_(P, a, b):
     return real.hypot(P, a, b)
@@ -87,8 +104,8 @@ def mul(P, a, b, c, d):
         c3 = np.where(ovf & np.isnan(c2), _cs(P, zero, c2), c2)
         d3 = np.where(ovf & np.isnan(d2), _cs(P, zero, d2), d2)
         redo = rec & (ab_inf | cd_inf | ovf)
-        xr = P.dt(INF) * (a3 * c3 - b3 * d3)
-        yr = P.dt(INF) * (a3 * d3 + b3 * c3)
+        xr = _inf_mul(P, one, a3 * c3 - b3 * d3)
+        yr = _inf_mul(P, one, a3 * d3 + b3 * c3)
         x = np.where(redo, xr, x)
         y = np.where(redo, yr, y)
     return x, y
@@ -116,20 +133,20 @@ def div(P, a, b, c, d):
         inf = P.dt(INF)
         # 1) nonzero / zero
         r1 = rec & (den == 0) & (~np.isnan(a) | ~np.isnan(b))
-        x1 = _cs(P, inf, c) * a
-        y1 = _cs(P, inf, c) * b
+        x1 = _inf_mul(P, c, a)
+        y1 = _inf_mul(P, c, b)
         # 2) infinite / finite
         r2 = rec & ~r1 & (np.isinf(a) | np.isinf(b)) & np.isfinite(c) & np.isfinite(d)
         a2 = _cs(P, np.where(np.isinf(a), one, zero), a)
         b2 = _cs(P, np.where(np.isinf(b), one, zero), b)
-        x2 = inf * (a2 * c + b2 * d)
-        y2 = inf * (b2 * c - a2 * d)
+        x2 = _inf_mul(P, one, a2 * c + b2 * d)
+        y2 = _inf_mul(P, one, b2 * c - a2 * d)
         # 3) finite / infinite
         r3 = rec & ~r1 & ~r2 & winf & np.isfinite(a) & np.isfinite(b)
         c3 = _cs(P, np.where(np.isinf(c), one, zero), c)
         d3 = _cs(P, np.where(np.isinf(d), one, zero), d)
-        x3 = zero * (a * c3 + b * d3)
-        y3 = zero * (b * c3 - a * d3)
+        x3 = _zero_mul(P, a * c3 + b * d3)
+        y3 = _zero_mul(P, b * c3 - a * d3)
         x = np.where(r1, x1, np.where(r2, x2, np.where(r3, x3, x)))
         y = np.where(r1, y1, np.where(r2, y2, np.where(r3, y3, y)))
     return x, y
@@ -148,12 +165,12 @@ def exp(P, a, b):
         re = np.where(big, (e * c) * e, e * c)
         im = np.where(big, (e * s) * e, e * s)
         sb, cb = real.sincos(P, np.where(np.isfinite(b), b, P.dt(0)))
-    inf, zero, nan = P.dt(INF), P.dt(0), P.dt(NAN)
+    inf, zero, nan, one = P.dt(INF), P.dt(0), P.dt(NAN), P.dt(1)
     cases = [
         (np.isnan(a), (np.where(b == 0, a, nan), np.where(b == 0, b, nan))),
-        (a == INF, (np.where(b == 0, inf, np.where(np.isfinite(b), inf * cb, inf)),
-                    np.where(b == 0, b, np.where(np.isfinite(b), inf * sb, nan)))),
-        (a == -INF, (np.where(np.isfinite(b), zero * cb, zero), np.where(np.isfinite(b), zero * sb, _cs(P, zero, b)))),
+        (a == INF, (np.where(b == 0, inf, np.where(np.isfinite(b), _inf_mul(P, one, cb), inf)),
+                    np.where(b == 0, b, np.where(np.isfinite(b), _inf_mul(P, one, sb), nan)))),
+        (a == -INF, (np.where(np.isfinite(b), _zero_mul(P, cb), zero), np.where(np.isfinite(b), _zero_mul(P, sb), _cs(P, zero, b)))),
         (~np.isfinite(b), (nan, nan)),
         (b == 0, (real.exp(P, a), b)),
     ]
@@ -185,12 +202,12 @@ def expm1(P, a, b):
         re = np.where(big, (e * c) * e, rh + rl)
         im = np.where(big, (e * s) * e, e * s)
         sb, cb = real.sincos(P, np.where(np.isfinite(b), b, P.dt(0)))
-    inf, zero, nan = P.dt(INF), P.dt(0), P.dt(NAN)
+    inf, zero, nan, one = P.dt(INF), P.dt(0), P.dt(NAN), P.dt(1)
     cases = [
         (np.isnan(a), (np.where(b == 0, a, nan), np.where(b == 0, b, nan))),
-        (a == INF, (np.where(b == 0, inf, np.where(np.isfinite(b), inf * cb, inf)),
-                    np.where(b == 0, b, np.where(np.isfinite(b), inf * sb, nan)))),
-        (a == -INF, (P.dt(-1), np.where(np.isfinite(b), zero * sb, _cs(P, zero, b)))),
+        (a == INF, (np.where(b == 0, inf, np.where(np.isfinite(b), _inf_mul(P, one, cb), inf)),
+                    np.where(b == 0, b, np.where(np.isfinite(b), _inf_mul(P, one, sb), nan)))),
+        (a == -INF, (P.dt(-1), np.where(np.isfinite(b), _zero_mul(P, sb), _cs(P, zero, b)))),
         (~np.isfinite(b), (nan, nan)),
         (b == 0, (real.expm1(P, a), b)),
     ]
@@ -334,7 +351,7 @@ def sinh(P, a, b):
         (b == 0, (real.sinh(P, a), b)),
         ((a == 0) & ~np.isfinite(b), (a, nan)),
         (np.isinf(a) & ~np.isfinite(b), (a, nan)),
-        (np.isinf(a), (a * real.cos(P, b), P.dt(INF) * real.sin(P, b))),
+        (np.isinf(a), (_inf_mul(P, a, real.cos(P, b)), _inf_mul(P, P.dt(1), real.sin(P, b)))),
         (np.isnan(a) | ~np.isfinite(b), (nan, nan)),
     ]
     return _sel2(P, cases, re, im)
@@ -348,10 +365,10 @@ def cosh(P, a, b):
         re, im = _sinh_cosh_general(P, ac, bc, 'cosh')
     nan, zero = P.dt(NAN), P.dt(0)
     cases = [
-        (b == 0, (real.cosh(P, a), _cs(P, zero, a) * b)),
-        ((a == 0) & ~np.isfinite(b), (nan, _cs(P, zero, a) * _cs(P, P.dt(1), b))),
+        (b == 0, (real.cosh(P, a), _signprod(P, zero, a, b))),
+        ((a == 0) & ~np.isfinite(b), (nan, _signprod(P, zero, a, b))),
         (np.isinf(a) & ~np.isfinite(b), (P.dt(INF), nan)),
-        (np.isinf(a), (P.dt(INF) * real.cos(P, b), a * real.sin(P, b))),
+        (np.isinf(a), (_inf_mul(P, P.dt(1), real.cos(P, b)), _inf_mul(P, a, real.sin(P, b)))),
         (np.isnan(a) | ~np.isfinite(b), (nan, nan)),
     ]
     return _sel2(P, cases, re, im)
@@ -419,7 +436,7 @@ def asinh(P, a, b):
     inf, zero, nan = P.dt(INF), P.dt(0), P.dt(NAN)
     cases = [
         (np.isinf(a), (a, np.where(np.isnan(b), nan, _cs(P, np.where(np.isinf(b), K['PIO4'], zero), b)))),
-        (np.isinf(b), (_cs(P, inf, a), np.where(np.isnan(a), nan, _cs(P, K['PIO2'], b)))),
+        (np.isinf(b), (np.where(np.isnan(a), inf, _cs(P, inf, a)), np.where(np.isnan(a), nan, _cs(P, K['PIO2'], b)))),
         (np.isnan(a), (a, np.where(b == 0, b, nan))),
         (np.isnan(b), (nan, nan)),
     ]

@@ -69,6 +69,12 @@ T PFXi_copysign(T a, T s) {
     return FROMBITS((BITS(a) & K_ABS_MASK) | (BITS(s) & ~K_ABS_MASK));
 }
 
+// |m| with the sign of s*v, by bit operations only (no inf/NaN/signed-zero arithmetic,
+// which Vulkan lets a compiler fold unless SignedZeroInfNanPreserve is declared)
+T PFXi_signprod(T m, T s, T v) {
+    return FROMBITS((BITS(m) & K_ABS_MASK) | ((BITS(s) ^ BITS(v)) & ~K_ABS_MASK));
+}
+
 T PFXi_pow2(int n) { return FROMBITS(I(n + K_BIAS) << K_PM1); }
 
 T PFXi_scalbn(T x, int n) {
