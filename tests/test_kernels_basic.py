@@ -177,3 +177,43 @@ def test_large_and_empty(no_fallbacks):
     e = xp.zeros((0, 3), dtype=xp.float32)
     assert (e + e).shape == (0, 3)
     assert host(e - 1.0).shape == (0, 3)
+
+
+def test_high_rank_views_and_broadcasting(no_fallbacks):
+    """Ranks beyond what the push block describes after collapsing go through a contiguous copy."""
+    rng = np.random.default_rng(3)
+    shape = (2, 3, 2, 3, 2, 3, 2, 3, 2)
+    a = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[1:]).astype(np.float32)
+    x, y = dev(a), dev(b)
+    perm = (8, 0, 7, 1, 6, 2, 5, 3, 4)
+    xv = xp.permute_dims(x, perm)
+    av = a.transpose(perm)
+    yv = xp.permute_dims(y, (7, 0, 6, 1, 5, 2, 4, 3))[:, ::-1]
+    bv = b.transpose(7, 0, 6, 1, 5, 2, 4, 3)[:, ::-1]
+    np.testing.assert_array_equal(host(xv[0] * 2.0), av[0] * np.float32(2))
+    np.testing.assert_array_equal(host(xp.subtract(xv[1], yv)), av[1] - bv)
+    np.testing.assert_array_equal(host(xp.astype(xv, xp.float64)), av.astype(np.float64))
+    np.testing.assert_array_equal(host(xp.clip(xv[0], -0.5, yv)), np.minimum(np.maximum(av[0], -0.5), bv))
+
+
+def test_integer_semantics(no_fallbacks):
+    """numpy's integer results: division by zero gives 0, MIN // -1 wraps, shifts past the width."""
+    for dt in DTYPES:
+        if dt._np.kind not in "iu":
+            continue
+        info = np.iinfo(dt._np)
+        a = np.array([7, -7, info.min, info.max, 0, 5], dt._np) if dt._np.kind == "i" else \
+            np.array([7, 9, info.max, 0, 5, 1], dt._np)
+        b = np.array([0, 2, -1, 3, 0, -2], dt._np) if dt._np.kind == "i" else \
+            np.array([0, 2, 1, 3, 0, 4], dt._np)
+        x, y = dev(a), dev(b)
+        with np.errstate(all="ignore"):
+            np.testing.assert_array_equal(host(xp.floor_divide(x, y)), np.floor_divide(a, b), err_msg=dt.name)
+            np.testing.assert_array_equal(host(xp.remainder(x, y)), np.remainder(a, b), err_msg=dt.name)
+        bits = 8 * dt.itemsize
+        s = np.array([0, 1, bits - 1, bits, bits + 5, 3], dt._np)
+        np.testing.assert_array_equal(host(xp.bitwise_left_shift(x, dev(s))), np.left_shift(a, s), err_msg=dt.name)
+        np.testing.assert_array_equal(host(xp.bitwise_right_shift(x, dev(s))), np.right_shift(a, s), err_msg=dt.name)
+        np.testing.assert_array_equal(host(x + x), a + a, err_msg=dt.name)
+        np.testing.assert_array_equal(host(x * x), a * a, err_msg=dt.name)
