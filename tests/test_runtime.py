@@ -265,3 +265,29 @@ def test_dlpack_export_describes_the_device_region(dev):
     assert byte_offset == a.offset + 8 and (code, bits) == (2, 64) and data != 0
     empty = dev.dlpack(dev.alloc(0), np.int8, (0,), (1,), 0, versioned=False)
     assert _vkcore.dlpack_info(empty)[-1] == 0
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.float32, np.float64])
+def test_write_at_an_offset_touches_only_those_bytes(dev, dtype):
+    host = np.arange(23).astype(dtype)
+    a = dev.upload(host)
+    item = np.dtype(dtype).itemsize
+    dev.write(a, np.array([100], dtype), 5 * item)
+    dev.write(a, np.array([101, 102, 103], dtype), 17 * item)
+    want = host.copy()
+    want[5], want[17:20] = 100, [101, 102, 103]
+    rt.synchronize()
+    a.host = None  # read the device, not the cache
+    np.testing.assert_array_equal(dev.download(a, dtype, (23,), (1,), 0), want)
+
+
+def test_writes_keep_the_host_copy_current(dev):
+    a = dev.upload(np.zeros(9, np.int8))
+    dev.host_bytes(a)
+    submits = stat("submits")
+    for i in range(9):
+        dev.write(a, np.array([i], np.int8), i)
+        assert dev.host_bytes(a)[i] == i  # no read-back: the cache was patched
+    assert stat("submits") == submits
+    a.host = None
+    np.testing.assert_array_equal(dev.host_bytes(a).view(np.int8), np.arange(9))

@@ -150,27 +150,48 @@ class Device:
         self.write(alloc, host)
         return alloc
 
-    def write(self, alloc, host):
-        """Overwrites alloc from its start with host's bytes, in order with recorded work."""
+    def write(self, alloc, host, byte_offset=0):
+        """Overwrites alloc's bytes from byte_offset on with host's bytes, in order with
+        recorded work. A cached host copy of alloc (host_bytes) is updated, not dropped, so
+        element-by-element writes and reads of a small array cost no read-back."""
         data = np.ascontiguousarray(host).reshape(-1).view(np.uint8)
         n = data.nbytes
         if n == 0:
             return
-        if n > alloc.nbytes:
-            raise ValueError(f"writing {n} bytes into an allocation of {alloc.nbytes}")
+        if byte_offset < 0 or byte_offset + n > alloc.nbytes:
+            raise ValueError(f"writing {n} bytes at {byte_offset} into an allocation of {alloc.nbytes}")
         self._ensure()
-        words = (n + 3) // 4
-        whole = words * 4 == n
-        stage = self._stage(words * 4)
+        cached = alloc.host
+        start = alloc.offset + byte_offset
+        stage = self._stage((n + 3) // 4 * 4)
         view = self._host_view(stage.arena)
         view[stage.offset:stage.offset + n] = data
-        if not whole:
-            # The copy moves whole words: keep the bytes of alloc past n as they are.
-            tail = self.download_bytes(alloc, n - n % 4, 4)
-            view[stage.offset + n:stage.offset + words * 4] = tail[n % 4:]
-        self.launch("copy_words", (), (alloc, stage), (True, False),
-                    np.array([alloc.offset // 4, stage.offset // 4, words], np.uint32), words)
+        if start % 4 == 0 and n % 4 == 0:
+            self.launch("copy_words", (), (alloc, stage), (True, False),
+                        np.array([start // 4, stage.offset // 4, n // 4], np.uint32), n // 4)
+        elif self.supports_int8:
+            self.launch("copy_bytes", (), (alloc, stage), (True, False),
+                        np.array([start, stage.offset, n], np.uint32), n)
+        else:
+            # No 8-bit storage: rewrite the whole words around the bytes, read back first.
+            lo, hi = start // 4 * 4, (start + n + 3) // 4 * 4
+            old = self.download_bytes(alloc, lo - alloc.offset, hi - lo) if lo - alloc.offset >= 0 else None
+            if old is None:
+                raise ValueError("unaligned write into an allocation that does not start on a word")
+            old[start - lo:start - lo + n] = data
+            self.write(alloc, old, lo - alloc.offset)
+            return
         stats.counters["bytes_uploaded"] += n
+        if cached is not None:
+            # Copy on write: whoever holds the old copy keeps what they read.
+            fresh = cached.copy()
+            fresh[byte_offset:byte_offset + n] = data
+            fresh.flags.writeable = False
+            alloc.host = fresh
+        elif byte_offset == 0 and n == alloc.nbytes:
+            fresh = data.copy()
+            fresh.flags.writeable = False
+            alloc.host = fresh
 
     def download_bytes(self, alloc, start, nbytes):
         """Bytes [start, start + nbytes) of alloc, as a new host array. Flushes."""
