@@ -4,6 +4,7 @@ Spec layer: dtypes, promotion, the array object and every function; each functio
 kernels layer first and falls back to numpy on the host (counted in runtime_stats()).
 """
 __array_api_version__ = "2025.12"
+__version__ = "0.1.0"
 
 from ._runtime import reset_runtime_stats, runtime_stats, synchronize  # noqa: E402
 
