@@ -130,6 +130,7 @@ vec2 c64_exp(vec2 z) {
     f32_sincos(b, s, c);
     bool big = a > 87.72283172607422;
     float e = f32_exp(big ? a * float(0.5) : a);
+    if (isinf(e)) return vec2(c64i_inf_mul(float(1), c), c64i_inf_mul(float(1), s));
     precise float re = big ? (e * c) * e : e * c;
     precise float im = big ? (e * s) * e : e * s;
     return vec2(re, im);
@@ -155,6 +156,7 @@ vec2 c64_expm1(vec2 z) {
     f32_sincos(b, s, c);
     bool big = a > 87.72283172607422;
     float e = f32_exp(big ? a * float(0.5) : a);
+    if (isinf(e)) return vec2(c64i_inf_mul(float(1), c), c64i_inf_mul(float(1), s));
     if (big) {
         precise float re = (e * c) * e;
         precise float im = (e * s) * e;
@@ -271,6 +273,10 @@ vec2 c64i_sinh_cosh(float a, float b, bool want_sinh) {
     f32_sincos(b, s, c);
     if (abs(a) > 87.72283172607422) {
         float e = f32_exp(abs(a) * float(0.5));
+        if (isinf(e)) {
+            float sc = want_sinh ? a : float(1), ss = want_sinh ? float(1) : a;
+            return vec2(c64i_inf_mul(sc, c), c64i_inf_mul(ss, s));
+        }
         precise float eh = e * float(0.5);
         precise float vc = (eh * c) * e;
         precise float vs = (eh * s) * e;
@@ -536,6 +542,7 @@ dvec2 c128_exp(dvec2 z) {
     f64_sincos(b, s, c);
     bool big = a > 708.782712893384LF;
     double e = f64_exp(big ? a * double(0.5) : a);
+    if (isinf(e)) return dvec2(c128i_inf_mul(double(1), c), c128i_inf_mul(double(1), s));
     precise double re = big ? (e * c) * e : e * c;
     precise double im = big ? (e * s) * e : e * s;
     return dvec2(re, im);
@@ -561,6 +568,7 @@ dvec2 c128_expm1(dvec2 z) {
     f64_sincos(b, s, c);
     bool big = a > 708.782712893384LF;
     double e = f64_exp(big ? a * double(0.5) : a);
+    if (isinf(e)) return dvec2(c128i_inf_mul(double(1), c), c128i_inf_mul(double(1), s));
     if (big) {
         precise double re = (e * c) * e;
         precise double im = (e * s) * e;
@@ -677,6 +685,10 @@ dvec2 c128i_sinh_cosh(double a, double b, bool want_sinh) {
     f64_sincos(b, s, c);
     if (abs(a) > 708.782712893384LF) {
         double e = f64_exp(abs(a) * double(0.5));
+        if (isinf(e)) {
+            double sc = want_sinh ? a : double(1), ss = want_sinh ? double(1) : a;
+            return dvec2(c128i_inf_mul(sc, c), c128i_inf_mul(ss, s));
+        }
         precise double eh = e * double(0.5);
         precise double vc = (eh * c) * e;
         precise double vs = (eh * s) * e;

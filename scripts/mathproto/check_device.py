@@ -126,6 +126,7 @@ def main():
     ap.add_argument('--prec', default='f64,f32')
     ap.add_argument('--allow-ftz', action='store_true',
                     help='do not count differences where an input or result is subnormal (flush-to-zero devices)')
+    ap.add_argument('--only', default='', help='comma-separated function names (c_NAME for complex)')
     ap.add_argument('--build-only', metavar='DIR', help='only build vkrun and the shaders into DIR')
     ap.add_argument('--prebuilt', metavar='DIR', help='use vkrun and shaders from --build-only DIR')
     a = ap.parse_args()
@@ -143,6 +144,8 @@ def main():
             if P.name not in a.prec.split(','):
                 continue
             for fid, f in enumerate(FUNCS):
+                if a.only and f not in a.only.split(','):
+                    continue
                 rng = np.random.default_rng(5)
                 if f.startswith('c_'):
                     g = f[2:]

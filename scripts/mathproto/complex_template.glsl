@@ -117,6 +117,7 @@ V CPFX_exp(V z) {
     RPFX_sincos(b, s, c);
     bool big = a > K_CEXP_BIG;
     T e = RPFX_exp(big ? a * T(0.5) : a);
+    if (isinf(e)) return V(CPFXi_inf_mul(T(1), c), CPFXi_inf_mul(T(1), s));
     precise T re = big ? (e * c) * e : e * c;
     precise T im = big ? (e * s) * e : e * s;
     return V(re, im);
@@ -142,6 +143,7 @@ V CPFX_expm1(V z) {
     RPFX_sincos(b, s, c);
     bool big = a > K_CEXP_BIG;
     T e = RPFX_exp(big ? a * T(0.5) : a);
+    if (isinf(e)) return V(CPFXi_inf_mul(T(1), c), CPFXi_inf_mul(T(1), s));
     if (big) {
         precise T re = (e * c) * e;
         precise T im = (e * s) * e;
@@ -258,6 +260,10 @@ V CPFXi_sinh_cosh(T a, T b, bool want_sinh) {
     RPFX_sincos(b, s, c);
     if (abs(a) > K_CEXP_BIG) {
         T e = RPFX_exp(abs(a) * T(0.5));
+        if (isinf(e)) {
+            T sc = want_sinh ? a : T(1), ss = want_sinh ? T(1) : a;
+            return V(CPFXi_inf_mul(sc, c), CPFXi_inf_mul(ss, s));
+        }
         precise T eh = e * T(0.5);
         precise T vc = (eh * c) * e;
         precise T vs = (eh * s) * e;

@@ -164,6 +164,8 @@ def exp(P, a, b):
         e = real.exp(P, np.where(big, ac * P.dt(0.5), ac))
         re = np.where(big, (e * c) * e, e * c)
         im = np.where(big, (e * s) * e, e * s)
+        re = np.where(np.isinf(e), _inf_mul(P, P.dt(1), c), re)
+        im = np.where(np.isinf(e), _inf_mul(P, P.dt(1), s), im)
         sb, cb = real.sincos(P, np.where(np.isfinite(b), b, P.dt(0)))
     inf, zero, nan, one = P.dt(INF), P.dt(0), P.dt(NAN), P.dt(1)
     cases = [
@@ -201,6 +203,8 @@ def expm1(P, a, b):
         rl = rl + (pl - (ql + ql))
         re = np.where(big, (e * c) * e, rh + rl)
         im = np.where(big, (e * s) * e, e * s)
+        re = np.where(np.isinf(e), _inf_mul(P, P.dt(1), c), re)
+        im = np.where(np.isinf(e), _inf_mul(P, P.dt(1), s), im)
         sb, cb = real.sincos(P, np.where(np.isfinite(b), b, P.dt(0)))
     inf, zero, nan, one = P.dt(INF), P.dt(0), P.dt(NAN), P.dt(1)
     cases = [
@@ -329,14 +333,21 @@ def _sinh_cosh_general(P, a, b, which):
     eh = (e * P.dt(0.5))
     sh = real.sinh(P, a)
     ch = real.cosh(P, a)
+    one = P.dt(1)
     if which == 'sinh':
         v = (eh * c) * e
         re = np.where(big, np.where(a < 0, -v, v), sh * c)
         im = np.where(big, (eh * s) * e, ch * s)
+        ei = big & np.isinf(e)
+        re = np.where(ei, _inf_mul(P, a, c), re)
+        im = np.where(ei, _inf_mul(P, one, s), im)
     else:
         v = (eh * s) * e
         re = np.where(big, (eh * c) * e, ch * c)
         im = np.where(big, np.where(a < 0, -v, v), sh * s)
+        ei = big & np.isinf(e)
+        re = np.where(ei, _inf_mul(P, one, c), re)
+        im = np.where(ei, _inf_mul(P, a, s), im)
     return re, im
 
 
