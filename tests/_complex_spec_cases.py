@@ -24,7 +24,7 @@ _EXPLIKE_TAIL = [
 SPEC = {
     'exp': [('0', '+0', 1.0, 0.0), ('-inf', 'fin', ('cis', 0.0, 0.0), None), ('+inf', 'nzfin', ('cis', INF, 0.0), None),
             ('-inf', '+inf', '±0', '±0'), ('-inf', 'nan', '±0', '±0')] + _EXPLIKE_TAIL,
-    'expm1': [('0', '+0', '±0', 0.0), ('-inf', 'fin', ('cis', 0.0, -1.0), None), ('+inf', 'nzfin', ('cis', INF, -1.0), None),
+    'expm1': [('0', '+0', 0.0, 0.0), ('-inf', 'fin', ('cis', 0.0, -1.0), None), ('+inf', 'nzfin', ('cis', INF, -1.0), None),
               ('-inf', '+inf', -1.0, '±0'), ('-inf', 'nan', -1.0, '±0')] + _EXPLIKE_TAIL,
     'log': [('-0', '+0', -INF, 'pi'), ('+0', '+0', -INF, 0.0), ('fin', '+inf', INF, 'pi/2'), ('fin', 'nan', 'nan', 'nan'),
             ('-inf', 'pfin', INF, 'pi'), ('+inf', 'pfin', INF, 0.0), ('-inf', '+inf', INF, '3pi/4'),

@@ -151,7 +151,7 @@ vec2 c64_expm1(vec2 z) {
         return vec2(float(-1), c64i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return vec2(uintBitsToFloat(0x7FC00000u), uintBitsToFloat(0x7FC00000u));
-    if (b == float(0)) return vec2(f32_expm1(a), b);
+    if (b == float(0)) return vec2(a == float(0) ? float(0) : f32_expm1(a), b);   // the standard: (+-0 + 0j) -> 0 + 0j
     float s, c;
     f32_sincos(b, s, c);
     bool big = a > 87.72283172607422;
@@ -563,7 +563,7 @@ dvec2 c128_expm1(dvec2 z) {
         return dvec2(double(-1), c128i_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return dvec2(uint64BitsToDouble(0x7FF8000000000000UL), uint64BitsToDouble(0x7FF8000000000000UL));
-    if (b == double(0)) return dvec2(f64_expm1(a), b);
+    if (b == double(0)) return dvec2(a == double(0) ? double(0) : f64_expm1(a), b);   // the standard: (+-0 + 0j) -> 0 + 0j
     double s, c;
     f64_sincos(b, s, c);
     bool big = a > 708.782712893384LF;

@@ -138,7 +138,7 @@ V CPFX_expm1(V z) {
         return V(T(-1), CPFXi_zero_mul(sb));
     }
     if (isinf(b) || isnan(b)) return V(K_NAN, K_NAN);
-    if (b == T(0)) return V(RPFX_expm1(a), b);
+    if (b == T(0)) return V(a == T(0) ? T(0) : RPFX_expm1(a), b);   // the standard: (+-0 + 0j) -> 0 + 0j
     T s, c;
     RPFX_sincos(b, s, c);
     bool big = a > K_CEXP_BIG;

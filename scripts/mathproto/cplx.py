@@ -213,7 +213,7 @@ def expm1(P, a, b):
                     np.where(b == 0, b, np.where(np.isfinite(b), _inf_mul(P, one, sb), nan)))),
         (a == -INF, (P.dt(-1), np.where(np.isfinite(b), _zero_mul(P, sb), _cs(P, zero, b)))),
         (~np.isfinite(b), (nan, nan)),
-        (b == 0, (real.expm1(P, a), b)),
+        (b == 0, (np.where(a == 0, P.dt(0), real.expm1(P, a)), b)),   # (+-0 + 0j) -> +0 + 0j
     ]
     return _sel2(P, cases, re, im)
 
