@@ -60,8 +60,25 @@ def test_compiles_and_validates(libs, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
 
 
-def test_f32_library_needs_no_float64(tmp_path):
-    """math_f32.glsl must not use doubles (devices without shaderFloat64)."""
-    src = open(os.path.join(INC, 'math_f32.glsl')).read()
-    code = '\n'.join(l.split('//')[0] for l in src.split('\n'))
-    assert 'double' not in code and 'LF' not in code
+def test_f32_library_needs_no_float64_no_int64(tmp_path):
+    """math_f32.glsl and the complex64 part of complex_math.glsl compile without GL_ARB_gpu_shader_int64
+    and the SPIR-V declares neither Float64 nor Int64 (devices without shaderFloat64 / shaderInt64)."""
+    glslang, val = _tool('glslangValidator'), _tool('spirv-val')
+    dis = _tool('spirv-dis')
+    src = '#version 450\n#extension GL_GOOGLE_include_directive : require\n#include "complex_math.glsl"\n'
+    src += 'layout(local_size_x = 64) in;\nlayout(std430, binding = 0) buffer B { float d[]; };\n'
+    src += 'void main() {\n    uint i = gl_GlobalInvocationID.x;\n'
+    src += _body('f32', 'float').replace('double(', 'float(')
+    src += '    { vec2 z = vec2(d[i], d[i + 1u]); vec2 r = c64_exp(z) + c64_expm1(z) + c64_log(z) + c64_log1p(z) + c64_sqrt(z)'
+    src += ' + c64_sin(z) + c64_cos(z) + c64_tan(z) + c64_sinh(z) + c64_cosh(z) + c64_tanh(z) + c64_asin(z) + c64_acos(z)'
+    src += ' + c64_atan(z) + c64_asinh(z) + c64_acosh(z) + c64_atanh(z) + c64_mul(z, z) + c64_div(z, z) + c64_pow(z, z);'
+    src += ' d[i] = r.x + r.y + c64_abs(z); }\n}\n'
+    comp, spv = tmp_path / 'f.comp', tmp_path / 'f.spv'
+    comp.write_text(src)
+    r = subprocess.run([glslang, '-V', '--target-env', 'vulkan1.1', '-I' + INC, str(comp), '-o', str(spv)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([val, '--target-env', 'vulkan1.1', str(spv)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    caps = subprocess.run([dis, str(spv)], capture_output=True, text=True).stdout
+    assert 'OpCapability Float64' not in caps and 'OpCapability Int64' not in caps

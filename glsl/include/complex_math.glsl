@@ -8,7 +8,8 @@
 //   exp expm1 log log1p sqrt sin cos tan sinh cosh tanh asin acos atan asinh acosh atanh  (V f(V z))
 //   mul div pow  (V f(V z, V w)),  abs  (T f(V z))
 // Special cases follow C99 Annex G as the Array API standard lists them (incl. expm1, tanh).
-// Needs: #version 450, GL_ARB_gpu_shader_int64, GL_GOOGLE_include_directive (it includes math_f32.glsl).
+// Needs: #version 450, GL_GOOGLE_include_directive (it includes math_f32.glsl); c64_* need neither
+// shaderFloat64 nor shaderInt64, c128_* need what math_f64.glsl needs (GL_ARB_gpu_shader_int64).
 #include "math_f32.glsl"
 
 // ------------------------------------------------------------------ c64_ (complex of float)

@@ -12,7 +12,7 @@
 //
 // Requires in the including shader:
 //   #version 450
-//   #extension GL_ARB_gpu_shader_int64 : require      (64-bit ints: bit tricks, Payne-Hanek)
+// (nothing else: float and 32-bit int arithmetic only; no shaderInt64 / shaderFloat64 needed)
 // Every local is `precise` (SPIR-V NoContraction): the error-free transforms
 // (two_sum, Dekker two_prod, ...) need unfused, unreassociated IEEE + - *.
 // fma() is not used: Vulkan allows it to be computed unfused.
@@ -243,47 +243,49 @@ float f32_log1p(float x) {
 // ============================================================ trig
 const uint f32i_TWO_OVER_PI[13] = uint[13](0x00000000u, 0x00000000u, 0xA2F9836Eu, 0x4E441529u, 0xFC2757D1u, 0xF534DDC0u, 0xDB629599u, 0x3C439041u, 0xFE5163ABu, 0xDEBBC561u, 0xB7246E3Au, 0x424DD2E0u, 0x06492EEAu);
 
-// Payne-Hanek: ax finite >= CW_MAX; ax = (4k + q)*pi/2 + (rh + rl)
+
+// Payne-Hanek: ax finite >= CW_MAX; ax = (4k + q)*pi/2 + (rh + rl).
+// 32-bit integer version (no int64 needed): same integers as the prototype's uint64 limbs.
 void f32i_ph_reduce(float ax, out int q, out float rh, out float rl) {
-    int64_t b = int64_t(floatBitsToInt(ax));
-    int e = int((b >> 23) & 0xFFL) - 127 - 23;
-    uint64_t M = uint64_t((b & int64_t(0x7FFFFF)) | int64_t(0x800000));
+    int b = floatBitsToInt(ax);
+    int e = ((b >> 23) & 0xFF) - 127 - 23;
+    uint M = uint((b & 0x7FFFFF) | 0x800000);
     int g0 = max(e + 62, 0);
     int k0 = g0 >> 5;
-    uint sh = uint(32 - (g0 & 31));
-    uint64_t v[5];
+    int s = g0 & 31;
+    uint v[5];
     for (int i = 0; i < 5; i++) {
-        int kk = k0 + (5 - 1 - i);
-        uint64_t w = ((uint64_t(f32i_TWO_OVER_PI[kk]) << 32) | uint64_t(f32i_TWO_OVER_PI[kk + 1])) >> sh;
-        v[i] = w & 0xFFFFFFFFUL;
+        int kk = k0 + (4 - i);
+        uint w0 = f32i_TWO_OVER_PI[kk], w1 = f32i_TWO_OVER_PI[kk + 1];
+        v[i] = (s == 0) ? w0 : ((w0 << s) | (w1 >> (32 - s)));
     }
-    uint64_t m[1];
-    for (int i = 0; i < 1; i++) m[i] = (M >> (32 * i)) & 0xFFFFFFFFUL;
-    uint64_t pr[5 + 1];
-    for (int i = 0; i < 5 + 1; i++) pr[i] = 0UL;
-    for (int i = 0; i < 1; i++) {
-        uint64_t carry = 0UL;
-        for (int j = 0; j < 5; j++) {
-            uint64_t t = m[i] * v[j] + pr[i + j] + carry;
-            pr[i + j] = t & 0xFFFFFFFFUL;
-            carry = t >> 32;
-        }
-        pr[i + 5] = carry;
+    uint pr[6];
+    uint carry = 0u;
+    for (int j = 0; j < 5; j++) {
+        uint hi, lo;
+        umulExtended(M, v[j], hi, lo);
+        uint lo2 = lo + carry;
+        pr[j] = lo2;
+        carry = hi + ((lo2 < lo) ? 1u : 0u);
     }
-    int qq = int(pr[5 - 1] >> 30);
-    uint64_t A = (pr[5 - 3] >> 30) | (pr[5 - 2] << 2) | (pr[5 - 1] << 34);
-    uint64_t B = (pr[5 - 5] >> 30) | (pr[5 - 4] << 2) | (pr[5 - 3] << 34);
-    bool neg = (A >> 63) != 0UL;
+    pr[5] = carry;
+    int qq = int(pr[4] >> 30);
+    uint Alo = (pr[2] >> 30) | (pr[3] << 2), Ahi = (pr[3] >> 30) | (pr[4] << 2);
+    uint Blo = (pr[0] >> 30) | (pr[1] << 2), Bhi = (pr[1] >> 30) | (pr[2] << 2);
+    bool neg = (Ahi >> 31) != 0u;
     if (neg) {
         qq += 1;
-        uint64_t B2 = ~B + 1UL;
-        uint64_t A2 = ~A + (B == 0UL ? 1UL : 0UL);
-        A = A2; B = B2;
+        bool bz = (Blo == 0u) && (Bhi == 0u);
+        uint nBlo = ~Blo + 1u;
+        uint nBhi = ~Bhi + ((Blo == 0u) ? 1u : 0u);
+        uint nAlo = ~Alo + (bz ? 1u : 0u);
+        uint nAhi = ~Ahi + ((bz && Alo == 0u) ? 1u : 0u);
+        Alo = nAlo; Ahi = nAhi; Blo = nBlo; Bhi = nBhi;
     }
     q = qq & 3;
-    uint64_t p1 = A >> 40;
-    uint64_t p2 = (A >> 16) & 0xFFFFFFUL;
-    uint64_t p3 = ((A & 0xFFFFUL) << 8) | (B >> 56);
+    uint p1 = Ahi >> 8;
+    uint p2 = ((Ahi << 16) | (Alo >> 16)) & 0xFFFFFFu;
+    uint p3 = ((Alo & 0xFFFFu) << 8) | (Bhi >> 24);
     precise float f1 = float(p1) * 5.960464477539063e-08;
     precise float f2 = float(p2) * 3.552713678800501e-15;
     float h, l, ph, pl;

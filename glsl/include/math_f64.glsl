@@ -13,7 +13,7 @@
 // Requires in the including shader:
 //   #version 450
 //   #extension GL_ARB_gpu_shader_int64 : require      (64-bit ints: bit tricks, Payne-Hanek)
- // and a device with shaderFloat64.
+// and a device with shaderFloat64 and shaderInt64.
 // Every local is `precise` (SPIR-V NoContraction): the error-free transforms
 // (two_sum, Dekker two_prod, ...) need unfused, unreassociated IEEE + - *.
 // fma() is not used: Vulkan allows it to be computed unfused.
@@ -297,6 +297,7 @@ void f64i_ph_reduce(double ax, out int q, out double rh, out double rl) {
     rh = neg ? -r1 : r1;
     rl = neg ? -r2 : r2;
 }
+
 
 void f64i_trig_reduce(double x, out int q, out double rh, out double rl) {
     double ax = abs(x);

@@ -35,8 +35,7 @@ def shader_src(P):
     T = 'double' if P.p == 53 else 'float'
     V = 'dvec2' if P.p == 53 else 'vec2'
     C = 'c128' if P.p == 53 else 'c64'
-    lines = ['#version 450', '#extension GL_ARB_gpu_shader_int64 : require',
-             '#extension GL_EXT_shader_explicit_arithmetic_types : require',
+    lines = ['#version 450'] + (['#extension GL_ARB_gpu_shader_int64 : require'] if P.p == 53 else []) + [
              '#extension GL_GOOGLE_include_directive : require',
              '#include "math_%s.glsl"' % P.name,
              '#include "complex_math.glsl"',

@@ -6,8 +6,9 @@
 //
 // Requires in the including shader:
 //   #version 450
-//   #extension GL_ARB_gpu_shader_int64 : require      (64-bit ints: bit tricks, Payne-Hanek)
-//@64 // and a device with shaderFloat64.
+//@64//   #extension GL_ARB_gpu_shader_int64 : require      (64-bit ints: bit tricks, Payne-Hanek)
+//@64// and a device with shaderFloat64 and shaderInt64.
+//@32// (nothing else: float and 32-bit int arithmetic only; no shaderInt64 / shaderFloat64 needed)
 // Every local is `precise` (SPIR-V NoContraction): the error-free transforms
 // (two_sum, Dekker two_prod, ...) need unfused, unreassociated IEEE + - *.
 // fma() is not used: Vulkan allows it to be computed unfused.
@@ -238,62 +239,114 @@ T PFX_log1p(T x) {
 // ============================================================ trig
 const uint PFXi_TWO_OVER_PI[TAB_LEN_TWO_OVER_PI] = uint[TAB_LEN_TWO_OVER_PI](TAB_TWO_OVER_PI);
 
-// Payne-Hanek: ax finite >= CW_MAX; ax = (4k + q)*pi/2 + (rh + rl)
-void PFXi_ph_reduce(T ax, out int q, out T rh, out T rl) {
-    int64_t b = int64_t(BITS(ax));
-    int e = int((b >> K_PM1) & K_EXP_FIELD) - K_BIAS - K_PM1;
-    uint64_t M = uint64_t((b & int64_t(K_MANT_MASK)) | int64_t(K_HIDDEN));
-    int g0 = max(e + 62, 0);
-    int k0 = g0 >> 5;
-    uint sh = uint(32 - (g0 & 31));
-    uint64_t v[K_PH_NW];
-    for (int i = 0; i < K_PH_NW; i++) {
-        int kk = k0 + (K_PH_NW - 1 - i);
-        uint64_t w = ((uint64_t(PFXi_TWO_OVER_PI[kk]) << 32) | uint64_t(PFXi_TWO_OVER_PI[kk + 1])) >> sh;
-        v[i] = w & 0xFFFFFFFFUL;
-    }
-    uint64_t m[K_PH_ML];
-    for (int i = 0; i < K_PH_ML; i++) m[i] = (M >> (32 * i)) & 0xFFFFFFFFUL;
-    uint64_t pr[K_PH_NW + K_PH_ML];
-    for (int i = 0; i < K_PH_NW + K_PH_ML; i++) pr[i] = 0UL;
-    for (int i = 0; i < K_PH_ML; i++) {
-        uint64_t carry = 0UL;
-        for (int j = 0; j < K_PH_NW; j++) {
-            uint64_t t = m[i] * v[j] + pr[i + j] + carry;
-            pr[i + j] = t & 0xFFFFFFFFUL;
-            carry = t >> 32;
-        }
-        pr[i + K_PH_NW] = carry;
-    }
-    int qq = int(pr[K_PH_NW - 1] >> 30);
-    uint64_t A = (pr[K_PH_NW - 3] >> 30) | (pr[K_PH_NW - 2] << 2) | (pr[K_PH_NW - 1] << 34);
-    uint64_t B = (pr[K_PH_NW - 5] >> 30) | (pr[K_PH_NW - 4] << 2) | (pr[K_PH_NW - 3] << 34);
-    bool neg = (A >> 63) != 0UL;
-    if (neg) {
-        qq += 1;
-        uint64_t B2 = ~B + 1UL;
-        uint64_t A2 = ~A + (B == 0UL ? 1UL : 0UL);
-        A = A2; B = B2;
-    }
-    q = qq & 3;
+//@64// Payne-Hanek: ax finite >= CW_MAX; ax = (4k + q)*pi/2 + (rh + rl)
+//@64void PFXi_ph_reduce(T ax, out int q, out T rh, out T rl) {
+//@64    int64_t b = int64_t(BITS(ax));
+//@64    int e = int((b >> K_PM1) & K_EXP_FIELD) - K_BIAS - K_PM1;
+//@64    uint64_t M = uint64_t((b & int64_t(K_MANT_MASK)) | int64_t(K_HIDDEN));
+//@64    int g0 = max(e + 62, 0);
+//@64    int k0 = g0 >> 5;
+//@64    uint sh = uint(32 - (g0 & 31));
+//@64    uint64_t v[K_PH_NW];
+//@64    for (int i = 0; i < K_PH_NW; i++) {
+//@64        int kk = k0 + (K_PH_NW - 1 - i);
+//@64        uint64_t w = ((uint64_t(PFXi_TWO_OVER_PI[kk]) << 32) | uint64_t(PFXi_TWO_OVER_PI[kk + 1])) >> sh;
+//@64        v[i] = w & 0xFFFFFFFFUL;
+//@64    }
+//@64    uint64_t m[K_PH_ML];
+//@64    for (int i = 0; i < K_PH_ML; i++) m[i] = (M >> (32 * i)) & 0xFFFFFFFFUL;
+//@64    uint64_t pr[K_PH_NW + K_PH_ML];
+//@64    for (int i = 0; i < K_PH_NW + K_PH_ML; i++) pr[i] = 0UL;
+//@64    for (int i = 0; i < K_PH_ML; i++) {
+//@64        uint64_t carry = 0UL;
+//@64        for (int j = 0; j < K_PH_NW; j++) {
+//@64            uint64_t t = m[i] * v[j] + pr[i + j] + carry;
+//@64            pr[i + j] = t & 0xFFFFFFFFUL;
+//@64            carry = t >> 32;
+//@64        }
+//@64        pr[i + K_PH_NW] = carry;
+//@64    }
+//@64    int qq = int(pr[K_PH_NW - 1] >> 30);
+//@64    uint64_t A = (pr[K_PH_NW - 3] >> 30) | (pr[K_PH_NW - 2] << 2) | (pr[K_PH_NW - 1] << 34);
+//@64    uint64_t B = (pr[K_PH_NW - 5] >> 30) | (pr[K_PH_NW - 4] << 2) | (pr[K_PH_NW - 3] << 34);
+//@64    bool neg = (A >> 63) != 0UL;
+//@64    if (neg) {
+//@64        qq += 1;
+//@64        uint64_t B2 = ~B + 1UL;
+//@64        uint64_t A2 = ~A + (B == 0UL ? 1UL : 0UL);
+//@64        A = A2; B = B2;
+//@64    }
+//@64    q = qq & 3;
 //@64    uint64_t p1 = A >> 11;
 //@64    uint64_t p2 = ((A & 0x7FFUL) << 42) | (B >> 22);
 //@64    uint64_t p3 = B & 0x3FFFFFUL;
-//@32    uint64_t p1 = A >> 40;
-//@32    uint64_t p2 = (A >> 16) & 0xFFFFFFUL;
-//@32    uint64_t p3 = ((A & 0xFFFFUL) << 8) | (B >> 56);
-    precise T f1 = T(p1) * K_PH_W1;
-    precise T f2 = T(p2) * K_PH_W2;
-    T h, l, ph, pl;
-    PFXi_fast_two_sum(f1, f2, h, l);
-    precise T l2 = l + T(p3) * K_PH_W3;
-    PFXi_two_prod(h, K_PIO2, ph, pl);
-    precise T pl2 = pl + (h * K_PIO2_L + l2 * K_PIO2);
-    T r1, r2;
-    PFXi_fast_two_sum(ph, pl2, r1, r2);
-    rh = neg ? -r1 : r1;
-    rl = neg ? -r2 : r2;
-}
+//@64    precise T f1 = T(p1) * K_PH_W1;
+//@64    precise T f2 = T(p2) * K_PH_W2;
+//@64    T h, l, ph, pl;
+//@64    PFXi_fast_two_sum(f1, f2, h, l);
+//@64    precise T l2 = l + T(p3) * K_PH_W3;
+//@64    PFXi_two_prod(h, K_PIO2, ph, pl);
+//@64    precise T pl2 = pl + (h * K_PIO2_L + l2 * K_PIO2);
+//@64    T r1, r2;
+//@64    PFXi_fast_two_sum(ph, pl2, r1, r2);
+//@64    rh = neg ? -r1 : r1;
+//@64    rl = neg ? -r2 : r2;
+//@64}
+
+//@32// Payne-Hanek: ax finite >= CW_MAX; ax = (4k + q)*pi/2 + (rh + rl).
+//@32// 32-bit integer version (no int64 needed): same integers as the prototype's uint64 limbs.
+//@32void PFXi_ph_reduce(T ax, out int q, out T rh, out T rl) {
+//@32    int b = BITS(ax);
+//@32    int e = ((b >> K_PM1) & 0xFF) - K_BIAS - K_PM1;
+//@32    uint M = uint((b & K_MANT_MASK) | K_HIDDEN);
+//@32    int g0 = max(e + 62, 0);
+//@32    int k0 = g0 >> 5;
+//@32    int s = g0 & 31;
+//@32    uint v[5];
+//@32    for (int i = 0; i < 5; i++) {
+//@32        int kk = k0 + (4 - i);
+//@32        uint w0 = PFXi_TWO_OVER_PI[kk], w1 = PFXi_TWO_OVER_PI[kk + 1];
+//@32        v[i] = (s == 0) ? w0 : ((w0 << s) | (w1 >> (32 - s)));
+//@32    }
+//@32    uint pr[6];
+//@32    uint carry = 0u;
+//@32    for (int j = 0; j < 5; j++) {
+//@32        uint hi, lo;
+//@32        umulExtended(M, v[j], hi, lo);
+//@32        uint lo2 = lo + carry;
+//@32        pr[j] = lo2;
+//@32        carry = hi + ((lo2 < lo) ? 1u : 0u);
+//@32    }
+//@32    pr[5] = carry;
+//@32    int qq = int(pr[4] >> 30);
+//@32    uint Alo = (pr[2] >> 30) | (pr[3] << 2), Ahi = (pr[3] >> 30) | (pr[4] << 2);
+//@32    uint Blo = (pr[0] >> 30) | (pr[1] << 2), Bhi = (pr[1] >> 30) | (pr[2] << 2);
+//@32    bool neg = (Ahi >> 31) != 0u;
+//@32    if (neg) {
+//@32        qq += 1;
+//@32        bool bz = (Blo == 0u) && (Bhi == 0u);
+//@32        uint nBlo = ~Blo + 1u;
+//@32        uint nBhi = ~Bhi + ((Blo == 0u) ? 1u : 0u);
+//@32        uint nAlo = ~Alo + (bz ? 1u : 0u);
+//@32        uint nAhi = ~Ahi + ((bz && Alo == 0u) ? 1u : 0u);
+//@32        Alo = nAlo; Ahi = nAhi; Blo = nBlo; Bhi = nBhi;
+//@32    }
+//@32    q = qq & 3;
+//@32    uint p1 = Ahi >> 8;
+//@32    uint p2 = ((Ahi << 16) | (Alo >> 16)) & 0xFFFFFFu;
+//@32    uint p3 = ((Alo & 0xFFFFu) << 8) | (Bhi >> 24);
+//@32    precise T f1 = T(p1) * K_PH_W1;
+//@32    precise T f2 = T(p2) * K_PH_W2;
+//@32    T h, l, ph, pl;
+//@32    PFXi_fast_two_sum(f1, f2, h, l);
+//@32    precise T l2 = l + T(p3) * K_PH_W3;
+//@32    PFXi_two_prod(h, K_PIO2, ph, pl);
+//@32    precise T pl2 = pl + (h * K_PIO2_L + l2 * K_PIO2);
+//@32    T r1, r2;
+//@32    PFXi_fast_two_sum(ph, pl2, r1, r2);
+//@32    rh = neg ? -r1 : r1;
+//@32    rl = neg ? -r2 : r2;
+//@32}
 
 void PFXi_trig_reduce(T x, out int q, out T rh, out T rl) {
     T ax = abs(x);
