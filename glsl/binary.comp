@@ -129,11 +129,11 @@ R_C op(T_C a, T_C b)
     if (OP == OP_MULTIPLY)
         return a * b;
     if (OP == OP_DIVIDE)
-        return a / b;
+        return f_div(a, b);
     if (OP == OP_FLOOR_DIVIDE) {
         // the standard wants floor(a / b) where an operand is infinite
         if (isinf(a) || isinf(b))
-            return floor(a / b);
+            return floor(f_div(a, b));
         T_R m;
         return f_divmod(a, b, m);
     }

@@ -25,11 +25,13 @@ void main()
         return;
     T_C x = load(MODE0, 0, i), lo = load(MODE1, 1, i), hi = load(MODE2, 2, i);
 #if T_K == K_FLOAT
-    if (isnan(x) || isnan(lo) || isnan(hi))
+    if (isnan(x) || isnan(lo) || isnan(hi)) {
         x = isnan(x) ? x : (isnan(lo) ? lo : hi);
-    else
+    } else
 #endif
+    {
         x = x < lo ? lo : x;
         x = x > hi ? hi : x;
+    }
     r_[p.w[1] + i] = R_S(x);
 }

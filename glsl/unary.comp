@@ -60,15 +60,15 @@ R_C op(T_C x)
         // numpy's formula (1 / 0 is NaN + NaN j there, as in C99's cpow-free definitions)
         precise T_R re, im;
         if (abs(x.y) <= abs(x.x)) {
-            precise T_R r = x.y / x.x;
+            precise T_R r = f_div(x.y, x.x);
             precise T_R d = x.x + x.y * r;
-            re = T_R(1) / d;
-            im = -r / d;
+            re = f_div(T_R(1), d);
+            im = f_div(-r, d);
         } else {
-            precise T_R r = x.x / x.y;
+            precise T_R r = f_div(x.x, x.y);
             precise T_R d = x.x * r + x.y;
-            re = r / d;
-            im = T_R(-1) / d;
+            re = f_div(r, d);
+            im = f_div(T_R(-1), d);
         }
         return T_C(re, im);
     }
@@ -83,8 +83,7 @@ R_C op(T_C x)
         T_R a = f_hypot(x.x, x.y);
         if (a == 0)
             return T_C(0);
-        precise T_C s = x / a;
-        return s;
+        return T_C(f_div(x.x, a), f_div(x.y, a));
     }
 #elif T_K == K_FLOAT
     if (OP == OP_ABS)
@@ -106,10 +105,9 @@ R_C op(T_C x)
         return s;
     }
     if (OP == OP_SQRT)
-        return sqrt(x);
+        return f_sqrt(x);
     if (OP == OP_RECIPROCAL) {
-        precise T_C s = T_C(1) / x;
-        return s;
+        return f_div(T_C(1), x);
     }
 #else  // integers
     if (OP == OP_ABS)

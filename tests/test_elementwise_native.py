@@ -2,6 +2,7 @@
 broadcast, non-contiguous, large), against numpy, with no host fallback, and float64 results
 carrying float64 precision."""
 import warnings
+import zlib
 
 import numpy as np
 import pytest
@@ -25,7 +26,7 @@ INEXACT_ULPS.update({"abs": 2, "sign": 2})           # of complex: a hypot
 INEXACT_ULPS_COMPLEX = {"multiply": 2, "divide": 4, "reciprocal": 4, "square": 2, "sqrt": 4,
                         "sign": 4, "abs": 2}
 INEXACT_ULPS_COMPLEX.update({n: 8 for n in INEXACT_ULPS if n not in INEXACT_ULPS_COMPLEX})
-INEXACT_ULPS_COMPLEX["pow"] = 32
+INEXACT_ULPS_COMPLEX["pow"] = 64  # x1 ** x2 = exp(x2 log x1): numpy's own error is of this order
 
 
 def dev(h):
@@ -211,7 +212,7 @@ def call(name, *args):
 @pytest.mark.parametrize("name,dt", cases())
 def test_sweep(name, dt):
     nargs = 3 if name == "clip" else FUNCS[name][1]
-    rng = np.random.default_rng(abs(hash((name, dt.name))) % (1 << 32))
+    rng = np.random.default_rng(zlib.crc32(f"{name}-{dt.name}".encode()))
     # (shape of each argument) per case: 0-d, empty, broadcast, contiguous large, plus views
     shapes = [[()] * nargs, [(0, 3)] * nargs, [(5, 1, 3)] + [(4, 1)] * (nargs - 1),
               [(70001,)] * nargs]

@@ -217,3 +217,23 @@ def test_integer_semantics(no_fallbacks):
         np.testing.assert_array_equal(host(xp.bitwise_right_shift(x, dev(s))), np.right_shift(a, s), err_msg=dt.name)
         np.testing.assert_array_equal(host(x + x), a + a, err_msg=dt.name)
         np.testing.assert_array_equal(host(x * x), a * a, err_msg=dt.name)
+
+
+def test_variants_without_float64(no_fallbacks):
+    """The float32/complex64 variants for devices without float64 (plain float32 division)."""
+    from array_api_vulkan._kernels import _launch
+
+    class NoF64:
+        supports_float64 = False
+
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(100).astype(np.float32)
+    b = rng.standard_normal(100).astype(np.float32)
+    x, y = dev(a), dev(b)
+    for name, ref in (("divide", np.divide), ("floor_divide", np.floor_divide)):
+        op = _launch.table.lookup(name, "f")
+        shader = _launch.variant("binary", "f", "f", name, NoF64())
+        assert shader.endswith("_nof64")
+        out = xp.empty((100,), dtype=xp.float32)
+        assert _launch.map_op(shader, op.code, out, [x, y], 2)
+        np.testing.assert_allclose(host(out), ref(a, b), rtol=1e-6)

@@ -29,7 +29,7 @@ def _empty(device, dtype, shape):
 
 def full(shape, fill_value, dtype, device):
     code = _code(dtype)
-    variant = _launch.variant("fill", None, code)
+    variant = _launch.variant("fill", None, code, None, device)
     if variant is None or not _launch.device_supports(device, code):
         return None
     out = _empty(device, dtype, shape)
@@ -41,7 +41,7 @@ def full(shape, fill_value, dtype, device):
 def arange(start, stop, step, n, dtype, device):
     code = _code(dtype)
     kind = table.DTYPES[dtype.name][3]
-    variant = _launch.variant("fill", None, code)
+    variant = _launch.variant("fill", None, code, None, device)
     if kind not in "iuf" or variant is None or not _launch.device_supports(device, code):
         return None
     out = _empty(device, dtype, (n,))
@@ -64,7 +64,7 @@ def arange(start, stop, step, n, dtype, device):
 
 def eye(n_rows, n_cols, k_diag, dtype, device):
     code = _code(dtype)
-    variant = _launch.variant("fill", None, code)
+    variant = _launch.variant("fill", None, code, None, device)
     if variant is None or not _launch.device_supports(device, code):
         return None
     out = _empty(device, dtype, (n_rows, n_cols))
@@ -77,7 +77,7 @@ def astype(x, dtype):
     """A new C-contiguous array of x's values converted to dtype (numpy's conversions)."""
     tc, rc = _code(x._dtype), _code(dtype)
     dev = x._alloc.device
-    variant = _launch.variant("cast", tc, rc)
+    variant = _launch.variant("cast", tc, rc, None, dev)
     if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
     out = _empty(dev, dtype, x._shape)
@@ -108,7 +108,7 @@ def elementwise(name, args, dtype, shape):
     op = table.lookup(name, tc)
     if op is None or op.sigs[tc] != rc or len(args) != op.nargs:
         return None
-    variant = _launch.variant(op.family, tc, rc, name)
+    variant = _launch.variant(op.family, tc, rc, name, dev)
     if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
     if op.family == "math" and not dev.supports_int64:

@@ -21,10 +21,12 @@ _SCALARS = (bool, int, float, complex)
 _built = {}
 
 
-def variant(family, tin, tout, op=None):
+def variant(family, tin, tout, op=None, dev=None):
     """The spv name of a family's variant for (input code, result code), or None if the table
     has none or it is not compiled (a math include that landed after spv/ was built)."""
-    name = _variants.variant_name(family, tin, tout, op)
+    f64 = dev is None or dev.supports_float64
+    dp = dev is not None and denorm_preserve(dev)
+    name = _variants.variant_name(family, tin, tout, op, f64, dp)
     ok = _built.get(name)
     if ok is None:
         from .._runtime.device import SPV_DIRS
@@ -32,6 +34,20 @@ def variant(family, tin, tout, op=None):
         ok = _built[name] = name in _variants.VARIANTS and any(
             os.path.exists(os.path.join(d, name + ".spv")) for d in SPV_DIRS)
     return name if ok else None
+
+
+NVIDIA_VENDOR_ID = 0x10DE
+
+
+def denorm_preserve(dev):
+    """Whether to use the DenormPreserve (float32) variants on dev: where the device reports
+    shaderDenormPreserveFloat32; until the runtime reports it, on NVIDIA, where it was verified
+    (H200, driver 580: float32 subnormals are flushed without it and kept with it)."""
+    info = getattr(dev, "info", None) or {}
+    v = info.get("shader_denorm_preserve_float32")
+    if v is None:
+        v = info.get("vendor_id") == NVIDIA_VENDOR_ID
+    return bool(v)
 
 
 def device_supports(dev, code):
@@ -117,7 +133,7 @@ def contiguous(a, shape=None):
 
     shape = a._shape if shape is None else tuple(shape)
     code = table.DTYPES[a._dtype.name][0]
-    name = variant("cast", code, code)
+    name = variant("cast", code, code, None, a._alloc.device)
     out = Array._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
     if name is None or not map_op(name, 0, out, [a], 1, _allow_copy=False):
         return None

@@ -45,13 +45,42 @@ def per_op(family, tin):
     return family == "math" and tin in "FD"
 
 
-def variant_name(family, tin, tout, op=None):
-    """spv name of a variant: e.g. binary_float32_bool, math_complex64_complex64_exp; tin None
-    for one-type families."""
+def has_nof64(family, tin):
+    """float32/complex64 variants that divide or take square roots through float64 (exact where
+    float32 ones are not, e.g. on NVIDIA) also come without float64, for devices lacking it."""
+    return family in ("unary", "binary") and tin in "fF"
+
+
+def has_dp(tin, tout):
+    """Variants touching float32 also come with SPIR-V DenormPreserve for 32-bit floats, for
+    devices that support it (NVIDIA flushes float32 subnormals to zero without it)."""
+    return (tin is not None and tin in "fF") or tout in "fF"
+
+
+def flavours(family, tin, tout):
+    """[(f64, dp, extra defines)]: every flavour a (family, tin, tout) variant is built in."""
+    out = [(True, False, {})]
+    if has_nof64(family, tin):
+        out.append((False, False, {"AVK_NO_F64": 1}))
+    if has_dp(tin, tout):
+        out += [(f64, True, dict(d, AVK_DENORM_PRESERVE=1)) for f64, _, d in out]
+    return out
+
+
+def variant_name(family, tin, tout, op=None, f64=True, dp=False):
+    """spv name of a variant: e.g. binary_float32_bool, math_complex64_complex64_exp,
+    binary_float32_float32_nof64_dp; tin None for one-type families."""
     if tin is None:
-        return f"{family}_{table.CODE[tout]}"
-    name = f"{family}_{table.CODE[tin]}_{table.CODE[tout]}"
-    return f"{name}_{op}" if per_op(family, tin) else name
+        name = f"{family}_{table.CODE[tout]}"
+    else:
+        name = f"{family}_{table.CODE[tin]}_{table.CODE[tout]}"
+        if per_op(family, tin):
+            name = f"{name}_{op}"
+        if not f64 and has_nof64(family, tin):
+            name += "_nof64"
+    if dp and has_dp(tin, tout):
+        name += "_dp"
+    return name
 
 
 def _build():
@@ -70,15 +99,18 @@ def _build():
                     d.update(type_defines("R", tout))
                     if per_op(family, tin):
                         d["MATH_OP"] = op.code
-                    out[variant_name(family, tin, tout, name)] = (family, d)
+                    for f64, dp, extra in flavours(family, tin, tout):
+                        out[variant_name(family, tin, tout, name, f64, dp)] = (family, dict(d, **extra))
     for tin in table.CODE:
         for tout in table.CODE:
             d = type_defines("T", tin)
             d.update(type_defines("R", tout))
-            out[variant_name("cast", tin, tout)] = ("cast", d)
+            for f64, dp, extra in flavours("cast", tin, tout):
+                out[variant_name("cast", tin, tout, None, f64, dp)] = ("cast", dict(d, **extra))
         d = {f"OP_{n.upper()}": c for n, c in table.FILL_CODES.items()}
         d.update(type_defines("R", tin))
-        out[variant_name("fill", None, tin)] = ("fill", d)
+        for f64, dp, extra in flavours("fill", None, tin):
+            out[variant_name("fill", None, tin, None, f64, dp)] = ("fill", dict(d, **extra))
     return out
 
 

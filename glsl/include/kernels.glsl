@@ -32,6 +32,13 @@
 // the mode comes from the push block (families whose pipelines are costly to create: math)
 #define MODE_DYNAMIC 4
 
+#ifdef AVK_DENORM_PRESERVE
+// SPIR-V DenormPreserve (4459) for 32-bit floats, capability DenormPreserve (4464): only on
+// devices reporting shaderDenormPreserveFloat32 (NVIDIA flushes float32 denormals otherwise).
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
+#endif
+
 layout(push_constant) uniform Push { uint w[32]; } p;
 
 layout(constant_id = 0) const uint OP = 0;

@@ -25,6 +25,18 @@
 #endif
 #define T_TOTAL (T_MANT + 1 + (T_MANT == 23 ? 8 : 11))
 
+// Division and square root correctly rounded: Vulkan lets float32 a / b and sqrt be off by ulps
+// (NVIDIA is), while double ones are exact there; a float result of a double quotient or root of
+// floats is correctly rounded (53 >= 2 * 24 + 2). AVK_NO_F64 variants serve devices without
+// float64 and take what the device gives.
+#if T_MANT == 23 && !defined(AVK_NO_F64)
+T_R f_div(T_R a, T_R b) { return float(double(a) / double(b)); }
+T_R f_sqrt(T_R a) { return float(sqrt(double(a))); }
+#else
+T_R f_div(T_R a, T_R b) { precise T_R q = a / b; return q; }
+T_R f_sqrt(T_R a) { return sqrt(a); }
+#endif
+
 T_R f_copysign(T_R a, T_R b)
 {
     return t_from_bits((t_bits(a) & ~TU_SIGN) | (t_bits(b) & TU_SIGN));
@@ -113,10 +125,10 @@ T_R f_divmod(T_R a, T_R b, out T_R modulus)
     precise T_R mod = f_fmod(a, b);
     if (b == 0) {
         modulus = mod;
-        precise T_R q = a / b;
-        return q;
+        return f_div(a, b);
     }
-    precise T_R div = (a - mod) / b;
+    precise T_R am = a - mod;
+    precise T_R div = f_div(am, b);
     if (mod != 0) {
         if ((b < 0) != (mod < 0)) {
             mod += b;
@@ -131,8 +143,7 @@ T_R f_divmod(T_R a, T_R b, out T_R modulus)
         if (div - floordiv > 0.5)
             floordiv += 1.0;
     } else {
-        precise T_R q = a / b;
-        floordiv = f_copysign(T_R(0), q);
+        floordiv = f_copysign(T_R(0), f_div(a, b));
     }
     modulus = mod;
     return floordiv;
@@ -148,8 +159,9 @@ T_R f_hypot(T_R a, T_R b)
     T_R hi = max(x, y), lo = min(x, y);
     if (hi == 0)
         return hi;
-    precise T_R r = lo / hi;
-    precise T_R s = hi * sqrt(T_R(1) + r * r);
+    precise T_R r = f_div(lo, hi);
+    precise T_R r2 = T_R(1) + r * r;
+    precise T_R s = hi * f_sqrt(r2);
     return s;
 }
 
@@ -161,17 +173,19 @@ T_C c_div(T_C a, T_C b)
     precise T_R re, im;
     if (ar >= ai) {
         if (ar == 0 && ai == 0) {
-            re = a.x / ar;
-            im = a.y / ar;
+            re = f_div(a.x, ar);
+            im = f_div(a.y, ar);
         } else {
-            precise T_R rat = b.y / b.x;
-            precise T_R scl = T_R(1.0) / (b.x + b.y * rat);
+            precise T_R rat = f_div(b.y, b.x);
+            precise T_R den = b.x + b.y * rat;
+            precise T_R scl = f_div(T_R(1.0), den);
             re = (a.x + a.y * rat) * scl;
             im = (a.y - a.x * rat) * scl;
         }
     } else {
-        precise T_R rat = b.x / b.y;
-        precise T_R scl = T_R(1.0) / (b.y + b.x * rat);
+        precise T_R rat = f_div(b.x, b.y);
+        precise T_R den = b.y + b.x * rat;
+        precise T_R scl = f_div(T_R(1.0), den);
         re = (a.x * rat + a.y) * scl;
         im = (a.y * rat - a.x) * scl;
     }
