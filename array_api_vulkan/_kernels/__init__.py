@@ -12,10 +12,16 @@ from . import _launch
 from ._launch import table
 
 
-def _array_cls():
-    from .._array_object import Array
+_Array = None
 
-    return Array
+
+def _array_cls():
+    global _Array
+    if _Array is None:
+        from .._array_object import Array
+
+        _Array = Array
+    return _Array
 
 
 def _code(dtype):

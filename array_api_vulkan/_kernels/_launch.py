@@ -1,7 +1,9 @@
 """Launch mechanics shared by the kernel families: variants, input modes, dimension collapsing,
 push-constant packing (see glsl/include/kernels.glsl for the layout)."""
+import functools
 import math
 import os
+import struct
 import warnings
 
 import numpy as np
@@ -79,6 +81,17 @@ def scalar_words(value, code):
         bits = table.DTYPES[table.CODE[code]][4]
         v = int(value) & ((1 << 64) - 1)
         return [v & 0xFFFFFFFF, v >> 32] if bits == 64 else [v & 0xFFFFFFFF]
+    try:
+        if code == "f":
+            return list(_U32.unpack(_F32.pack(value)))
+        if code == "d":
+            return list(_U32x2.unpack(_F64.pack(value)))
+        if code == "F":
+            return list(_U32x2.unpack(_F32x2.pack(value.real, value.imag)))
+        if code == "D":
+            return list(_U32x4.unpack(_F64x2.pack(value.real, value.imag)))
+    except (OverflowError, struct.error):
+        pass  # float32 overflow: numpy rounds to infinity
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
@@ -91,6 +104,12 @@ def scalar_words(value, code):
             return [int(w) for w in np.array([c.real, c.imag], ft).view(np.uint32)]
 
 
+_F32, _F64 = struct.Struct("<f"), struct.Struct("<d")
+_F32x2, _F64x2 = struct.Struct("<2f"), struct.Struct("<2d")
+_U32, _U32x2, _U32x4 = struct.Struct("<I"), struct.Struct("<2I"), struct.Struct("<4I")
+
+
+@functools.lru_cache(maxsize=1024)
 def _c_strides(shape):
     strides, acc = [], 1
     for n in reversed(shape):
@@ -148,30 +167,39 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     n = math.prod(shape)
     if n == 0:
         return True
-    dev = out._alloc.device
-    arrays = [a for a in args if not isinstance(a, _SCALARS)]
-    tcode = table.DTYPES[arrays[0]._dtype.name][0]
+    first = None
+    for a in args:
+        if not isinstance(a, _SCALARS):
+            first = a
+            break
+    tcode = table.DTYPES[first._dtype.name][0]
     cstr = _c_strides(shape)
     modes, strides = [], []
     for a in args:
         if isinstance(a, _SCALARS):
             modes.append(MODE_SCALAR)
             strides.append(None)
-            continue
-        st = _broadcast_strides(a, shape)
-        if n == 1 or all(s == 0 for s, m in zip(st, shape) if m != 1):
+        elif n == 1:
             modes.append(MODE_ONE)
-        elif all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
+            strides.append(None)
+        elif a._shape == shape and a._strides == cstr:
             modes.append(MODE_CONTIG)
+            strides.append(None)
         else:
-            modes.append(MODE_STRIDED)
-        strides.append(st)
+            st = _broadcast_strides(a, shape)
+            if all(s == 0 for s, m in zip(st, shape) if m != 1):
+                modes.append(MODE_ONE)
+            elif all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
+                modes.append(MODE_CONTIG)
+            else:
+                modes.append(MODE_STRIDED)
+            strides.append(st)
     strided = [j for j, m in enumerate(modes) if m == MODE_STRIDED]
     sh, sts = [], []
     if strided:
         sh, sts = _collapse(shape, [strides[j] for j in strided])
-    scalar_w = [scalar_words(a, tcode) for a in args if isinstance(a, _SCALARS)]
-    need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w)
+    scalar_w = [scalar_words(a, tcode) if isinstance(a, _SCALARS) else None for a in args]
+    need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w if w)
     if need > PUSH_WORDS:
         if not _allow_copy:
             return False
@@ -183,34 +211,32 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
                 return False
             args[j] = c
         return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic)
-    push = np.zeros(PUSH_WORDS, np.uint32)
-    push[0] = n
-    push[1] = _elem_offset(out)
-    push[2] = len(sh)
-    if dynamic:
-        push[2] |= sum(m << (8 + 2 * j) for j, m in enumerate(modes))
-        modes = [MODE_DYNAMIC] * len(modes)
-    base = 3 + nin
-    push[base:base + len(sh)] = sh
+    nd = len(sh)
+    words = [n, _elem_offset(out), nd] + [0] * nin + sh + [0] * (nd * nin)
     for idx, j in enumerate(strided):
-        st = np.array(sts[idx], np.int64).astype(np.int32).view(np.uint32)
-        push[base + len(sh) * (1 + j):base + len(sh) * (2 + j)] = st
-    w = base + len(sh) * (1 + nin)
+        o = 3 + nin + nd * (1 + j)
+        words[o:o + nd] = [s & 0xFFFFFFFF for s in sts[idx]]
     buffers = [out._alloc]
-    first = arrays[0]
     for j, a in enumerate(args):
-        if isinstance(a, _SCALARS):
-            words = scalar_words(a, tcode)
-            push[3 + j] = w
-            push[w:w + len(words)] = words
-            w += len(words)
+        w = scalar_w[j]
+        if w is not None:
+            words[3 + j] = len(words)
+            words += w
             buffers.append(first._alloc)
         else:
-            push[3 + j] = _elem_offset(a)
+            words[3 + j] = _elem_offset(a)
             buffers.append(a._alloc)
+    if dynamic:
+        words[2] |= sum(m << (8 + 2 * j) for j, m in enumerate(modes))
+        modes = [MODE_DYNAMIC] * len(modes)
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[:len(words)] = words
     spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes))
-    dev.launch(shader, spec, buffers, [True] + [False] * nin, push, n)
+    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, n)
     return True
+
+
+_WRITES = {k: [True] + [False] * k for k in range(1, 4)}
 
 
 def fill(dev, shader, op_code, out, words):
