@@ -261,7 +261,8 @@ def test_float64_precision():
     x = np.array([0.1, 1.0 / 3.0, 2.5, 700.0])
     e = np.asarray(xp.exp(dev(x)))
     assert np.all(ulp_diff(e, np.exp(x)) <= 2)
-    assert np.any(e != np.exp(x.astype(np.float32)).astype(np.float64))
+    with np.errstate(over="ignore"):
+        assert np.any(e != np.exp(x.astype(np.float32)).astype(np.float64))
     s = np.asarray(xp.sin(dev(np.array([1e10, 3.0]))))
     assert np.all(ulp_diff(s, np.sin([1e10, 3.0])) <= 2)
 

@@ -117,8 +117,8 @@ def elementwise(name, args, dtype, shape):
     variant = _launch.variant(op.family, tc, rc, name, dev)
     if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
-    if op.family == "math" and not dev.supports_int64:
-        return None
+    if op.family == "math" and tc in "dD" and not dev.supports_int64:
+        return None  # math_f64.glsl's bit tricks use 64-bit integers
     if name == "clip" and tc in table._INT:
         args = [_launch.clamp_int(a, tc) if isinstance(a, int) else a for a in args]
     out = _empty(dev, dtype, shape)
