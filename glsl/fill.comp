@@ -1,7 +1,8 @@
 #version 450
 // full / arange / eye into a contiguous result (op code: specialisation constant 0).
 //   full:   w[2..] the value (words of R)
-//   arange: w[2..] start, w[4..] step (both of R's compute type; numpy: start + i * delta)
+//   arange: w[2..] start, w[4..] delta, w[6..] the second element (R's compute type): numpy sets
+//           the first two elements, then start + i * delta from the third on
 //   eye:    w[2] columns, w[3] k (signed): 1 where column - row == k
 #extension GL_GOOGLE_include_directive : require
 #include "kernels.glsl"
@@ -22,7 +23,7 @@ void main()
 #else
         precise R_C d = R_C(i) * r_scalar(4);
         precise R_C s = r_scalar(2) + d;
-        v = s;
+        v = i == 1 ? r_scalar(6) : s;
 #endif
     } else {
         uint cols = p.w[2];

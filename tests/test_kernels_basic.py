@@ -64,7 +64,7 @@ def test_arange(dt, no_fallbacks):
     if dt._np.kind == "u":
         cases = [(0, 10, 1), (20, 3, -3), (3, 4, 7)]
     if dt._np.kind == "f":
-        cases += [(0.1, 1.0, 0.1), (-2.5, 7.25, 0.75), (1, 1e6, 3.3)]
+        cases += [(0.1, 1.0, 0.1), (-2.5, 7.25, 0.75), (1, 1e6, 3.3), (0.8999999999999999, 30, 2.9)]
     for start, stop, step in cases:
         if dt.itemsize == 1 and abs(stop) > 100:
             continue

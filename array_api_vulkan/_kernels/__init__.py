@@ -52,18 +52,23 @@ def arange(start, stop, step, n, dtype, device):
         return None
     out = _empty(device, dtype, (n,))
     if kind == "f":
-        # numpy: start + i * delta in the dtype, delta = dtype(start + step) - dtype(start)
+        # numpy: the first two elements are dtype(start) and dtype(start + step), the others
+        # start + i * delta in the dtype, delta = dtype(start + step) - dtype(start)
         import numpy as np
 
         npdt = dtype._np
         with np.errstate(all="ignore"):
             first = npdt.type(start)
-            delta = npdt.type(npdt.type(start + step) - first)
-        start, step = float(first), float(delta)
+            second = npdt.type(start + step)
+            delta = npdt.type(second - first)
+        start, step, second = float(first), float(delta), float(second)
     else:
         start, step = int(start), int(step)
-    # start at w[2], step at w[4] (each up to two words)
-    words = (_launch.scalar_words(start, code) + [0])[:2] + _launch.scalar_words(step, code)
+        second = start + step
+    # start at w[2], delta at w[4], the second element at w[6] (each up to two words)
+    words = []
+    for v in (start, step, second):
+        words += (_launch.scalar_words(v, code) + [0])[:2]
     _launch.fill(device, variant, table.FILL_CODES["arange"], out, words)
     return out
 
