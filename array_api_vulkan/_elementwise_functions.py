@@ -113,6 +113,8 @@ def _imag(x):
 
 
 _CONSTANT_ON_INTEGERS = {"isnan": False, "isinf": False, "isfinite": True}
+# What a Python scalar becomes for kernels computing in a dtype of each kind.
+_SCALAR_CONVERT = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
 class ElementwiseOp:
@@ -127,6 +129,8 @@ class ElementwiseOp:
     def __init__(self, name, nargs, category, result, host):
         self.__name__ = self.__qualname__ = name
         self.nargs, self.category, self.result, self.host = nargs, category, result, host
+        # signature (dtype of each Array, type of each Python scalar) -> resolved call plan
+        self._plans = {}
         self._allowed = _categories[category]
         names = ("x",) if nargs == 1 else ("x1", "x2")
         self.__signature__ = inspect.Signature(
@@ -148,6 +152,58 @@ class ElementwiseOp:
         return ct if ct.kind in "fc" else _dtypes.defaults(device)["real floating"]
 
     def __call__(self, *args):
+        # The hot path: a signature seen before and run natively skips validation and
+        # promotion, which depend only on the signature (and an int scalar's range).
+        plan = self._plans.get(tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args]))
+        if plan is not None:
+            out = plan(args)
+            if out is not None:
+                return out
+        return self._call(args)
+
+    def _make_plan(self, args, ct, rdt):
+        """A function running this signature again natively, or returning None to defer to
+        the general path (which then raises or falls back as it should)."""
+        name, elementwise, astype = self.__name__, _kernels.elementwise, _kernels.astype
+        steps = []
+        for a in args:
+            if a.__class__ is Array:
+                steps.append(0 if a._dtype == ct else 1)
+            elif a.__class__ is int and ct.kind in "iu":
+                info = np.iinfo(ct._np)
+                steps.append((int(info.min), int(info.max)))
+            else:
+                steps.append(_SCALAR_CONVERT[ct.kind])
+        steps = tuple(steps)
+
+        def plan(args):
+            kargs, dev, shape = [], None, None
+            for a, step in zip(args, steps):
+                if step == 0 or step == 1:
+                    if dev is None:
+                        dev, shape = a._alloc.device, a._shape
+                    elif a._alloc.device != dev:
+                        return None
+                    elif a._shape != shape:
+                        try:
+                            shape = _broadcast_shapes(shape, a._shape)
+                        except ValueError:
+                            return None
+                    if step == 1:
+                        a = astype(a, ct)
+                        if a is None:
+                            return None
+                elif step.__class__ is tuple:
+                    if not step[0] <= a <= step[1]:
+                        return None
+                else:
+                    a = step(a)
+                kargs.append(a)
+            return elementwise(name, kargs, rdt, shape)
+
+        return plan
+
+    def _call(self, args):
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
         args = tuple(_py(a) for a in args)
@@ -178,6 +234,9 @@ class ElementwiseOp:
         else:
             out = _kernels.elementwise(self.__name__, kargs, rdt, shape)
             if out is not None:
+                if all(a.__class__ is Array or a.__class__ in _SCALARS for a in args):
+                    key = tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args])
+                    self._plans[key] = self._make_plan(args, ct, rdt)
                 return out
         # integer division computes in the result's float dtype
         cd = rdt if self.result == "float" else ct
