@@ -16,7 +16,7 @@ def dev(h):
     from array_api_vulkan._array_object import Array
     from array_api_vulkan._dtypes import from_np
 
-    h = np.ascontiguousarray(h)
+    h = np.array(h, order="C")  # (np.ascontiguousarray makes 0-d arrays 1-d)
     return Array._new(DEV.upload(h), from_np(h.dtype), h.shape)
 
 
