@@ -1,6 +1,9 @@
 #version 450
-// astype and strided -> contiguous copies: r[i] = R(t[strided index of i]), numpy's conversions.
-// Variants: every (T, R) pair (variants.py). Mode of the input: specialisation constant 1.
+// astype, strided -> contiguous copies and assignment into views: r[out index of i] = R(t[in index
+// of i]), numpy's conversions. Variants: every (T, R) pair (variants.py).
+// Specialisation constants: 1 the input's mode (contiguous, strided, scalar, one element);
+// 2 the result's: contiguous, or strided (assignment into a view: its strides follow the
+// input's in the push block, as a second input's would).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
 #include "kernels.glsl"
@@ -47,6 +50,11 @@ void main()
     uint i = avk_index();
     if (i >= p.w[0])
         return;
-    T_C x = T_C(t_[avk_in_index(MODE0, 0, i)]);
-    r_[p.w[1] + i] = R_S(convert(x));
+    T_C x;
+    if (MODE0 == MODE_SCALAR)
+        x = t_scalar(0);
+    else
+        x = T_C(t_[avk_in_index(MODE0, 0, i)]);
+    uint o = MODE1 == MODE_STRIDED ? uint(int(p.w[1]) + avk_strided(i, 1)) : p.w[1] + i;
+    r_[o] = R_S(convert(x));
 }

@@ -97,6 +97,20 @@ def astype(x, dtype):
     return out
 
 
+def assign(dst, src):
+    """Writes src into the strided view dst in place (every view of its allocation sees it):
+    src an Array broadcastable to dst.shape, converted to dst's dtype as astype does, or a Python
+    scalar of dst's kind. True when done natively, False where the spec layer must fall back.
+    For in-place operators and basic-index __setitem__."""
+    dev = dst._alloc.device
+    rc = _code(dst._dtype)
+    tc = rc if isinstance(src, (bool, int, float, complex)) else _code(src._dtype)
+    variant = _launch.variant("cast", tc, rc, None, dev)
+    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return False
+    return _launch.assign(variant, dst, src)
+
+
 def elementwise(name, args, dtype, shape):
     arrays = [a for a in args if not isinstance(a, (bool, int, float, complex))]
     if not arrays:

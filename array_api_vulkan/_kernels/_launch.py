@@ -248,3 +248,56 @@ def fill(dev, shader, op_code, out, words):
     push[1] = _elem_offset(out)
     push[2:2 + len(words)] = words
     dev.launch(shader, (op_code, 0, 0, 0), [out._alloc], [True], push, n)
+
+
+def assign(shader, dst, src):
+    """Records dst[...] = src in place: dst any strided view, src an Array broadcastable to it
+    (converted as the cast variant `shader` does) or a Python scalar of dst's kind. False if the
+    view's rank does not fit the push block."""
+    shape = dst._shape
+    n = math.prod(shape)
+    if n == 0:
+        return True
+    cstr = _c_strides(shape)
+    out_contig = all(s == c for s, c, m in zip(dst._strides, cstr, shape) if m != 1)
+    lists = []
+    scalar = isinstance(src, _SCALARS)
+    if scalar:
+        mode = MODE_SCALAR
+    else:
+        if src._alloc is dst._alloc:
+            src = contiguous(src)  # the source may overlap the destination
+            if src is None:
+                return False
+        st = _broadcast_strides(src, shape)
+        if n == 1 or all(s == 0 for s, m in zip(st, shape) if m != 1):
+            mode = MODE_ONE
+        elif all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
+            mode = MODE_CONTIG
+        else:
+            mode = MODE_STRIDED
+            lists.append(st)
+    if not out_contig:
+        lists.append([s if m != 1 else 0 for s, m in zip(dst._strides, shape)])
+    sh, sts = _collapse(shape, lists) if lists else ([], [])
+    nd = len(sh)
+    words = [n, _elem_offset(dst), nd, 0] + sh + [0] * (2 * nd)
+    k = 0
+    if mode == MODE_STRIDED:
+        words[4 + nd:4 + 2 * nd] = [s & 0xFFFFFFFF for s in sts[0]]
+        k = 1
+    if not out_contig:
+        words[4 + 2 * nd:4 + 3 * nd] = [s & 0xFFFFFFFF for s in sts[k]]
+    if scalar:
+        words[3] = len(words)
+        words += scalar_words(src, table.DTYPES[dst._dtype.name][0])
+    else:
+        words[3] = _elem_offset(src)
+    if len(words) > PUSH_WORDS:
+        return False
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[:len(words)] = words
+    spec = (0, mode, MODE_CONTIG if out_contig else MODE_STRIDED, 0)
+    buffers = [dst._alloc, dst._alloc if scalar else src._alloc]
+    dst._alloc.device.launch(shader, spec, buffers, [True, False], push, n)
+    return True
