@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 
-from . import _dtypes, _fallback, _runtime
+from . import _dtypes, _fallback, _kernels, _runtime
 
 _SCALARS = (bool, int, float, complex)
 _VULKAN_DLPACK = 7  # kDLVulkan
@@ -271,21 +271,27 @@ class Array:
 
     def __setitem__(self, key, value, /):
         tkey = key if isinstance(key, tuple) else (key,)
-        if self._basic_index(tkey) is None:
+        view = self._basic_index(tkey)
+        if view is None:
             self._check_advanced(tkey)
+        if isinstance(value, np.generic):
+            value = value.item()
         if isinstance(value, Array):
             if _dtypes.promote(self._dtype, value._dtype) != self._dtype:
                 raise TypeError(f"cannot assign {value._dtype.name} values to a "
                                 f"{self._dtype.name} array")
             if value.device != self.device:
                 raise ValueError("value is on a different device")
-            value = value._host()
         elif isinstance(value, _SCALARS):
             if _dtypes.scalar_dtype(self._dtype, value) != self._dtype:
                 raise TypeError(f"cannot assign a Python {type(value).__name__} to a "
                                 f"{self._dtype.name} array")
         else:
             raise TypeError(f"cannot assign {type(value).__name__} to an array")
+        if view is not None and self._assign_native(view, value):
+            return
+        if isinstance(value, Array):
+            value = value._host()
         _runtime.count_fallback("__setitem__")
         hkey = tuple(k._host() if isinstance(k, Array) else k for k in tkey)
         self._write_host(hkey, value)
@@ -300,8 +306,27 @@ class Array:
             view[key] = value
         dev.write(alloc, raw)
 
+    @staticmethod
+    def _assign_native(view, value):
+        """Write value (an Array of a dtype that promotes to view's, or a Python scalar that
+        fits it) into the strided view on the device; False where the kernels cannot."""
+        if isinstance(value, Array):
+            if _broadcast_to_shape(value._shape, view._shape) is None:
+                raise ValueError(f"cannot broadcast a value of shape {value._shape} to the "
+                                 f"indexed shape {view._shape}")
+            if value._alloc is view._alloc and value.size:
+                # Source and destination may overlap: copy the source first, as numpy does.
+                value = _kernels.astype(value, value._dtype)
+                if value is None:
+                    return False
+        else:
+            value = _dtypes.scalar_value(value, view._dtype)
+        return _kernels.assign(view, value)
+
     def _overwrite(self, other, name):
         """Replace every element of self with those of `other` (same shape and dtype)."""
+        if self._assign_native(self, other):
+            return
         _runtime.count_fallback(name)
         host = other._host()
         if self._offset == 0 and self._is_c_contiguous():
@@ -337,6 +362,16 @@ class Array:
                              f"{result._shape}")
         self._overwrite(result, name)
         return self
+
+
+def _broadcast_to_shape(shape, target):
+    """target if shape broadcasts to it, else None."""
+    if len(shape) > len(target):
+        return None
+    for n, m in zip(shape[::-1], target[::-1]):
+        if n != 1 and n != m:
+            return None
+    return target
 
 
 def _binary(fname, kind, opname):
