@@ -4,6 +4,7 @@
 // from push, one element). Variants by (T, R): R is T, or bool for comparisons (variants.py).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 2
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT || T_K == K_CPLX
 #include "kernels_float.glsl"
@@ -184,11 +185,8 @@ R_C op(T_C a, T_C b)
     return R_C(0);
 }
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     T_C a, b;
     if (MODE0 == MODE_SCALAR)
         a = t_scalar(0);

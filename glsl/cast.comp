@@ -6,6 +6,7 @@
 // input's in the push block, as a second input's would).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 
 layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
@@ -45,11 +46,8 @@ R_C convert(T_C x)
 #endif
 }
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     T_C x;
     if (MODE0 == MODE_SCALAR)
         x = t_scalar(0);

@@ -3,6 +3,7 @@
 // minimum. Input modes: specialisation constants 1..3.
 #extension GL_GOOGLE_include_directive : require
 #define NIN 3
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 
 layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
@@ -18,11 +19,8 @@ T_C load(uint mode, uint j, uint i)
     return T_C(j == 0 ? x_[k] : (j == 1 ? l_[k] : h_[k]));
 }
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     T_C x = load(MODE0, 0, i), lo = load(MODE1, 1, i), hi = load(MODE2, 2, i);
 #if T_K == K_FLOAT
     if (isnan(x) || isnan(lo) || isnan(hi)) {

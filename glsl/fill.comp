@@ -5,15 +5,13 @@
 //           the first two elements, then start + i * delta from the third on
 //   eye:    w[2] columns, w[3] k (signed): 1 where column - row == k
 #extension GL_GOOGLE_include_directive : require
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 
 layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     R_C v;
     if (OP == OP_FULL) {
         v = r_scalar(2);

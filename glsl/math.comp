@@ -9,6 +9,7 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #define NIN 2
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT && T_BITS == 32
 #include "math_f32.glsl"
@@ -115,11 +116,8 @@ T_C op(T_C a, T_C b)
     return a;
 }
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     T_C a, b;
     if (avk_mode(MODE0, 0) == MODE_SCALAR)
         a = t_scalar(0);

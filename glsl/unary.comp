@@ -4,6 +4,7 @@
 // Variants by (T, R): R is T, bool (predicates) or T's real type (abs/real/imag of complex).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
+#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT || T_K == K_CPLX
 #include "kernels_float.glsl"
@@ -126,11 +127,8 @@ R_C op(T_C x)
     return R_C(x);
 }
 
-void main()
+void body(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
     T_C x = T_C(t_[avk_in_index(MODE0, 0, i)]);
     r_[p.w[1] + i] = R_S(op(x));
 }

@@ -286,8 +286,10 @@ def test_complex64_atanh_near_one():
 
 
 def test_huge_grid():
-    """More than 65535 groups of 256: the dispatch grid's second dimension."""
-    n = 65535 * 256 + 1000
+    """More than 65535 groups of 256 invocations (of 4 elements each): the grid's second dimension."""
+    from array_api_vulkan._kernels import _launch
+
+    n = 65535 * 256 * _launch.ELEMS + 1000
     x = xp.ones((n,), dtype=xp.uint8)
     y = np.asarray(x + x)
     assert y.shape == (n,) and y[0] == 2 and y[-1] == 2 and np.all(y[-70000:] == 2)

@@ -16,6 +16,9 @@ MODE_CONTIG, MODE_STRIDED, MODE_SCALAR, MODE_ONE, MODE_DYNAMIC = 0, 1, 2, 3, 4
 # Families whose input modes go in the push block rather than in specialisation constants:
 # their pipelines are costly to create on lavapipe (up to seconds for complex128 math).
 DYNAMIC_MODES = {"math"}
+# Elements per invocation (specialisation constant 4), ELEMS apart in the grid: on an H200 a 16M
+# float32 add went from 116 to 73 us a dispatch (CuPy: 84), on lavapipe 2x faster.
+ELEMS = 4
 PUSH_WORDS = 32
 _SCALARS = (bool, int, float, complex)
 
@@ -231,8 +234,8 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
         modes = [MODE_DYNAMIC] * len(modes)
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
-    spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes))
-    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, n)
+    spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes)) + (ELEMS,)
+    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, (n + ELEMS - 1) // ELEMS)
     return True
 
 
@@ -247,7 +250,7 @@ def fill(dev, shader, op_code, out, words):
     push[0] = n
     push[1] = _elem_offset(out)
     push[2:2 + len(words)] = words
-    dev.launch(shader, (op_code, 0, 0, 0), [out._alloc], [True], push, n)
+    dev.launch(shader, (op_code, 0, 0, 0, ELEMS), [out._alloc], [True], push, (n + ELEMS - 1) // ELEMS)
 
 
 def assign(shader, dst, src):
@@ -297,7 +300,7 @@ def assign(shader, dst, src):
         return False
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
-    spec = (0, mode, MODE_CONTIG if out_contig else MODE_STRIDED, 0)
+    spec = (0, mode, MODE_CONTIG if out_contig else MODE_STRIDED, 0, ELEMS)
     buffers = [dst._alloc, dst._alloc if scalar else src._alloc]
-    dst._alloc.device.launch(shader, spec, buffers, [True, False], push, n)
+    dst._alloc.device.launch(shader, spec, buffers, [True, False], push, (n + ELEMS - 1) // ELEMS)
     return True
