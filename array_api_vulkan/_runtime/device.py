@@ -12,12 +12,12 @@ SPV_DIRS = (os.path.join(os.path.dirname(_PKG), "spv"), os.path.join(_PKG, "spv"
 
 LOCAL_SIZE = 256
 MAX_GROUPS_X = 65535
-# Pending work is submitted (without waiting) past these, so that the GPU starts early on long
-# op chains and the memory held by deferred frees stays bounded.
+# Pending work is submitted (without waiting) past these, so that the GPU starts early: on long
+# op chains, and on large ops, which then run while Python records the next ones.
 MAX_PENDING_DISPATCHES = 4096
-MAX_PENDING_BYTES = 1 << 30
+MAX_PENDING_BYTES = 32 << 20
 # Submitted batches we let run ahead of the host before waiting for the oldest.
-MAX_INFLIGHT = 2
+MAX_INFLIGHT = 3
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
@@ -291,7 +291,10 @@ class Device:
         if groups <= MAX_GROUPS_X:
             batch.dispatch(pipe, push, groups)
         else:
-            batch.dispatch(pipe, push, MAX_GROUPS_X, (groups + MAX_GROUPS_X - 1) // MAX_GROUPS_X)
+            # Split into rows of nearly equal length: a short last row would launch tens of
+            # thousands of empty groups (64M elements: 65535 + 65535 groups for 65537 of work).
+            gy = (groups + MAX_GROUPS_X - 1) // MAX_GROUPS_X
+            batch.dispatch(pipe, push, (groups + gy - 1) // gy, gy)
         if host_read:
             batch.host_barrier()
         stats.counters["dispatches"] += 1
