@@ -291,3 +291,12 @@ def test_writes_keep_the_host_copy_current(dev):
     assert stat("submits") == submits
     a.host = None
     np.testing.assert_array_equal(dev.host_bytes(a).view(np.int8), np.arange(9))
+
+
+def test_a_finished_batch_refuses_more_work(dev):
+    a = dev.upload(np.arange(4, dtype=np.float32))
+    batch = dev._batch
+    dev.synchronize()
+    with pytest.raises(RuntimeError, match="already submitted"):
+        batch.barrier()
+    np.testing.assert_array_equal(dev.download(a, np.float32, (4,), (1,), 0), np.arange(4))

@@ -232,8 +232,14 @@ class Batch
     {
         mSeq->begin();
     }
+    void check_open() const
+    {
+        if (mDone)
+            throw std::runtime_error("this batch was already submitted and finished");
+    }
     void dispatch(const Pipeline& p, py::buffer push, uint32_t gx, uint32_t gy, uint32_t gz)
     {
+        check_open();
         auto info = push.request();
         uint32_t n = (uint32_t)(info.size * info.itemsize / sizeof(uint32_t));
         if (n != p.push_words)
@@ -247,6 +253,7 @@ class Batch
     }
     void barrier()
     {
+        check_open();
         mSeq->record(std::make_shared<OpGlobalBarrier>(
           vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader,
           vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite));
@@ -254,12 +261,16 @@ class Batch
     // Makes shader writes to host-visible memory visible to host reads after the fence.
     void host_barrier()
     {
+        check_open();
         mSeq->record(std::make_shared<OpGlobalBarrier>(
           vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eHost,
           vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead));
     }
     void submit()
     {
+        check_open();
+        if (mSubmitted)
+            throw std::runtime_error("this batch was already submitted");
         py::gil_scoped_release release;
         mSeq->evalAsync();
         mSubmitted = true;
@@ -274,6 +285,7 @@ class Batch
             mSeq->evalAwait(UINT64_MAX);
         }
         mSubmitted = false;
+        mDone = true;
         mSeq->destroy();
     }
     uint32_t dispatches() const { return mDispatches; }
@@ -282,6 +294,7 @@ class Batch
     std::shared_ptr<kp::Sequence> mSeq;
     const kp::Algorithm* mLastBound = nullptr;
     bool mSubmitted = false;
+    bool mDone = false;
     uint32_t mDispatches = 0;
 };
 
