@@ -237,3 +237,15 @@ def test_variants_without_float64(no_fallbacks):
         out = xp.empty((100,), dtype=xp.float32)
         assert _launch.map_op(shader, op.code, out, [x, y], 2)
         np.testing.assert_allclose(host(out), ref(a, b), rtol=1e-6)
+
+
+def test_clip_with_missing_bounds(no_fallbacks):
+    for dt in DTYPES:
+        if dt._np.kind not in "iuf":
+            continue
+        h = np.array([0, 1, 5, 100, 127], dt._np)
+        x = dev(h)
+        got = _kernels.elementwise("clip", [x, None, 7], dt, x.shape)
+        np.testing.assert_array_equal(host(got), np.minimum(h, np.asarray(7, dt._np)))
+        got = _kernels.elementwise("clip", [x, 3, None], dt, x.shape)
+        np.testing.assert_array_equal(host(got), np.maximum(h, np.asarray(3, dt._np)))

@@ -111,7 +111,21 @@ def assign(dst, src):
     return _launch.assign(variant, dst, src)
 
 
+def _clip_bounds(args):
+    """clip's None bounds as the dtype's extremes (-inf/+inf for floats)."""
+    x = args[0]
+    kind = table.DTYPES[x._dtype.name][3]
+    if kind == "f":
+        lo, hi = float("-inf"), float("inf")
+    else:
+        bits = table.DTYPES[x._dtype.name][4]
+        lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == "i" else (0, (1 << bits) - 1)
+    return [x, lo if args[1] is None else args[1], hi if args[2] is None else args[2]]
+
+
 def elementwise(name, args, dtype, shape):
+    if name == "clip" and len(args) == 3 and (args[1] is None or args[2] is None):
+        args = _clip_bounds(args)
     arrays = [a for a in args if not isinstance(a, (bool, int, float, complex))]
     if not arrays:
         return None
