@@ -249,3 +249,17 @@ def test_clip_with_missing_bounds(no_fallbacks):
         np.testing.assert_array_equal(host(got), np.minimum(h, np.asarray(7, dt._np)))
         got = _kernels.elementwise("clip", [x, 3, None], dt, x.shape)
         np.testing.assert_array_equal(host(got), np.maximum(h, np.asarray(3, dt._np)))
+
+
+def test_denorm_preserve_choice():
+    from array_api_vulkan._kernels import _launch
+
+    class D:
+        def __init__(self, info):
+            self.info = info
+
+    assert _launch.denorm_preserve(D({"float_controls": {"denorm_preserve_f32": True}}))
+    assert not _launch.denorm_preserve(D({"float_controls": {"denorm_preserve_f32": False},
+                                          "vendor_id": 0x10DE}))
+    assert _launch.denorm_preserve(D({"vendor_id": 0x10DE}))
+    assert not _launch.denorm_preserve(D({"vendor_id": 0x10005}))

@@ -46,13 +46,14 @@ NVIDIA_VENDOR_ID = 0x10DE
 
 def denorm_preserve(dev):
     """Whether to use the DenormPreserve (float32) variants on dev: where the device reports
-    shaderDenormPreserveFloat32; until the runtime reports it, on NVIDIA, where it was verified
-    (H200, driver 580: float32 subnormals are flushed without it and kept with it)."""
+    shaderDenormPreserveFloat32 (runtime info["float_controls"]); without that report, on
+    NVIDIA, where it was verified (H200, driver 580: float32 subnormals are flushed without it
+    and kept with it)."""
     info = getattr(dev, "info", None) or {}
-    v = info.get("shader_denorm_preserve_float32")
-    if v is None:
-        v = info.get("vendor_id") == NVIDIA_VENDOR_ID
-    return bool(v)
+    fc = info.get("float_controls")
+    if fc is not None and "denorm_preserve_f32" in fc:
+        return bool(fc["denorm_preserve_f32"])
+    return info.get("vendor_id") == NVIDIA_VENDOR_ID
 
 
 def device_supports(dev, code):
