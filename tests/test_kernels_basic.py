@@ -259,7 +259,9 @@ def test_denorm_preserve_choice():
             self.info = info
 
     assert _launch.denorm_preserve(D({"float_controls": {"denorm_preserve_f32": True}}))
+    assert _launch.denorm_preserve(D({"float_controls": {"denorm_preserve_f32": False},
+                                      "vendor_id": 0x10DE}))
     assert not _launch.denorm_preserve(D({"float_controls": {"denorm_preserve_f32": False},
-                                          "vendor_id": 0x10DE}))
+                                          "vendor_id": 0x1002}))
     assert _launch.denorm_preserve(D({"vendor_id": 0x10DE}))
     assert not _launch.denorm_preserve(D({"vendor_id": 0x10005}))

@@ -46,14 +46,13 @@ NVIDIA_VENDOR_ID = 0x10DE
 
 def denorm_preserve(dev):
     """Whether to use the DenormPreserve (float32) variants on dev: where the device reports
-    shaderDenormPreserveFloat32 (runtime info["float_controls"]); without that report, on
-    NVIDIA, where it was verified (H200, driver 580: float32 subnormals are flushed without it
-    and kept with it)."""
+    shaderDenormPreserveFloat32 (runtime info["float_controls"]), and on NVIDIA. The H200's
+    driver (580.159) reports neither DenormPreserve nor FlushToZero for float32, flushes float32
+    subnormals by default and keeps them under DenormPreserve (measured); without the mode its
+    results are off wherever a float32 result or input is subnormal."""
     info = getattr(dev, "info", None) or {}
-    fc = info.get("float_controls")
-    if fc is not None and "denorm_preserve_f32" in fc:
-        return bool(fc["denorm_preserve_f32"])
-    return info.get("vendor_id") == NVIDIA_VENDOR_ID
+    fc = info.get("float_controls") or {}
+    return bool(fc.get("denorm_preserve_f32")) or info.get("vendor_id") == NVIDIA_VENDOR_ID
 
 
 def device_supports(dev, code):
