@@ -1,5 +1,6 @@
 """Launch mechanics shared by the kernel families: variants, input modes, dimension collapsing,
 push-constant packing (see glsl/include/kernels.glsl for the layout)."""
+import array
 import functools
 import math
 import os
@@ -162,10 +163,40 @@ def contiguous(a, shape=None):
     return out
 
 
+# (shader, op, out layout, each arg's layout or scalar type) -> what map_op worked out for it:
+# the push words with every offset and scalar slot to patch, the spec constants and the count.
+# Repeated calls (a loop over arrays of one layout) then only patch offsets and scalars.
+_plans = {}
+_SCALAR_SET = frozenset(_SCALARS)
+
+
 def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
     to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
     beyond what the push block can describe."""
+    key = (shader, op_code, out._shape, out._dtype, dynamic,
+           tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
+                  for a in args]))
+    plan = _plans.get(key)
+    if plan is not None:
+        template, spec, count, slots, first, tcode = plan
+        words = array.array("I", template)
+        oa = out._alloc
+        words[1] = oa.offset // out._dtype.itemsize + out._offset
+        first_alloc = args[first]._alloc
+        buffers = [oa]
+        for j, a in enumerate(args):
+            slot = slots[j]
+            if slot:
+                sw = scalar_words(a, tcode)
+                words[slot:slot + len(sw)] = array.array("I", sw)
+                buffers.append(first_alloc)
+            else:
+                al = a._alloc
+                words[3 + j] = al.offset // a._dtype.itemsize + a._offset
+                buffers.append(al)
+        oa.device.launch(shader, spec, buffers, _WRITES[nin], words, count)
+        return True
     shape = out._shape
     n = math.prod(shape)
     if n == 0:
@@ -235,7 +266,12 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
     spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes)) + (ELEMS,)
-    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, (n + ELEMS - 1) // ELEMS)
+    count = (n + ELEMS - 1) // ELEMS
+    if _allow_copy:  # (a plan for the copied inputs' layout would not match the caller's)
+        slots = tuple(words[3 + j] if scalar_w[j] is not None else 0 for j in range(len(args)))
+        first_index = next(j for j, a in enumerate(args) if scalar_w[j] is None)
+        _plans[key] = ([int(w) for w in push], spec, count, slots, first_index, tcode)
+    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, count)
     return True
 
 
