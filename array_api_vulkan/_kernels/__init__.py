@@ -123,6 +123,22 @@ def _clip_bounds(args):
     return [x, lo if args[1] is None else args[1], hi if args[2] is None else args[2]]
 
 
+# (op name, input code, result code, arity, device) -> (op, variant), or False: no native kernel.
+_resolved = {}
+
+
+def _resolve(name, tc, rc, nargs, dev):
+    op = table.lookup(name, tc)
+    if op is None or op.sigs[tc] != rc or nargs != op.nargs:
+        return False
+    variant = _launch.variant(op.family, tc, rc, name, dev)
+    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return False
+    if op.family == "math" and tc in "dD" and not dev.supports_int64:
+        return False  # math_f64.glsl's bit tricks use 64-bit integers
+    return op, variant
+
+
 def elementwise(name, args, dtype, shape):
     if name == "clip" and len(args) == 3 and (args[1] is None or args[2] is None):
         args = _clip_bounds(args)
@@ -144,14 +160,13 @@ def elementwise(name, args, dtype, shape):
                     return None
                 conv.append(a)
         args, tc = conv, rc
-    op = table.lookup(name, tc)
-    if op is None or op.sigs[tc] != rc or len(args) != op.nargs:
+    key = (name, tc, rc, len(args), dev)
+    found = _resolved.get(key)
+    if found is None:
+        found = _resolved[key] = _resolve(name, tc, rc, len(args), dev)
+    if found is False:
         return None
-    variant = _launch.variant(op.family, tc, rc, name, dev)
-    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
-        return None
-    if op.family == "math" and tc in "dD" and not dev.supports_int64:
-        return None  # math_f64.glsl's bit tricks use 64-bit integers
+    op, variant = found
     if name == "clip" and tc in table._INT:
         args = [_launch.clamp_int(a, tc) if isinstance(a, int) else a for a in args]
     out = _empty(dev, dtype, shape)
