@@ -13,8 +13,9 @@ use-after-free cannot happen, whatever order Python frees arrays in.
 import threading
 
 ALIGN = 16
-# Arenas start small (a demo should not reserve 128 MiB) and double up to the device limit.
-FIRST_ARENA = 4 << 20
+# Arenas start at 32 MiB and double up to the device limit: few arenas mean few combinations
+# of bound buffers, and so few pipelines (one per shader, spec constants and arena set).
+FIRST_ARENA = 32 << 20
 
 
 def size_class(nbytes):
