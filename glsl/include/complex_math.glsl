@@ -403,6 +403,11 @@ vec2 c64_atanh(vec2 z) {
         precise float den = om * om + y * y;
         precise float q = (float(4) * x) / den;
         re = float(0.25) * f32_log1p(q);
+        if (den < 1.9721522630525295e-31) {
+            // Near +-1 with a tiny imaginary part the squares underflow: take the logs apart,
+            // log((1 - x)^2 + y^2) as 2 log(hypot(1 - x, y)), which does not underflow.
+            re = float(0.25) * f32_log((float(1) + x) * (float(1) + x) + y * y) - float(0.5) * f32_log(f32_hypot(om, y));
+        }
         float u1, u1l, v1, v1l, ph, pl, qh, ql, dh, dl;
         f32i_two_sum(float(1), -x, u1, u1l);
         f32i_two_sum(float(1), x, v1, v1l);
@@ -815,6 +820,11 @@ dvec2 c128_atanh(dvec2 z) {
         precise double den = om * om + y * y;
         precise double q = (double(4) * x) / den;
         re = double(0.25) * f64_log1p(q);
+        if (den < 2.004168360008973e-292LF) {
+            // Near +-1 with a tiny imaginary part the squares underflow: take the logs apart,
+            // log((1 - x)^2 + y^2) as 2 log(hypot(1 - x, y)), which does not underflow.
+            re = double(0.25) * f64_log((double(1) + x) * (double(1) + x) + y * y) - double(0.5) * f64_log(f64_hypot(om, y));
+        }
         double u1, u1l, v1, v1l, ph, pl, qh, ql, dh, dl;
         f64i_two_sum(double(1), -x, u1, u1l);
         f64i_two_sum(double(1), x, v1, v1l);

@@ -389,6 +389,11 @@ V CPFX_atanh(V z) {
         precise T den = om * om + y * y;
         precise T q = (T(4) * x) / den;
         re = T(0.25) * RPFX_log1p(q);
+        if (den < K_SMALL_DEN) {
+            // Near +-1 with a tiny imaginary part the squares underflow: take the logs apart,
+            // log((1 - x)^2 + y^2) as 2 log(hypot(1 - x, y)), which does not underflow.
+            re = T(0.25) * RPFX_log((T(1) + x) * (T(1) + x) + y * y) - T(0.5) * RPFX_log(RPFX_hypot(om, y));
+        }
         T u1, u1l, v1, v1l, ph, pl, qh, ql, dh, dl;
         RPFXi_two_sum(T(1), -x, u1, u1l);
         RPFXi_two_sum(T(1), x, v1, v1l);

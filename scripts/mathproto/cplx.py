@@ -501,6 +501,11 @@ def atanh(P, a, b):
         om = P.dt(1) - xm
         den = om * om + ym * ym
         re_m = P.dt(0.25) * real.log1p(P, (P.dt(4) * xm) / den)
+        # near +-1 with a tiny imaginary part the squares underflow: take the logs apart
+        small = den < K['SMALL_DEN']
+        re_s = (P.dt(0.25) * real.log(P, (P.dt(1) + xm) * (P.dt(1) + xm) + ym * ym)
+                - P.dt(0.5) * real.log(P, real.hypot(P, np.where(small, om, P.dt(1)), np.where(small, ym, P.dt(0)))))
+        re_m = np.where(small, re_s, re_m)
         u1, u1l = two_sum(P.dt(1), -xm)
         v1, v1l = two_sum(P.dt(1), xm)
         ph, pl = two_prod(P, u1, v1)

@@ -95,6 +95,8 @@ def _build(P):
     K['POW_OVF'] = K['EXP_OVF'] + P.dt(1)
     K['POW_UNF'] = K['EXP_UNF'] - P.dt(1)
     K['MIN_NORMAL'] = P.dt(np.finfo(P.dt).tiny)
+    # below it (1 - x)^2 + y^2 has lost precision to underflow (atanh near +-1)
+    K['SMALL_DEN'] = P.dt(np.finfo(P.dt).tiny * 2.0 ** p)
     K['EXP2_OVF'] = P.dt(P.emax + 1)
     K['EXP2_UNF'] = P.dt(P.emin - p)
     K['PI34'] = c(3 * pi / 4)
