@@ -12,12 +12,13 @@ SPV_DIRS = (os.path.join(os.path.dirname(_PKG), "spv"), os.path.join(_PKG, "spv"
 
 LOCAL_SIZE = 256
 MAX_GROUPS_X = 65535
-# Pending work is submitted (without waiting) past these, so that the GPU starts early: on long
-# op chains, and on large ops, which then run while Python records the next ones.
+# Pending work is submitted (without waiting) past these, so that the GPU starts early on long
+# op chains and pending memory stays bounded. Not lower: on an H200 a 32 MiB threshold (a submit
+# and, past MAX_INFLIGHT, a fence wait per large op) made a 16M-element add 6x slower.
 MAX_PENDING_DISPATCHES = 4096
-MAX_PENDING_BYTES = 32 << 20
+MAX_PENDING_BYTES = 1 << 30
 # Submitted batches we let run ahead of the host before waiting for the oldest.
-MAX_INFLIGHT = 3
+MAX_INFLIGHT = 2
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
