@@ -80,6 +80,17 @@ query_features(const vk::PhysicalDevice& pd)
     return f;
 }
 
+void
+put_features(py::dict& d, const Features& f)
+{
+    d["float64"] = f.float64;
+    d["int64"] = f.int64;
+    d["int16"] = f.int16;
+    d["int8"] = f.int8;
+    d["storage8"] = f.storage8;
+    d["storage16"] = f.storage16;
+}
+
 py::list
 enumerate_devices()
 {
@@ -108,12 +119,7 @@ enumerate_devices()
                                           VK_VERSION_PATCH(props.apiVersion));
         d["driver_version"] = props.driverVersion;
         d["compute"] = compute;
-        d["float64"] = f.float64;
-        d["int64"] = f.int64;
-        d["int16"] = f.int16;
-        d["int8"] = f.int8;
-        d["storage8"] = f.storage8;
-        d["storage16"] = f.storage16;
+        put_features(d, f);
         d["max_storage_buffer_range"] = props.limits.maxStorageBufferRange;
         d["max_push_constants_size"] = props.limits.maxPushConstantsSize;
         d["max_compute_shared_memory_size"] = props.limits.maxComputeSharedMemorySize;
@@ -425,12 +431,7 @@ class Device
     py::dict features() const
     {
         py::dict d;
-        d["float64"] = mFeatures.float64;
-        d["int64"] = mFeatures.int64;
-        d["int16"] = mFeatures.int16;
-        d["int8"] = mFeatures.int8;
-        d["storage8"] = mFeatures.storage8;
-        d["storage16"] = mFeatures.storage16;
+        put_features(d, mFeatures);
         return d;
     }
 
