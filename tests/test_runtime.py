@@ -300,3 +300,13 @@ def test_a_finished_batch_refuses_more_work(dev):
     with pytest.raises(RuntimeError, match="already submitted"):
         batch.barrier()
     np.testing.assert_array_equal(dev.download(a, np.float32, (4,), (1,), 0), np.arange(4))
+
+
+def test_unaligned_write_without_8bit_storage(dev, monkeypatch):
+    """Devices without 8-bit storage rewrite the surrounding words instead."""
+    monkeypatch.setattr(dev, "supports_int8", False)
+    a = dev.upload(np.arange(10, dtype=np.uint8))
+    dev.write(a, np.array([200, 201, 202], np.uint8), 3)
+    a.host = None
+    np.testing.assert_array_equal(dev.download(a, np.uint8, (10,), (1,), 0),
+                                  [0, 1, 2, 200, 201, 202, 6, 7, 8, 9])

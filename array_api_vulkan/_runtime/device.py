@@ -164,24 +164,24 @@ class Device:
         self._ensure()
         cached = alloc.host
         start = alloc.offset + byte_offset
-        stage = self._stage((n + 3) // 4 * 4)
+        words = data
+        if not (start % 4 == 0 and n % 4 == 0) and not self.supports_int8:
+            # No 8-bit storage: rewrite the whole words around the bytes, read back first
+            # (blocks start 16-byte aligned and span whole words, so the words are its own).
+            lo, hi = start // 4 * 4, (start + n + 3) // 4 * 4
+            words = self.download_bytes(alloc, lo - alloc.offset, hi - lo)
+            words[start - lo:start - lo + n] = data
+            start = lo
+        stage = self._stage((words.nbytes + 3) // 4 * 4)
         view = self._host_view(stage.arena)
-        view[stage.offset:stage.offset + n] = data
-        if start % 4 == 0 and n % 4 == 0:
+        view[stage.offset:stage.offset + words.nbytes] = words
+        if start % 4 == 0 and words.nbytes % 4 == 0:
             self.launch("copy_words", (), (alloc, stage), (True, False),
-                        np.array([start // 4, stage.offset // 4, n // 4], np.uint32), n // 4)
-        elif self.supports_int8:
+                        np.array([start // 4, stage.offset // 4, words.nbytes // 4], np.uint32),
+                        words.nbytes // 4)
+        else:
             self.launch("copy_bytes", (), (alloc, stage), (True, False),
                         np.array([start, stage.offset, n], np.uint32), n)
-        else:
-            # No 8-bit storage: rewrite the whole words around the bytes, read back first.
-            lo, hi = start // 4 * 4, (start + n + 3) // 4 * 4
-            old = self.download_bytes(alloc, lo - alloc.offset, hi - lo) if lo - alloc.offset >= 0 else None
-            if old is None:
-                raise ValueError("unaligned write into an allocation that does not start on a word")
-            old[start - lo:start - lo + n] = data
-            self.write(alloc, old, lo - alloc.offset)
-            return
         stats.counters["bytes_uploaded"] += n
         if cached is not None:
             # Copy on write: whoever holds the old copy keeps what they read.
