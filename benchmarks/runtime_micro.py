@@ -29,6 +29,24 @@ def main():
         d.synchronize()
         lat.append(time.perf_counter() - t)
     out["submit_wait_one_dispatch_us"] = statistics.median(lat) * 1e6
+    # Where a flush's time goes: a new kp::Sequence, recording, submit, fence wait.
+    core = d._core
+    pipe = next(iter(d._pipelines.values()))
+    push = np.array([bufs[1].offset // 4, a.offset // 4, 1024], np.uint32)
+    parts = {"new_batch": [], "record": [], "submit": [], "wait": []}
+    for _ in range(50):
+        t0 = time.perf_counter()
+        b = core.new_batch()
+        t1 = time.perf_counter()
+        b.dispatch(pipe, push, 4)
+        t2 = time.perf_counter()
+        b.submit()
+        t3 = time.perf_counter()
+        b.wait()
+        t4 = time.perf_counter()
+        for k, v in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
+            parts[k].append(v)
+    out["flush_parts_us"] = {k: statistics.median(v) * 1e6 for k, v in parts.items()}
     # 1000 dependent tiny dispatches (ping-pong), one submit.
     for trial in range(3):
         t = time.perf_counter()
