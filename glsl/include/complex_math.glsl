@@ -163,6 +163,13 @@ vec2 c64_expm1(vec2 z) {
         precise float im = (e * s) * e;
         return vec2(re, im);
     }
+    if (a > 78.71192932128906) {
+        // e^a this large: the double-double products overflow, and e^a cos b is far from 1
+        // (|cos b| of a representable b is at least about 2^-p), so the plain form loses nothing.
+        precise float re = e * c - float(1);
+        precise float im = e * s;
+        return vec2(re, im);
+    }
     // re = expm1(a) cos b - 2 sin^2(b/2) in double-double
     float emh, eml;
     if (a < -18.71497344970703) { emh = float(-1); eml = float(0); }
@@ -578,6 +585,13 @@ dvec2 c128_expm1(dvec2 z) {
     if (big) {
         precise double re = (e * c) * e;
         precise double im = (e * s) * e;
+        return dvec2(re, im);
+    }
+    if (a > 689.3745918377056LF) {
+        // e^a this large: the double-double products overflow, and e^a cos b is far from 1
+        // (|cos b| of a representable b is at least about 2^-p), so the plain form loses nothing.
+        precise double re = e * c - double(1);
+        precise double im = e * s;
         return dvec2(re, im);
     }
     // re = expm1(a) cos b - 2 sin^2(b/2) in double-double

@@ -149,6 +149,13 @@ V CPFX_expm1(V z) {
         precise T im = (e * s) * e;
         return V(re, im);
     }
+    if (a > K_EXPM1_DD_MAX) {
+        // e^a this large: the double-double products overflow, and e^a cos b is far from 1
+        // (|cos b| of a representable b is at least about 2^-p), so the plain form loses nothing.
+        precise T re = e * c - T(1);
+        precise T im = e * s;
+        return V(re, im);
+    }
     // re = expm1(a) cos b - 2 sin^2(b/2) in double-double
     T emh, eml;
     if (a < K_EXPM1_NEG) { emh = T(-1); eml = T(0); }

@@ -202,6 +202,10 @@ def expm1(P, a, b):
         rh, rl = two_sum(ph, -(qh + qh))
         rl = rl + (pl - (ql + ql))
         re = np.where(big, (e * c) * e, rh + rl)
+        # e^a this large: the double-double products overflow, and e^a cos b is far from 1
+        # (|cos b| of a representable b is at least about 2^-p), so the plain form loses nothing
+        plain = ~big & (ac > K['EXPM1_DD_MAX'])
+        re = np.where(plain, e * c - P.dt(1), re)
         im = np.where(big, (e * s) * e, e * s)
         re = np.where(np.isinf(e), _inf_mul(P, P.dt(1), c), re)
         im = np.where(np.isinf(e), _inf_mul(P, P.dt(1), s), im)

@@ -102,6 +102,8 @@ def _build(P):
     K['PI34'] = c(3 * pi / 4)
     K['SPLIT_SAFE'] = P.dt(2.0 ** (P.emax - (p + 1) // 2 - 3))   # two_prod inputs below it are safe
     K['CEXP_BIG'] = K['EXP_OVF'] - P.dt(1)
+    # above it e^a times a Dekker split factor overflows: complex expm1 leaves double-double
+    K['EXPM1_DD_MAX'] = P.dt(np.log(float(np.finfo(P.dt).max) / 2.0 ** ((p + 1) // 2 + 1)) - 1)
     K['TWO_P2'] = P.dt(2.0 ** (2 * p))
     K['ATAN_BIG'] = P.dt(2.0 ** (p + 2))      # atan(x >= it) = pi/2 rounded
     K['ATAN_TINY'] = P.dt(2.0 ** (-(p + 7)))   # ratio below which atan2 = y/x
