@@ -41,9 +41,10 @@ demo: setup
 test: setup
 	$(PY) -m pytest tests -q
 
-# The runtime tests again under the Khronos validation layer with synchronization validation.
+# The runtime tests again under the Khronos validation layer with synchronization validation
+# (also part of `make test`).
 test-validation: setup
-	AVK_VALIDATION=1 $(PY) -m pytest tests/test_runtime.py -q
+	$(PY) -m pytest tests/test_validation.py -q
 
 conformance: setup
 	conformance/run.sh
