@@ -108,7 +108,10 @@ def main() -> int:
     w(f"| date | {date} |")
     w(f"| module | `{module}` {version} |")
     if meta.get("package_commit"):
-        w(f"| package state | {meta['package_commit']} (repo HEAD; +dirty: uncommitted changes) |")
+        state = meta["package_commit"]
+        note = ("repo HEAD plus uncommitted changes" if state.endswith("+dirty")
+                else "repo HEAD, no uncommitted changes to the package")
+        w(f"| package state | {state} ({note}) |")
     w(f"| device | {device} |")
     w(f"| API version | {meta.get('api_version', '?')} |")
     w(f"| max examples | {meta.get('max_examples', '?')} "
