@@ -1,0 +1,26 @@
+"""A short soak: tens of thousands of small ops keep memory flat (pool, pipelines, host RSS)."""
+import resource
+
+import array_api_vulkan as xp
+
+
+def rss_mib():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def test_30k_small_ops_keep_memory_flat():
+    x = xp.ones(1000, dtype=xp.float32)
+    for _ in range(2000):  # warm-up: pipelines, arenas, batches
+        x = x * 1.0001 + 0.5
+    float(x[0])
+    before = xp.runtime_stats()
+    rss = rss_mib()
+    for _ in range(15000):
+        x = x * 1.0001 + 0.5
+    float(x[0])
+    after = xp.runtime_stats()
+    assert after["pool_bytes_reserved"] == before["pool_bytes_reserved"]
+    assert after["pool_bytes_in_use"] == before["pool_bytes_in_use"]
+    assert after["pipelines_created"] == before["pipelines_created"]
+    assert after["submits"] > before["submits"]  # it really ran, in several batches
+    assert rss_mib() - rss < 16, "host memory grew over 30k ops"
