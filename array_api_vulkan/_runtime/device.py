@@ -117,25 +117,20 @@ class Device:
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes):
         self._ensure()
-        try:
-            return self.pool.alloc(int(nbytes))
-        except MemoryError:
-            # Blocks freed by pending work come back once it finishes: wait, then try once more.
-            self.synchronize()
-            return self.pool.alloc(int(nbytes))
+        return self.pool.alloc(int(nbytes))
 
     def _before_grow(self, block):
+        # A pool about to make a new buffer first waits for pending work that holds freed
+        # blocks (staging memory; device memory is reusable at once). Retrying after a failed
+        # buffer creation could not help: a reclaimed block of the right size would have been
+        # reclaimed here already.
         if self._batch is None and not self._inflight:
             return False  # nothing pending: the deferred blocks are already reclaimable
         self.synchronize()
         return True
 
     def _stage(self, nbytes):
-        try:
-            return self.staging.alloc(nbytes)
-        except MemoryError:
-            self.synchronize()
-            return self.staging.alloc(nbytes)
+        return self.staging.alloc(nbytes)
 
     def _host_view(self, arena):
         view = self._host_views.get(arena.serial)
@@ -234,7 +229,7 @@ class Device:
         buffer = alloc.arena.buffer if alloc.nbytes else None
         return _vkcore.dlpack_export(buffer, alloc.offset + offset * dtype.itemsize if buffer else 0,
                                      list(shape), list(strides), self._DL_CODES[dtype.kind],
-                                     dtype.itemsize * 8 if dtype.kind != "b" else 8, self.index,
+                                     dtype.itemsize * 8, self.index,
                                      versioned)
 
     def download(self, alloc, dtype, shape, strides, offset):

@@ -125,7 +125,7 @@ class MemoryPool:
         try:
             buffer = self._create_buffer(size, self.host)
         except MemoryError:
-            # Give the cached free blocks a chance to be enough next time; this call fails.
+            # The driver's message names no device or sizes: say what this pool holds.
             raise MemoryError(f"device memory exhausted on {self.device} allocating {block} bytes "
                               f"({self.bytes_in_use} in use, {self.bytes_reserved} reserved)") from None
         arena = Arena(buffer, size)
