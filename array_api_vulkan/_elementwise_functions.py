@@ -154,12 +154,13 @@ class ElementwiseOp:
     def __call__(self, *args):
         # The hot path: a signature seen before and run natively skips validation and
         # promotion, which depend only on the signature (and an int scalar's range).
-        plan = self._plans.get(tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args]))
+        key = tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args])
+        plan = self._plans.get(key)
         if plan is not None:
             out = plan(args)
             if out is not None:
                 return out
-        return self._call(args)
+        return self._call(args, key)
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -203,7 +204,7 @@ class ElementwiseOp:
 
         return plan
 
-    def _call(self, args):
+    def _call(self, args, key=None):
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
         args = tuple(_py(a) for a in args)
@@ -234,8 +235,8 @@ class ElementwiseOp:
         else:
             out = _kernels.elementwise(self.__name__, kargs, rdt, shape)
             if out is not None:
-                if all(a.__class__ is Array or a.__class__ in _SCALARS for a in args):
-                    key = tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args])
+                # (Arrays and Python scalars only: numpy scalars take the general path every time)
+                if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
                     self._plans[key] = self._make_plan(args, ct, rdt)
                 return out
         # integer division computes in the result's float dtype
