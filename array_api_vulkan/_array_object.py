@@ -311,7 +311,11 @@ class Array:
         """Write value (an Array of a dtype that promotes to view's, or a Python scalar that
         fits it) into the strided view on the device; False where the kernels cannot."""
         if isinstance(value, Array):
-            if _broadcast_to_shape(value._shape, view._shape) is None:
+            try:
+                fits = _ew()._broadcast_shapes(value._shape, view._shape) == view._shape
+            except ValueError:
+                fits = False
+            if not fits:
                 raise ValueError(f"cannot broadcast a value of shape {value._shape} to the "
                                  f"indexed shape {view._shape}")
             if value._alloc is view._alloc and value.size:
@@ -362,16 +366,6 @@ class Array:
                              f"{result._shape}")
         self._overwrite(result, name)
         return self
-
-
-def _broadcast_to_shape(shape, target):
-    """target if shape broadcasts to it, else None."""
-    if len(shape) > len(target):
-        return None
-    for n, m in zip(shape[::-1], target[::-1]):
-        if n != 1 and n != m:
-            return None
-    return target
 
 
 def _binary(fname, kind, opname):
