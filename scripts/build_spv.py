@@ -3,7 +3,8 @@
 
 Every glsl/<family>.comp is one shader family. The dtype variants of a family come from the op
 table (array_api_vulkan/_kernels/variants.py: VARIANTS maps a variant name to its family and its
-preprocessor defines); a family with no variants there is compiled once, as spv/<family>.spv.
+preprocessor defines) and, for the runtime's own shaders, from RUNTIME_VARIANTS below; a family
+with no variants is compiled once, as spv/<family>.spv.
 spv/MANIFEST.json records a hash of each variant's inputs (source, includes, defines, flags), so a
 test can tell when spv/ is stale without a compiler.
 
@@ -24,12 +25,17 @@ GLSL = os.path.join(ROOT, "glsl")
 SPV = os.path.join(ROOT, "spv")
 INCLUDE = os.path.join(GLSL, "include")
 VARIANTS_PY = os.path.join(ROOT, "array_api_vulkan", "_kernels", "variants.py")
+# The runtime's own shaders (array_api_vulkan/_runtime), one source for both element widths.
+RUNTIME_VARIANTS = {
+    "copy_words": ("copy", {"ELEM": "uint"}),
+    "copy_bytes": ("copy", {"ELEM": "uint8_t"}),
+}
 FLAGS = ["-V", "--target-env", "vulkan1.1", "-Os"]
 
 
 def load_variants():
     """{variant name: (family, {define: value})}, families without table entries included."""
-    table = {}
+    table = dict(RUNTIME_VARIANTS)
     if os.path.exists(VARIANTS_PY):
         spec = importlib.util.spec_from_file_location("_avk_variants", VARIANTS_PY)
         mod = importlib.util.module_from_spec(spec)
