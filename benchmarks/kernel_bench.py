@@ -1,0 +1,70 @@
+"""Per-dispatch time of the big contiguous elementwise kernels (and the runtime's word copy).
+
+    python benchmarks/kernel_bench.py [--n 16777216] [--reps 50] [--repeats 5]
+
+For each case: record --reps dispatches, synchronize(), divide; the median of --repeats such
+batches, in microseconds, with the bandwidth that implies (bytes read + written). Prints JSON.
+Use a small --n on lavapipe (a CPU: a sanity check only). Needs no CuPy or torch.
+"""
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+import array_api_vulkan as xp
+
+
+def per_dispatch(fn, reps, repeats):
+    fn()
+    xp.synchronize()
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for _ in range(reps):
+            fn()
+        xp.synchronize()
+        ts.append((time.perf_counter() - t) / reps)
+    return statistics.median(ts)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=16 << 20, help="elements per array")
+    ap.add_argument("--reps", type=int, default=50, help="dispatches per timed batch")
+    ap.add_argument("--repeats", type=int, default=5, help="batches; the median is reported")
+    args = ap.parse_args()
+    n = args.n
+    rng = np.random.default_rng(0)
+    a = xp.asarray(rng.random(n, dtype=np.float32))
+    b = xp.asarray(rng.random(n, dtype=np.float32))
+    x = xp.asarray(rng.random(n) * 10 - 5)
+    xp.synchronize()
+
+    from array_api_vulkan import _runtime as rt
+
+    dev = rt.default_device()
+    src, dst = dev.alloc(4 * n), dev.alloc(4 * n)
+    words = np.array([dst.offset // 4, src.offset // 4, n], np.uint32)
+
+    def copy_words():  # the runtime's upload/download copy, arena to arena
+        dev.launch("copy_words", (), [dst, src], [True, False], words, n)
+
+    # name: (fn, bytes moved per dispatch)
+    cases = {
+        "add_f32": (lambda: xp.add(a, b), 12 * n),
+        "multiply_f64": (lambda: xp.multiply(x, x), 24 * n),
+        "exp_f64": (lambda: xp.exp(x), 16 * n),
+        "astype_copy_f32": (lambda: xp.astype(a, xp.float32, copy=True), 8 * n),
+        "copy_words": (copy_words, 8 * n),
+    }
+    out = {"device": str(dev), "n": n, "reps": args.reps, "repeats": args.repeats}
+    for name, (fn, nbytes) in cases.items():
+        s = per_dispatch(fn, args.reps, args.repeats)
+        out[name] = {"us": round(s * 1e6, 2), "GBps": round(nbytes / s / 1e9, 1)}
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
