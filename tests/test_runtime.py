@@ -88,6 +88,33 @@ def test_count_threshold_submits_without_waiting(dev, monkeypatch):
     assert stat("submits") == 3
 
 
+def test_early_submit_when_the_gpu_is_idle(dev, monkeypatch):
+    monkeypatch.setattr(device_mod, "EARLY_SUBMIT_DISPATCHES", 4)
+    a = dev.upload(np.arange(64, dtype=np.float32))
+    rt.synchronize()
+    rt.reset_runtime_stats()
+    bufs = [dev.alloc(256) for _ in range(4)]
+    for b in bufs[:3]:
+        copy(dev, b, a)
+    assert stat("submits") == 0
+    copy(dev, bufs[3], bufs[2])  # the 4th pending op, nothing in flight: submitted at once
+    assert stat("submits") == 1
+    assert dev._batch is None and len(dev._inflight) == 1
+    np.testing.assert_array_equal(dev.download(bufs[3], np.float32, (64,), (1,), 0), np.arange(64))
+
+
+def test_gpu_seconds_are_counted(dev):
+    if not dev._ensure().timestamps:
+        pytest.skip("the queue has no timestamps")
+    n = 1 << 20
+    a, b = dev.alloc(4 * n), dev.alloc(4 * n)
+    rt.reset_runtime_stats()
+    for _ in range(4):
+        copy(dev, b, a, n)
+    rt.synchronize()
+    assert 0 < stat("gpu_seconds") < 10
+
+
 @pytest.mark.skipif(device_mod.HAZARDS_PER_BUFFER, reason="counts are for per-allocation hazards")
 def test_barriers_only_between_dependent_ops(dev):
     a = dev.upload(np.arange(64, dtype=np.float32))

@@ -3,15 +3,21 @@
 // kp 0.9.0's own Python bindings cannot order dependent dispatches, enable no device features,
 // hold the GIL while waiting and mis-type push constants (docs/kompute.md). Instead of patching
 // them we create the Vulkan device ourselves (with the features the shaders use), hand it to a
-// kp::Manager, and record two operations of our own into kp::Sequences: a dispatch that binds a
-// cached kp::Algorithm with per-dispatch push constants and workgroups, and a global memory
-// barrier placed by the Python recorder only where one op depends on an earlier one.
+// kp::Manager for buffers and pipelines (kp::Tensor, kp::Algorithm), and record batches into
+// command buffers of our own, recycled with their fences: dispatches of cached kp::Algorithms
+// with per-dispatch push constants and workgroups, and global memory barriers placed by the
+// recorder only where one op depends on an earlier one.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <sys/mman.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -20,9 +26,7 @@
 
 #include <kompute/Algorithm.hpp>
 #include <kompute/Manager.hpp>
-#include <kompute/Sequence.hpp>
 #include <kompute/Tensor.hpp>
-#include <kompute/operations/OpBase.hpp>
 
 namespace py = pybind11;
 
@@ -164,84 +168,193 @@ struct Pipeline
     uint32_t push_words;
 };
 
-class OpDispatch : public kp::OpBase
+// Command buffers, fences and timestamp queries are recycled across batches: a kp::Sequence per
+// batch made a command pool, a buffer and a fence every time, and its pool cannot reset buffers.
+struct Slot
 {
-  public:
-    OpDispatch(std::shared_ptr<kp::Algorithm> a, const uint32_t* push, uint32_t n, kp::Workgroup wg,
-               bool bind)
-      : mAlgorithm(std::move(a))
-      , mPush(push)
-      , mPushWords(n)
-      , mWorkgroup(wg)
-      , mBind(bind)
-    {
-    }
-    void record(const vk::CommandBuffer& cb) override
-    {
-        // Recorded at once by kp::Sequence::record, so the caller's push data is still alive.
-        if (mPushWords)
-            mAlgorithm->setPushConstants((void*)mPush, mPushWords, sizeof(uint32_t));
-        mAlgorithm->setWorkgroup(mWorkgroup);
-        // The same pipeline and descriptor set as the previous dispatch stay bound.
-        if (mBind)
-            mAlgorithm->recordBindCore(cb);
-        mAlgorithm->recordBindPush(cb);
-        mAlgorithm->recordDispatch(cb);
-        mPush = nullptr;
-    }
-    void preEval(const vk::CommandBuffer&) override {}
-    void postEval(const vk::CommandBuffer&) override {}
-
-  private:
-    std::shared_ptr<kp::Algorithm> mAlgorithm;
-    const uint32_t* mPush;
-    uint32_t mPushWords;
-    kp::Workgroup mWorkgroup;
-    bool mBind;
+    vk::CommandBuffer cb;
+    vk::Fence fence;
+    vk::QueryPool queries; // two timestamps (batch start, end), or null
+    // Submission through the worker thread: queued, then submitted or failed (with error).
+    bool queued = false, submitted = false;
+    std::string error;
 };
 
-// One vkCmdPipelineBarrier with a global memory barrier. kp::OpMemoryBarrier would emit one
-// buffer barrier per tensor; a global one is what a compute-to-compute dependency needs.
-class OpGlobalBarrier : public kp::OpBase
+// What batches share with their device. Outlives every batch (held by shared_ptr).
+struct Submitter
 {
-  public:
-    OpGlobalBarrier(vk::PipelineStageFlags src, vk::PipelineStageFlags dst, vk::AccessFlags sa,
-                    vk::AccessFlags da)
-      : mSrc(src)
-      , mDst(dst)
-      , mSrcAccess(sa)
-      , mDstAccess(da)
-    {
-    }
-    void record(const vk::CommandBuffer& cb) override
-    {
-        vk::MemoryBarrier barrier(mSrcAccess, mDstAccess);
-        cb.pipelineBarrier(mSrc, mDst, {}, barrier, nullptr, nullptr);
-    }
-    void preEval(const vk::CommandBuffer&) override {}
-    void postEval(const vk::CommandBuffer&) override {}
+    std::shared_ptr<vk::Device> device;
+    std::shared_ptr<vk::Queue> queue;
+    vk::CommandPool pool;
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<Slot*> free;
+    bool timestamps = false;
+    double timestamp_ns = 1.0; // nanoseconds per timestamp tick
+    uint64_t timestamp_mask = ~0ull;
+    // How long a wait polls the fence before blocking in vkWaitForFences: a blocking wait
+    // wakes on an interrupt, which on the H200 host cost hundreds of microseconds.
+    uint64_t spin_ns = 1000000;
+    std::mutex lock; // the free list: batches finish with the GIL released
 
-  private:
-    vk::PipelineStageFlags mSrc, mDst;
-    vk::AccessFlags mSrcAccess, mDstAccess;
+    // Submissions the recorder does not wait for go through a worker thread, so that the
+    // host records the next batch while the driver takes the submit (hundreds of
+    // microseconds on the H200 host). The queue is only ever used by one thread at a time.
+    std::mutex queue_lock, submit_lock; // always taken in this order
+    std::condition_variable queue_cv, submitted_cv;
+    std::deque<Slot*> pending;
+    std::thread worker;
+    bool stopping = false;
+
+    ~Submitter()
+    {
+        if (worker.joinable()) {
+            {
+                std::lock_guard<std::mutex> guard(queue_lock);
+                stopping = true;
+            }
+            queue_cv.notify_all();
+            worker.join();
+        }
+    }
+    static void queue_submit(vk::Queue& q, Slot* s)
+    {
+        vk::SubmitInfo info(0, nullptr, nullptr, 1, &s->cb);
+        try {
+            q.submit(1, &info, s->fence);
+        } catch (const std::exception& e) {
+            s->error = e.what();
+        }
+    }
+    // Submits s now, after whatever the worker still holds (queue order is dependency order).
+    void submit_now(Slot* s)
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        std::deque<Slot*> earlier;
+        earlier.swap(pending);
+        // Taken while holding queue_lock, as the worker does: waits for its submit in progress.
+        std::unique_lock<std::mutex> sl(submit_lock);
+        lk.unlock();
+        for (Slot* e : earlier)
+            queue_submit(*queue, e);
+        queue_submit(*queue, s);
+        sl.unlock();
+        lk.lock();
+        for (Slot* e : earlier)
+            e->submitted = true;
+        s->submitted = true;
+        submitted_cv.notify_all();
+        if (!s->error.empty())
+            throw std::runtime_error("vkQueueSubmit failed: " + s->error);
+    }
+    void submit_later(Slot* s)
+    {
+        std::lock_guard<std::mutex> guard(queue_lock);
+        if (!worker.joinable())
+            worker = std::thread([this] { run(); });
+        s->queued = true;
+        pending.push_back(s);
+        queue_cv.notify_one();
+    }
+    void run()
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        for (;;) {
+            queue_cv.wait(lk, [this] { return stopping || !pending.empty(); });
+            if (pending.empty())
+                return;
+            Slot* s = pending.front();
+            pending.pop_front();
+            std::unique_lock<std::mutex> sl(submit_lock);
+            lk.unlock();
+            queue_submit(*queue, s);
+            sl.unlock();
+            lk.lock();
+            s->submitted = true;
+            submitted_cv.notify_all();
+        }
+    }
+    // Blocks until a slot queued for the worker has been submitted (or failed to be).
+    void await_submitted(Slot* s)
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        submitted_cv.wait(lk, [s] { return s->submitted; });
+        if (!s->error.empty())
+            throw std::runtime_error("vkQueueSubmit failed: " + s->error);
+    }
+
+    Slot* acquire()
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        if (!free.empty()) {
+            Slot* s = free.back();
+            free.pop_back();
+            return s;
+        }
+        auto s = std::make_unique<Slot>();
+        vk::CommandBufferAllocateInfo info(pool, vk::CommandBufferLevel::ePrimary, 1);
+        s->cb = device->allocateCommandBuffers(info)[0];
+        s->fence = device->createFence(vk::FenceCreateInfo());
+        if (timestamps)
+            s->queries = device->createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+        slots.push_back(std::move(s));
+        return slots.back().get();
+    }
 };
 
-class Device;
-
-// One kp::Sequence: recorded op by op, submitted once, waited on once. kp's command pools
-// cannot reset their buffers, so a batch is never re-recorded; the Python side makes a new one.
+// One command buffer: recorded op by op, submitted once, waited on once, then recycled.
 class Batch
 {
   public:
-    explicit Batch(std::shared_ptr<kp::Sequence> seq)
-      : mSeq(std::move(seq))
+    explicit Batch(std::shared_ptr<Submitter> sub)
+      : mSub(std::move(sub))
     {
-        mSeq->begin();
+        mSlot = mSub->acquire();
+        // The pool has the reset flag: begin resets a recycled buffer.
+        mSlot->cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+        if (mSlot->queries) {
+            mSlot->cb.resetQueryPool(mSlot->queries, 0, 2);
+            mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, mSlot->queries, 0);
+        }
     }
+    ~Batch()
+    {
+        if (!mSlot)
+            return;
+        try {
+            if (mSubmitted)
+                finish();
+            else {
+                mSlot->cb.end();
+                recycle();
+            }
+        } catch (...) {
+            // A lost device: the slot is not reused.
+        }
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
     void check_open() const
     {
-        if (mDone)
+        if (!mSlot)
             throw std::runtime_error("this batch was already submitted and finished");
+        if (mSubmitted)
+            throw std::runtime_error("this batch was already submitted");
+    }
+    void record_dispatch(kp::Algorithm* a, const uint32_t* push, uint32_t words, uint32_t gx, uint32_t gy,
+                         uint32_t gz)
+    {
+        if (words)
+            a->setPushConstants((void*)push, words, sizeof(uint32_t));
+        a->setWorkgroup(kp::Workgroup{ gx, gy, gz });
+        // The same pipeline and descriptor set as the previous dispatch stay bound.
+        if (a != mLastBound)
+            a->recordBindCore(mSlot->cb);
+        if (words)
+            a->recordBindPush(mSlot->cb);
+        a->recordDispatch(mSlot->cb);
+        mLastBound = a;
+        mDispatches++;
     }
     void dispatch(const Pipeline& p, py::buffer push, uint32_t gx, uint32_t gy, uint32_t gz)
     {
@@ -251,57 +364,108 @@ class Batch
         if (n != p.push_words)
             throw std::invalid_argument("push constants: expected " + std::to_string(p.push_words) +
                                         " words, got " + std::to_string(n));
-        bool bind = p.algorithm.get() != mLastBound;
-        mSeq->record(std::make_shared<OpDispatch>(
-          p.algorithm, static_cast<const uint32_t*>(info.ptr), n, kp::Workgroup{ gx, gy, gz }, bind));
-        mLastBound = p.algorithm.get();
-        mDispatches++;
+        record_dispatch(p.algorithm.get(), static_cast<const uint32_t*>(info.ptr), n, gx, gy, gz);
     }
+    // A global memory barrier: a compute-to-compute dependency needs no per-buffer ones.
     void barrier()
     {
         check_open();
-        mSeq->record(std::make_shared<OpGlobalBarrier>(
-          vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader,
-          vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite));
+        vk::MemoryBarrier b(vk::AccessFlagBits::eShaderWrite,
+                            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite);
+        mSlot->cb.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                                  vk::PipelineStageFlagBits::eComputeShader, {}, b, nullptr, nullptr);
     }
     // Makes shader writes to host-visible memory visible to host reads after the fence.
     void host_barrier()
     {
         check_open();
-        mSeq->record(std::make_shared<OpGlobalBarrier>(
-          vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eHost,
-          vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead));
+        vk::MemoryBarrier b(vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eHostRead);
+        mSlot->cb.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eHost,
+                                  {}, b, nullptr, nullptr);
     }
-    void submit()
+    // background: through the worker thread, for submissions nobody waits on at once.
+    void submit(bool background)
     {
         check_open();
-        if (mSubmitted)
-            throw std::runtime_error("this batch was already submitted");
-        py::gil_scoped_release release;
-        mSeq->evalAsync();
+        if (mSlot->queries)
+            mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, mSlot->queries, 1);
+        mSlot->cb.end();
+        mSlot->queued = mSlot->submitted = false;
+        mSlot->error.clear();
+        if (background)
+            mSub->submit_later(mSlot);
+        else {
+            py::gil_scoped_release release;
+            mSub->submit_now(mSlot);
+        }
         mSubmitted = true;
+    }
+    // Whether a submitted batch has finished (without waiting).
+    bool done() const
+    {
+        if (!mSlot)
+            return true;
+        if (!mSubmitted)
+            return false;
+        {
+            std::lock_guard<std::mutex> guard(mSub->queue_lock);
+            if (!mSlot->submitted)
+                return false;
+        }
+        return mSub->device->getFenceStatus(mSlot->fence) == vk::Result::eSuccess;
     }
     void wait()
     {
-        if (!mSubmitted)
+        if (!mSlot || !mSubmitted)
             return;
-        {
-            py::gil_scoped_release release;
-            // No timeout: kp destroys the fence even when a finite wait times out.
-            mSeq->evalAwait(UINT64_MAX);
-        }
-        mSubmitted = false;
-        mDone = true;
-        mSeq->destroy();
+        py::gil_scoped_release release;
+        finish();
     }
     uint32_t dispatches() const { return mDispatches; }
+    // GPU time from the batch's first command to its last, in seconds (0 without timestamps).
+    double gpu_seconds() const { return mGpuNs * 1e-9; }
 
   private:
-    std::shared_ptr<kp::Sequence> mSeq;
+    void finish()
+    {
+        if (mSlot->queued)
+            mSub->await_submitted(mSlot);
+        const vk::Device& dev = *mSub->device;
+        VkDevice vkdev = (VkDevice)dev;
+        VkFence fence = (VkFence)mSlot->fence;
+        auto t0 = std::chrono::steady_clock::now();
+        VkResult r = vkGetFenceStatus(vkdev, fence);
+        while (r == VK_NOT_READY &&
+               (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                   .count() < mSub->spin_ns)
+            r = vkGetFenceStatus(vkdev, fence);
+        if (r == VK_NOT_READY)
+            r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);
+        if (r != VK_SUCCESS)
+            vk::throwResultException(vk::Result(r), "waiting for a batch");
+        if (mSlot->queries) {
+            uint64_t ts[2] = { 0, 0 };
+            if (vkGetQueryPoolResults(vkdev, (VkQueryPool)mSlot->queries, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+                mGpuNs = (double)((ts[1] - ts[0]) & mSub->timestamp_mask) * mSub->timestamp_ns;
+        }
+        mSubmitted = false;
+        recycle();
+    }
+    void recycle()
+    {
+        mSub->device->resetFences(1, &mSlot->fence);
+        std::lock_guard<std::mutex> guard(mSub->lock);
+        mSub->free.push_back(mSlot);
+        mSlot = nullptr;
+    }
+
+    std::shared_ptr<Submitter> mSub;
+    Slot* mSlot = nullptr;
     const kp::Algorithm* mLastBound = nullptr;
     bool mSubmitted = false;
-    bool mDone = false;
     uint32_t mDispatches = 0;
+    double mGpuNs = 0;
 };
 
 class Device
@@ -368,6 +532,22 @@ class Device
         mQueue = std::make_shared<vk::Queue>(mDevice->getQueue(mFamily, 0));
         // An externally created device makes the manager keep no bookkeeping of its own.
         mManager = std::make_unique<kp::Manager>(inst, mPhysical, mDevice);
+
+        mSub = std::make_shared<Submitter>();
+        mSub->device = mDevice;
+        mSub->queue = mQueue;
+        mSub->pool = mDevice->createCommandPool(
+          vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, mFamily));
+        auto props = mPhysical->getProperties();
+        uint32_t bits = families[mFamily].timestampValidBits;
+        mSub->timestamps = bits > 0 && props.limits.timestampPeriod > 0;
+        mSub->timestamp_ns = props.limits.timestampPeriod;
+        mSub->timestamp_mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+        // A CPU implementation (lavapipe) runs the work on the host's cores: no spinning there.
+        if (props.deviceType == vk::PhysicalDeviceType::eCpu)
+            mSub->spin_ns = 0;
+        if (const char* spin = std::getenv("ARRAY_API_VULKAN_SPIN_US"))
+            mSub->spin_ns = std::strtoull(spin, nullptr, 10) * 1000;
     }
     // The VkDevice is deliberately never destroyed: Python may release arrays (and so Kompute
     // tensors) in any order at interpreter exit, and each needs a live device to free itself.
@@ -423,10 +603,8 @@ class Device
         return p;
     }
 
-    Batch new_batch()
-    {
-        return Batch(std::make_shared<kp::Sequence>(mPhysical, mDevice, mQueue, mFamily));
-    }
+    std::unique_ptr<Batch> new_batch() { return std::make_unique<Batch>(mSub); }
+    bool timestamps() const { return mSub->timestamps; }
 
     py::dict features() const
     {
@@ -442,6 +620,7 @@ class Device
     uint32_t mFamily = 0;
     Features mFeatures;
     std::unique_ptr<kp::Manager> mManager;
+    std::shared_ptr<Submitter> mSub;
 };
 
 py::array
@@ -616,9 +795,11 @@ PYBIND11_MODULE(_vkcore, m)
            py::arg("gy") = 1, py::arg("gz") = 1)
       .def("barrier", &Batch::barrier)
       .def("host_barrier", &Batch::host_barrier)
-      .def("submit", &Batch::submit)
+      .def("submit", &Batch::submit, py::arg("background") = false)
       .def("wait", &Batch::wait)
-      .def_property_readonly("dispatches", &Batch::dispatches);
+      .def("done", &Batch::done)
+      .def_property_readonly("dispatches", &Batch::dispatches)
+      .def_property_readonly("gpu_seconds", &Batch::gpu_seconds);
 
     py::class_<Device>(m, "Device")
       .def(py::init<uint32_t>())
@@ -626,5 +807,6 @@ PYBIND11_MODULE(_vkcore, m)
       .def("create_pipeline", &Device::create_pipeline, py::arg("spirv"), py::arg("spec"),
            py::arg("push_words"), py::arg("buffers"))
       .def("new_batch", &Device::new_batch)
+      .def_property_readonly("timestamps", &Device::timestamps)
       .def("features", &Device::features);
 }

@@ -19,6 +19,12 @@ MAX_PENDING_DISPATCHES = 4096
 MAX_PENDING_BYTES = 1 << 30
 # Submitted batches we let run ahead of the host before waiting for the oldest.
 MAX_INFLIGHT = 2
+# Past these, pending work is also submitted whenever the GPU has finished everything submitted
+# before, so that it runs while the host records the next ops instead of after (a poll of the
+# last batch's fence per op until then). Submits go through the runtime's submit thread. The
+# count stays above a thousand so that a chain of a thousand small ops is still one submission.
+EARLY_SUBMIT_DISPATCHES = 1024
+EARLY_SUBMIT_BYTES = 16 << 20
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
@@ -296,7 +302,10 @@ class Device:
         stats.counters["dispatches"] += 1
         self._pending += 1
         if self._pending >= MAX_PENDING_DISPATCHES or self._pending_bytes >= MAX_PENDING_BYTES:
-            self._submit()
+            self._submit(background=True)
+        elif ((self._pending >= EARLY_SUBMIT_DISPATCHES or self._pending_bytes >= EARLY_SUBMIT_BYTES)
+              and self._gpu_idle()):
+            self._submit(background=True)
 
     def _new_pipeline(self, key):
         shader, spec, arenas, push_words = key
@@ -314,11 +323,18 @@ class Device:
             stats.counters["barriers"] += 1
         return batch
 
-    def _submit(self):
+    def _gpu_idle(self):
+        """Whether every submitted batch has finished (retiring those that have)."""
+        inflight = self._inflight
+        while inflight and inflight[0][1].done():
+            self._retire(*inflight.popleft())
+        return not inflight
+
+    def _submit(self, background=False):
         batch = self._batch
         if batch is None:
             return
-        batch.submit()
+        batch.submit(background)
         stats.counters["submits"] += 1
         self._inflight.append((self._serial, batch))
         self._batch = None
@@ -332,6 +348,11 @@ class Device:
     def _wait_oldest(self):
         serial, batch = self._inflight.popleft()
         batch.wait()
+        self._retire(serial, batch)
+
+    def _retire(self, serial, batch):
+        batch.wait()  # recycles its command buffer and fence, and reads its timestamps
+        stats.counters["gpu_seconds"] += batch.gpu_seconds
         self._completed = serial
 
     def synchronize(self):
