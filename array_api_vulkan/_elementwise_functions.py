@@ -8,6 +8,8 @@ import inspect
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
+from ._kernels import _launch
+from ._kernels._launch import table
 from ._array_object import _SCALARS, Array
 from ._dtypes import _categories
 
@@ -112,6 +114,8 @@ def _imag(x):
     return np.imag(x).copy()
 
 
+# Compiled plans kept per op: a loop over ever-new shapes must not grow memory without bound.
+_MAX_COMPILED = 256
 _CONSTANT_ON_INTEGERS = {"isnan": False, "isinf": False, "isfinite": True}
 # What a Python scalar becomes for kernels computing in a dtype of each kind.
 _SCALAR_CONVERT = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
@@ -131,6 +135,8 @@ class ElementwiseOp:
         self.nargs, self.category, self.result, self.host = nargs, category, result, host
         # signature (dtype of each Array, type of each Python scalar) -> resolved call plan
         self._plans = {}
+        # layout (dtype, shape and strides of each Array, type of each scalar) -> compiled plan
+        self._compiled = {}
         self._allowed = _categories[category]
         names = ("x",) if nargs == 1 else ("x1", "x2")
         self.__signature__ = inspect.Signature(
@@ -152,15 +158,47 @@ class ElementwiseOp:
         return ct if ct.kind in "fc" else _dtypes.defaults(device)["real floating"]
 
     def __call__(self, *args):
-        # The hot path: a signature seen before and run natively skips validation and
-        # promotion, which depend only on the signature (and an int scalar's range).
-        key = tuple([a._dtype if a.__class__ is Array else a.__class__ for a in args])
+        # The hot path: a layout seen before (dtypes, shapes, strides, scalar types) runs as one
+        # compiled plan; a signature seen before (dtypes, scalar types) skips validation and
+        # promotion, which depend only on it (and an int scalar's range).
+        layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__
+                        for a in args])
+        fast = self._compiled.get(layout)
+        if fast is not None:
+            out = fast(*args)
+            if out is not None:
+                return out
+        key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
+        launches = _launch.launches
         plan = self._plans.get(key)
         if plan is not None:
             out = plan(args)
             if out is not None:
+                if _launch.launches == launches + 1 and _launch.last_plan is not None:
+                    self._compile(layout, args, out)
                 return out
-        return self._call(args, key)
+        return self._call(args, key, layout)
+
+    def _compile(self, layout, args, out):
+        """Compiles the call just made (one dispatch of map_op's plan, on operands already of
+        the computation dtype) for its layout; see Device.compile_dispatch."""
+        shader, (template, spec, count, slots, first, tcode) = _launch.last_plan
+        specs = []
+        for a, slot in zip(args, slots):
+            if a.__class__ is Array:
+                if table.DTYPES[a._dtype.name][0] != tcode:
+                    return  # converted before the op: not one dispatch of these operands
+                specs.append((False, a._dtype.itemsize, "", None, 0))
+            elif tcode in "bBhHiIlL":
+                info = np.iinfo(np.dtype(table.CODE[tcode]))
+                specs.append((True, slot, tcode, int(info.min), int(info.max)))
+            else:
+                specs.append((True, slot, tcode, None, 0))
+        if len(self._compiled) >= _MAX_COMPILED:
+            self._compiled.clear()
+        self._compiled[layout] = out._alloc.device.compile_dispatch(
+            shader, spec, template, count, specs, Array, out._dtype, out._shape, out._strides,
+            out._alloc.nbytes)
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -204,7 +242,8 @@ class ElementwiseOp:
 
         return plan
 
-    def _call(self, args, key=None):
+    def _call(self, args, key=None, layout=None):
+        launches = _launch.launches
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
         args = tuple(_py(a) for a in args)
@@ -238,6 +277,9 @@ class ElementwiseOp:
                 # (Arrays and Python scalars only: numpy scalars take the general path every time)
                 if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
                     self._plans[key] = self._make_plan(args, ct, rdt)
+                    if (layout is not None and _launch.launches == launches + 1
+                            and _launch.last_plan is not None):
+                        self._compile(layout, args, out)
                 return out
         # integer division computes in the result's float dtype
         cd = rdt if self.result == "float" else ct

@@ -31,7 +31,7 @@ def main():
     out["submit_wait_one_dispatch_us"] = statistics.median(lat) * 1e6
     # Where a flush's time goes: a new kp::Sequence, recording, submit, fence wait.
     core = d._core
-    pipe = next(iter(d._pipelines.values()))
+    pipe = core.create_pipeline(rt.device.load_spirv("copy_words"), [], 3, [a.buffer, bufs[1].buffer])
     push = np.array([bufs[1].offset // 4, a.offset // 4, 1024], np.uint32)
     parts = {"new_batch": [], "record": [], "submit": [], "wait": []}
     for _ in range(50):

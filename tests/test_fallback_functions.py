@@ -22,6 +22,13 @@ def no_kernels(monkeypatch):
     """Force every function onto the numpy host path."""
     for name in ("full", "arange", "eye", "astype", "elementwise"):
         monkeypatch.setattr(_kernels, name, lambda *a, **k: None)
+    # Plans made before would still run natively: start each op without them.
+    from array_api_vulkan import _elementwise_functions as ew
+
+    for op in vars(ew).values():
+        if isinstance(op, ew.ElementwiseOp):
+            monkeypatch.setattr(op, "_plans", {})
+            monkeypatch.setattr(op, "_compiled", {})
 
 
 def fallbacks():

@@ -78,7 +78,7 @@ def test_synchronize_submits_pending_work(dev):
 
 
 def test_count_threshold_submits_without_waiting(dev, monkeypatch):
-    monkeypatch.setattr(device_mod, "MAX_PENDING_DISPATCHES", 8)
+    monkeypatch.setattr(dev._rec, "max_pending_dispatches", 8)
     a = dev.upload(np.arange(64, dtype=np.float32))
     bufs = [dev.alloc(256) for _ in range(20)]
     for b in bufs:
@@ -89,7 +89,7 @@ def test_count_threshold_submits_without_waiting(dev, monkeypatch):
 
 
 def test_early_submit_when_the_gpu_is_idle(dev, monkeypatch):
-    monkeypatch.setattr(device_mod, "EARLY_SUBMIT_DISPATCHES", 4)
+    monkeypatch.setattr(dev._rec, "early_dispatches", 4)
     a = dev.upload(np.arange(64, dtype=np.float32))
     rt.synchronize()
     rt.reset_runtime_stats()
@@ -99,7 +99,7 @@ def test_early_submit_when_the_gpu_is_idle(dev, monkeypatch):
     assert stat("submits") == 0
     copy(dev, bufs[3], bufs[2])  # the 4th pending op, nothing in flight: submitted at once
     assert stat("submits") == 1
-    assert dev._batch is None and len(dev._inflight) == 1
+    assert dev._rec.batch is None and dev._rec.inflight == 1
     np.testing.assert_array_equal(dev.download(bufs[3], np.float32, (64,), (1,), 0), np.arange(64))
 
 
@@ -322,7 +322,7 @@ def test_writes_keep_the_host_copy_current(dev):
 
 def test_a_finished_batch_refuses_more_work(dev):
     a = dev.upload(np.arange(4, dtype=np.float32))
-    batch = dev._batch
+    batch = dev._rec.batch
     dev.synchronize()
     with pytest.raises(RuntimeError, match="already submitted"):
         batch.barrier()

@@ -95,6 +95,8 @@ def runtime_stats():
     reserved = in_use = 0
     for dev in _devices or ():
         if dev._core is not None:
+            for k, v in dev._rec.counters.items():
+                d[k] += v
             reserved += dev.pool.bytes_reserved
             in_use += dev.pool.bytes_in_use
     d["pool_bytes_reserved"] = reserved
@@ -106,3 +108,6 @@ def runtime_stats():
 def reset_runtime_stats():
     """Clears the counters (the pool figures are current state, not counters)."""
     stats.reset()
+    for dev in _devices or ():
+        if dev._core is not None:
+            dev._rec.reset_counters()

@@ -17,6 +17,9 @@
 #include <condition_variable>
 #include <deque>
 #include <thread>
+#include <limits>
+#include <unordered_map>
+#include <unordered_set>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -586,6 +589,16 @@ class Device
     Pipeline create_pipeline(py::bytes spirv, std::vector<uint32_t> spec, uint32_t push_words,
                              std::vector<std::shared_ptr<Buffer>> buffers)
     {
+        Pipeline p;
+        p.push_words = push_words;
+        p.algorithm = create_algorithm(spirv, spec, push_words, buffers);
+        return p;
+    }
+
+    std::shared_ptr<kp::Algorithm> create_algorithm(py::bytes spirv, const std::vector<uint32_t>& spec,
+                                                    uint32_t push_words,
+                                                    const std::vector<std::shared_ptr<Buffer>>& buffers)
+    {
         std::string code = spirv;
         if (code.size() % 4 != 0)
             throw std::invalid_argument("SPIR-V size is not a multiple of 4");
@@ -595,16 +608,13 @@ class Device
         for (const auto& b : buffers)
             tensors.push_back(b->tensor);
         std::vector<uint32_t> push(push_words, 0);
-        Pipeline p;
-        p.push_words = push_words;
         py::gil_scoped_release release;
-        p.algorithm = mManager->algorithm<uint32_t, uint32_t>(tensors, words, kp::Workgroup{ 1, 1, 1 },
-                                                              spec, push);
-        return p;
+        return mManager->algorithm<uint32_t, uint32_t>(tensors, words, kp::Workgroup{ 1, 1, 1 }, spec, push);
     }
 
-    std::unique_ptr<Batch> new_batch() { return std::make_unique<Batch>(mSub); }
+    std::shared_ptr<Batch> new_batch() { return std::make_shared<Batch>(mSub); }
     bool timestamps() const { return mSub->timestamps; }
+    const std::shared_ptr<Submitter>& submitter() const { return mSub; }
 
     py::dict features() const
     {
@@ -621,6 +631,511 @@ class Device
     Features mFeatures;
     std::unique_ptr<kp::Manager> mManager;
     std::shared_ptr<Submitter> mSub;
+};
+
+
+// Interned attribute names of the Python objects the recorder reads (pool.Allocation, Array).
+struct Names
+{
+    py::str buffer, key, nbytes, host, last_batch, offset, device, alloc_, offset_, dtype_, shape_, strides_;
+    Names()
+      : buffer("buffer"), key("key"), nbytes("nbytes"), host("host"), last_batch("last_batch"), offset("offset")
+      , device("device"), alloc_("_alloc"), offset_("_offset"), dtype_("_dtype"), shape_("_shape")
+      , strides_("_strides")
+    {
+        for (py::str* n : { &buffer, &key, &nbytes, &host, &last_batch, &offset, &device, &alloc_, &offset_,
+                            &dtype_, &shape_, &strides_ }) {
+            PyObject* o = n->release().ptr();
+            PyUnicode_InternInPlace(&o);
+            *n = py::reinterpret_steal<py::str>(o);
+        }
+    }
+};
+
+Names&
+names()
+{
+    static Names* n = new Names(); // never freed: outlives interpreter teardown order
+    return *n;
+}
+
+uint64_t
+attr_u64(py::handle o, const py::str& name)
+{
+    PyObject* v = PyObject_GetAttr(o.ptr(), name.ptr());
+    if (!v)
+        throw py::error_already_set();
+    unsigned long long x = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    if (x == (unsigned long long)-1 && PyErr_Occurred())
+        throw py::error_already_set();
+    return x;
+}
+
+// Lazy command recording for one device (docs/design.md): the hot path of every op.
+//
+// Ops are recorded into the current batch; a barrier goes in only where an op touches memory an
+// op since the last barrier wrote (read/write after write), or writes memory such an op read
+// (write after read). Hazards are keyed per allocation block (Allocation.key), or per buffer for
+// runs under synchronization validation, which sees a dispatch as touching its whole buffer.
+// The written/read sets carry over submits: a barrier's first scope covers earlier submissions.
+class Recorder
+{
+  public:
+    Recorder(Device& core, py::object load_spirv, bool per_buffer)
+      : mCore(core)
+      , mLoadSpirv(std::move(load_spirv))
+      , mPerBuffer(per_buffer)
+    {
+    }
+
+    // Submit (without waiting) past these; early past the early ones when the GPU is idle.
+    uint32_t max_pending_dispatches = 4096;
+    uint64_t max_pending_bytes = 1ull << 30;
+    uint32_t max_inflight = 2;
+    uint32_t early_dispatches = 1024;
+    uint64_t early_bytes = 16ull << 20;
+
+    uint64_t submits = 0, dispatches = 0, barriers = 0, pipelines_created = 0;
+    double gpu_seconds = 0;
+    // For the validation tests' negative control only: record no hazard barriers.
+    bool omit_barriers = false;
+    uint64_t serial = 1;    // serial of the batch being recorded
+    uint64_t completed = 0; // serial of the last batch known finished
+
+    // One dispatch of spv/<shader>.spv over count invocations. buffers: pool Allocations bound
+    // in order; writes: which of them the shader writes; push: uint32 words.
+    void launch(const std::string& shader, const std::vector<uint32_t>& spec, py::sequence buffers,
+                py::sequence writes, py::buffer push, uint64_t count, bool host_read)
+    {
+        auto info = push.request();
+        uint32_t nwords = (uint32_t)(info.size * info.itemsize / sizeof(uint32_t));
+        size_t n = buffers.size();
+        if (n > kMaxBindings || (size_t)writes.size() != n)
+            throw std::invalid_argument("launch: bad buffer or writes list");
+        py::handle bufs[kMaxBindings];
+        bool w[kMaxBindings];
+        for (size_t i = 0; i < n; i++) {
+            bufs[i] = buffers[i].ptr();
+            w[i] = PyObject_IsTrue(writes[i].ptr()) == 1;
+        }
+        record(shader, spec.data(), spec.size(), bufs, w, n, static_cast<const uint32_t*>(info.ptr), nwords,
+               count, host_read);
+    }
+
+    static constexpr size_t kMaxBindings = 8;
+
+    void record(const std::string& shader, const uint32_t* spec, size_t nspec, const py::handle* allocs,
+                const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint64_t count,
+                bool host_read)
+    {
+        if (!count)
+            return;
+        Names& nm = names();
+        Buffer* bufs[kMaxBindings];
+        uint64_t keys[kMaxBindings];
+        for (size_t i = 0; i < n; i++) {
+            py::object b = py::reinterpret_steal<py::object>(PyObject_GetAttr(allocs[i].ptr(), nm.buffer.ptr()));
+            if (!b)
+                throw py::error_already_set();
+            bufs[i] = b.cast<Buffer*>();
+            keys[i] = mPerBuffer ? (uint64_t)(uintptr_t)bufs[i] : attr_u64(allocs[i], nm.key);
+        }
+        kp::Algorithm* algo = pipeline(shader, spec, nspec, allocs, bufs, n, nwords);
+        if (!mBatch)
+            start_batch();
+        for (size_t i = 0; i < n; i++)
+            if (mWritten.count(keys[i]) || (writes[i] && mRead.count(keys[i]))) {
+                if (!omit_barriers)
+                    mBatch->barrier();
+                barriers++;
+                mWritten.clear();
+                mRead.clear();
+                break;
+            }
+        py::object serial_obj; // null until needed
+        for (size_t i = 0; i < n; i++) {
+            if (bufs[i]->host) {
+                // Host-visible staging goes back to its pool only once this batch finishes.
+                if (!serial_obj)
+                    serial_obj = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(serial));
+                if (PyObject_SetAttr(allocs[i].ptr(), nm.last_batch.ptr(), serial_obj.ptr()) < 0)
+                    throw py::error_already_set();
+            }
+            if (writes[i]) {
+                // A recorded write drops the allocation's cached host copy.
+                PyObject* h = PyObject_GetAttr(allocs[i].ptr(), nm.host.ptr());
+                if (!h)
+                    throw py::error_already_set();
+                bool cached = h != Py_None;
+                Py_DECREF(h);
+                if (cached && PyObject_SetAttr(allocs[i].ptr(), nm.host.ptr(), Py_None) < 0)
+                    throw py::error_already_set();
+                mWritten.insert(keys[i]);
+                mPendingBytes += attr_u64(allocs[i], nm.nbytes);
+            } else
+                mRead.insert(keys[i]);
+        }
+        const uint64_t local = 256, max_x = 65535;
+        uint64_t groups = (count + local - 1) / local;
+        if (groups <= max_x)
+            mBatch->record_dispatch(algo, push, nwords, (uint32_t)groups, 1, 1);
+        else {
+            // Rows of nearly equal length: a short last row would launch tens of thousands of
+            // empty groups (64M elements: 65535 + 65535 groups for 65537 of work).
+            uint64_t gy = (groups + max_x - 1) / max_x;
+            mBatch->record_dispatch(algo, push, nwords, (uint32_t)((groups + gy - 1) / gy), (uint32_t)gy, 1);
+        }
+        if (host_read)
+            mBatch->host_barrier();
+        dispatches++;
+        mPending++;
+        if (mPending >= max_pending_dispatches || mPendingBytes >= max_pending_bytes)
+            submit(true);
+        else if ((mPending >= early_dispatches || mPendingBytes >= early_bytes) && gpu_idle())
+            submit(true);
+    }
+
+    // Whether every submitted batch has finished (retiring those that have).
+    bool gpu_idle()
+    {
+        while (!mInflight.empty() && mInflight.front().second->done())
+            retire_oldest();
+        return mInflight.empty();
+    }
+
+    void submit(bool background)
+    {
+        if (!mBatch)
+            return;
+        mBatch->submit(background);
+        submits++;
+        mInflight.emplace_back(serial, std::move(mBatch));
+        mBatch.reset();
+        serial++;
+        mPending = 0;
+        mPendingBytes = 0;
+        while (mInflight.size() > max_inflight)
+            retire_oldest();
+    }
+
+    // Submits pending work and waits for all of it.
+    void synchronize()
+    {
+        submit(false);
+        while (!mInflight.empty())
+            retire_oldest();
+        // Work from before a host wait is ordered against once, at the start of the next batch.
+        if (!mWritten.empty())
+            mOrderAfterWait = true;
+        mWritten.clear();
+        mRead.clear();
+    }
+
+    bool idle() const { return !mBatch && mInflight.empty(); }
+    size_t inflight() const { return mInflight.size(); }
+    uint32_t pending() const { return mPending; }
+    std::shared_ptr<Batch> batch() const { return mBatch; }
+    size_t pipelines() const { return mPipelines.size(); }
+
+  private:
+    void start_batch()
+    {
+        mBatch = mCore.new_batch();
+        if (mOrderAfterWait) {
+            mOrderAfterWait = false;
+            mBatch->barrier();
+            barriers++;
+        }
+    }
+
+    void retire_oldest()
+    {
+        auto item = std::move(mInflight.front());
+        mInflight.pop_front();
+        item.second->wait();
+        gpu_seconds += item.second->gpu_seconds();
+        completed = item.first;
+    }
+
+    // One kp::Algorithm per (shader, spec constants, bound buffers, push size).
+    kp::Algorithm* pipeline(const std::string& shader, const uint32_t* spec, size_t nspec, const py::handle* allocs,
+                            Buffer* const* bufs, size_t n, uint32_t nwords)
+    {
+        std::string& key = mKey;
+        key.assign(shader);
+        key.push_back('\0');
+        key.append(reinterpret_cast<const char*>(spec), nspec * sizeof(uint32_t));
+        key.push_back('\0');
+        key.append(reinterpret_cast<const char*>(bufs), n * sizeof(Buffer*));
+        key.append(reinterpret_cast<const char*>(&nwords), sizeof(nwords));
+        auto it = mPipelines.find(key);
+        if (it != mPipelines.end())
+            return it->second.get();
+        py::bytes code = mLoadSpirv(shader);
+        std::vector<std::shared_ptr<Buffer>> owned;
+        Names& nm = names();
+        for (size_t i = 0; i < n; i++)
+            owned.push_back(py::reinterpret_borrow<py::object>(allocs[i]).attr(nm.buffer).cast<std::shared_ptr<Buffer>>());
+        auto algo = mCore.create_algorithm(code, std::vector<uint32_t>(spec, spec + nspec), nwords, owned);
+        pipelines_created++;
+        kp::Algorithm* raw = algo.get();
+        mPipelines.emplace(key, std::move(algo));
+        return raw;
+    }
+
+    Device& mCore;
+    py::object mLoadSpirv;
+    bool mPerBuffer;
+    std::shared_ptr<Batch> mBatch;
+    std::deque<std::pair<uint64_t, std::shared_ptr<Batch>>> mInflight;
+    uint32_t mPending = 0;
+    uint64_t mPendingBytes = 0;
+    std::unordered_set<uint64_t> mWritten, mRead;
+    bool mOrderAfterWait = false;
+    std::unordered_map<std::string, std::shared_ptr<kp::Algorithm>> mPipelines;
+    std::string mKey;
+};
+
+// float64 -> float32 as IEEE round-to-nearest, overflowing to infinity (a plain cast of an
+// out-of-range double is undefined behaviour in C++).
+float
+to_f32(double d)
+{
+    // Halfway between FLT_MAX and 2^128: from there on, round-to-nearest gives infinity.
+    const double limit = 340282356779733661637539395458142568448.0;
+    if (d >= limit)
+        return std::numeric_limits<float>::infinity();
+    if (d <= -limit)
+        return -std::numeric_limits<float>::infinity();
+    return (float)d;
+}
+
+// A resolved elementwise call for one layout (operand dtypes, shapes and strides, scalar
+// types): re-running it only allocates the result, patches offsets and scalars into the push
+// words and records the dispatch. Built by the kernels layer after a call took the general path.
+class ElementwisePlan
+{
+  public:
+    struct Arg
+    {
+        bool scalar;
+        uint32_t itemsize; // array: element size of the input
+        uint32_t slot;     // scalar: first push word
+        char code;         // scalar: the computation dtype's type code
+        bool has_range;
+        int64_t lo;
+        uint64_t hi;
+    };
+
+    ElementwisePlan(std::shared_ptr<Recorder> rec, py::object device, py::object alloc, py::object array_type,
+                    std::string shader, std::vector<uint32_t> spec, std::vector<uint32_t> words, uint64_t count,
+                    uint64_t out_nbytes, uint32_t out_itemsize, py::object dtype, py::tuple shape, py::tuple strides,
+                    std::vector<py::tuple> args)
+      : mRec(std::move(rec))
+      , mDevice(std::move(device))
+      , mAlloc(std::move(alloc))
+      , mArrayType(std::move(array_type))
+      , mShader(std::move(shader))
+      , mSpec(std::move(spec))
+      , mWords(std::move(words))
+      , mCount(count)
+      , mOutNbytes(out_nbytes)
+      , mOutItemsize(out_itemsize)
+      , mDtype(std::move(dtype))
+      , mShape(std::move(shape))
+      , mStrides(std::move(strides))
+    {
+        if (mWords.size() > 64 || args.size() + 1 > Recorder::kMaxBindings)
+            throw std::invalid_argument("plan: too many push words or operands");
+        for (const auto& t : args) {
+            Arg a{};
+            a.scalar = t[0].cast<bool>();
+            if (a.scalar) {
+                a.slot = t[1].cast<uint32_t>();
+                a.code = t[2].cast<std::string>()[0];
+                a.has_range = !t[3].is_none();
+                if (a.has_range) {
+                    a.lo = t[3].cast<int64_t>();
+                    a.hi = t[4].cast<uint64_t>();
+                }
+            } else
+                a.itemsize = t[1].cast<uint32_t>();
+            mArgs.push_back(a);
+        }
+        mFirstArray = -1;
+        for (size_t j = 0; j < mArgs.size(); j++)
+            if (!mArgs[j].scalar) {
+                mFirstArray = (int)j;
+                break;
+            }
+        if (mFirstArray < 0)
+            throw std::invalid_argument("plan: no array operand");
+    }
+
+    // The result Array, or None where this call must take the general path (another device,
+    // an integer scalar out of range, a scalar of the wrong type).
+    py::object call(py::args args)
+    {
+        if (args.size() != mArgs.size())
+            return py::none();
+        Names& nm = names();
+        uint32_t w[64];
+        std::memcpy(w, mWords.data(), mWords.size() * sizeof(uint32_t));
+        py::object allocs[Recorder::kMaxBindings];
+        for (size_t j = 0; j < mArgs.size(); j++) {
+            const Arg& a = mArgs[j];
+            py::handle v = args[j];
+            if (a.scalar) {
+                if (!scalar_words(v, a, w + a.slot))
+                    return py::none();
+                continue;
+            }
+            py::object al = py::reinterpret_steal<py::object>(PyObject_GetAttr(v.ptr(), nm.alloc_.ptr()));
+            if (!al)
+                throw py::error_already_set();
+            py::object dev = py::reinterpret_steal<py::object>(PyObject_GetAttr(al.ptr(), nm.device.ptr()));
+            if (!dev)
+                throw py::error_already_set();
+            if (dev.ptr() != mDevice.ptr())
+                return py::none();
+            w[3 + j] = (uint32_t)(attr_u64(al, nm.offset) / a.itemsize + attr_u64(v, nm.offset_));
+            allocs[j + 1] = std::move(al);
+        }
+        for (size_t j = 0; j < mArgs.size(); j++)
+            if (mArgs[j].scalar)
+                allocs[j + 1] = allocs[mFirstArray + 1]; // bound but unread: any buffer will do
+        py::object out = mAlloc(mOutNbytes);
+        w[1] = (uint32_t)(attr_u64(out, nm.offset) / mOutItemsize);
+        allocs[0] = out;
+        py::handle handles[Recorder::kMaxBindings];
+        bool writes[Recorder::kMaxBindings] = { true };
+        size_t n = mArgs.size() + 1;
+        for (size_t i = 0; i < n; i++) {
+            handles[i] = allocs[i];
+            if (i)
+                writes[i] = false;
+        }
+        mRec->record(mShader, mSpec.data(), mSpec.size(), handles, writes, n, w, (uint32_t)mWords.size(), mCount,
+                     false);
+        return make_array(out);
+    }
+
+  private:
+    py::object make_array(const py::object& alloc)
+    {
+        // As Array._new does: the class refuses __init__, so fill its slots on a bare instance.
+        PyTypeObject* t = (PyTypeObject*)mArrayType.ptr();
+        py::object a = py::reinterpret_steal<py::object>(t->tp_alloc(t, 0));
+        if (!a)
+            throw py::error_already_set();
+        Names& nm = names();
+        static py::int_ zero(0);
+        if (PyObject_SetAttr(a.ptr(), nm.alloc_.ptr(), alloc.ptr()) < 0 ||
+            PyObject_SetAttr(a.ptr(), nm.dtype_.ptr(), mDtype.ptr()) < 0 ||
+            PyObject_SetAttr(a.ptr(), nm.shape_.ptr(), mShape.ptr()) < 0 ||
+            PyObject_SetAttr(a.ptr(), nm.strides_.ptr(), mStrides.ptr()) < 0 ||
+            PyObject_SetAttr(a.ptr(), nm.offset_.ptr(), zero.ptr()) < 0)
+            throw py::error_already_set();
+        return a;
+    }
+
+    // The push words of a Python scalar as the computation dtype stores it (see
+    // _launch.scalar_words); false where the general path must handle it.
+    static bool scalar_words(py::handle v, const Arg& a, uint32_t* w)
+    {
+        PyObject* o = v.ptr();
+        bool is_bool = PyBool_Check(o), is_int = PyLong_CheckExact(o) || is_bool;
+        bool is_float = PyFloat_CheckExact(o), is_complex = PyComplex_CheckExact(o);
+        switch (a.code) {
+            case '?':
+                if (!is_bool)
+                    return false;
+                w[0] = o == Py_True;
+                return true;
+            case 'b': case 'B': case 'h': case 'H': case 'i': case 'I': case 'l': case 'L': {
+                if (!is_int)
+                    return false;
+                int overflow = 0;
+                long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+                uint64_t bits;
+                if (overflow > 0) {
+                    unsigned long long u = PyLong_AsUnsignedLongLong(o);
+                    if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                        PyErr_Clear();
+                        return false;
+                    }
+                    if (a.has_range && u > a.hi)
+                        return false;
+                    bits = u;
+                } else if (overflow < 0)
+                    return false;
+                else {
+                    if (x == -1 && PyErr_Occurred()) {
+                        PyErr_Clear();
+                        return false;
+                    }
+                    if (a.has_range && (x < a.lo || (x >= 0 && (uint64_t)x > a.hi)))
+                        return false;
+                    bits = (uint64_t)x;
+                }
+                w[0] = (uint32_t)bits;
+                if (a.code == 'l' || a.code == 'L')
+                    w[1] = (uint32_t)(bits >> 32);
+                return true;
+            }
+            case 'f': case 'd': {
+                if (!(is_int || is_float))
+                    return false;
+                double d = PyFloat_AsDouble(o);
+                if (d == -1.0 && PyErr_Occurred()) {
+                    PyErr_Clear(); // an int too large for a double
+                    return false;
+                }
+                if (a.code == 'f') {
+                    float f = to_f32(d);
+                    std::memcpy(w, &f, 4);
+                } else
+                    std::memcpy(w, &d, 8);
+                return true;
+            }
+            case 'F': case 'D': {
+                if (!(is_int || is_float || is_complex))
+                    return false;
+                double re, im = 0;
+                if (is_complex) {
+                    re = PyComplex_RealAsDouble(o);
+                    im = PyComplex_ImagAsDouble(o);
+                } else {
+                    re = PyFloat_AsDouble(o);
+                    if (re == -1.0 && PyErr_Occurred()) {
+                        PyErr_Clear();
+                        return false;
+                    }
+                }
+                if (a.code == 'F') {
+                    float f[2] = { to_f32(re), to_f32(im) };
+                    std::memcpy(w, f, 8);
+                } else {
+                    double d[2] = { re, im };
+                    std::memcpy(w, d, 16);
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+
+    std::shared_ptr<Recorder> mRec;
+    py::object mDevice, mAlloc, mArrayType;
+    std::string mShader;
+    std::vector<uint32_t> mSpec, mWords;
+    uint64_t mCount, mOutNbytes;
+    uint32_t mOutItemsize;
+    py::object mDtype;
+    py::tuple mShape, mStrides;
+    std::vector<Arg> mArgs;
+    int mFirstArray;
 };
 
 py::array
@@ -790,7 +1305,7 @@ PYBIND11_MODULE(_vkcore, m)
 
     py::class_<Pipeline>(m, "Pipeline").def_readonly("push_words", &Pipeline::push_words);
 
-    py::class_<Batch>(m, "Batch")
+    py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch")
       .def("dispatch", &Batch::dispatch, py::arg("pipeline"), py::arg("push"), py::arg("gx"),
            py::arg("gy") = 1, py::arg("gz") = 1)
       .def("barrier", &Batch::barrier)
@@ -800,6 +1315,49 @@ PYBIND11_MODULE(_vkcore, m)
       .def("done", &Batch::done)
       .def_property_readonly("dispatches", &Batch::dispatches)
       .def_property_readonly("gpu_seconds", &Batch::gpu_seconds);
+
+    py::class_<Recorder, std::shared_ptr<Recorder>>(m, "Recorder")
+      .def(py::init([](Device& core, py::object load_spirv, bool per_buffer) {
+               return std::make_shared<Recorder>(core, std::move(load_spirv), per_buffer);
+           }),
+           py::keep_alive<1, 2>())
+      .def("launch", &Recorder::launch, py::arg("shader"), py::arg("spec"), py::arg("buffers"), py::arg("writes"),
+           py::arg("push"), py::arg("count"), py::arg("host_read") = false)
+      .def("submit", &Recorder::submit, py::arg("background") = false)
+      .def("synchronize", &Recorder::synchronize)
+      .def("gpu_idle", &Recorder::gpu_idle)
+      .def_property_readonly("idle", &Recorder::idle)
+      .def_property_readonly("inflight", &Recorder::inflight)
+      .def_property_readonly("pending", &Recorder::pending)
+      .def_property_readonly("batch", &Recorder::batch)
+      .def_property_readonly("pipelines", &Recorder::pipelines)
+      .def_readonly("serial", &Recorder::serial)
+      .def_readonly("completed", &Recorder::completed)
+      .def_readwrite("max_pending_dispatches", &Recorder::max_pending_dispatches)
+      .def_readwrite("max_pending_bytes", &Recorder::max_pending_bytes)
+      .def_readwrite("max_inflight", &Recorder::max_inflight)
+      .def_readwrite("early_dispatches", &Recorder::early_dispatches)
+      .def_readwrite("early_bytes", &Recorder::early_bytes)
+      .def_readwrite("omit_barriers", &Recorder::omit_barriers)
+      .def_property_readonly("counters", [](const Recorder& r) {
+          py::dict d;
+          d["submits"] = r.submits;
+          d["dispatches"] = r.dispatches;
+          d["barriers"] = r.barriers;
+          d["pipelines_created"] = r.pipelines_created;
+          d["gpu_seconds"] = r.gpu_seconds;
+          return d;
+      })
+      .def("reset_counters", [](Recorder& r) {
+          r.submits = r.dispatches = r.barriers = r.pipelines_created = 0;
+          r.gpu_seconds = 0;
+      });
+
+    py::class_<ElementwisePlan, std::shared_ptr<ElementwisePlan>>(m, "ElementwisePlan")
+      .def(py::init<std::shared_ptr<Recorder>, py::object, py::object, py::object, std::string, std::vector<uint32_t>,
+                    std::vector<uint32_t>, uint64_t, uint64_t, uint32_t, py::object, py::tuple, py::tuple,
+                    std::vector<py::tuple>>())
+      .def("__call__", &ElementwisePlan::call);
 
     py::class_<Device>(m, "Device")
       .def(py::init<uint32_t>())

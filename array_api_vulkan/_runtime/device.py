@@ -104,19 +104,11 @@ class Device:
             max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
             self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False, stream_ordered=True)
             self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True, stream_ordered=False)
-            self.pool.completed = self.staging.completed = lambda: self._completed
             self.pool.before_grow = self.staging.before_grow = self._before_grow
-            self._pipelines = {}
             self._host_views = {}
-            self._batch = None
-            self._serial = 1  # serial of the batch being recorded
-            self._completed = 0  # serial of the last batch known finished
-            self._inflight = collections.deque()
-            self._pending = 0
-            self._pending_bytes = 0
-            self._written = set()
-            self._read = set()
-            self._order_after_wait = False
+            rec = self._rec = _vkcore.Recorder(core, load_spirv, HAZARDS_PER_BUFFER)
+            self._configure(rec)
+            self.pool.completed = self.staging.completed = lambda: rec.completed
             self._core = core
         return self._core
 
@@ -130,7 +122,7 @@ class Device:
         # blocks (staging memory; device memory is reusable at once). Retrying after a failed
         # buffer creation could not help: a reclaimed block of the right size would have been
         # reclaimed here already.
-        if self._batch is None and not self._inflight:
+        if self._rec.idle:
             return False  # nothing pending: the deferred blocks are already reclaimable
         self.synchronize()
         return True
@@ -253,118 +245,40 @@ class Device:
         return view.copy()
 
     # -- recording ------------------------------------------------------------------------
+    # The recorder (_vkcore.Recorder) keeps the batch, hazard sets and pipelines; see
+    # docs/design.md. The module's thresholds are read when a device is first used.
     def launch(self, shader, spec, buffers, writes, push, count, host_read=False):
-        """Records one dispatch of spv/<shader>.spv over count invocations (see docs/design.md).
-
-        The hot path of every op: kept to plain loops and dict/set look-ups."""
-        if not count:
-            return
+        """Records one dispatch of spv/<shader>.spv over count invocations."""
         if self._core is None:
             self._ensure()
-        arenas = tuple([b.arena for b in buffers])
-        key = (shader, spec, arenas, len(push))
-        pipe = self._pipelines.get(key)
-        if pipe is None:
-            pipe = self._new_pipeline(key)
-        batch = self._batch
-        if batch is None:
-            batch = self._start_batch()
-        written, read = self._written, self._read
-        # A barrier only where this op touches memory an op since the last barrier wrote
-        # (read/write after write), or writes memory such an op read (write after read).
-        keys = [id(a) for a in arenas] if HAZARDS_PER_BUFFER else [b.key for b in buffers]
-        for k, w in zip(keys, writes):
-            if k in written or (w and k in read):
-                batch.barrier()
-                stats.counters["barriers"] += 1
-                written.clear()
-                read.clear()
-                break
-        serial = self._serial
-        for k, b, w in zip(keys, buffers, writes):
-            b.last_batch = serial
-            if w:
-                b.host = None
-                written.add(k)
-                self._pending_bytes += b.nbytes
-            else:
-                read.add(k)
-        groups = (count + LOCAL_SIZE - 1) // LOCAL_SIZE
-        if groups <= MAX_GROUPS_X:
-            batch.dispatch(pipe, push, groups)
-        else:
-            # Split into rows of nearly equal length: a short last row would launch tens of
-            # thousands of empty groups (64M elements: 65535 + 65535 groups for 65537 of work).
-            gy = (groups + MAX_GROUPS_X - 1) // MAX_GROUPS_X
-            batch.dispatch(pipe, push, (groups + gy - 1) // gy, gy)
-        if host_read:
-            batch.host_barrier()
-        stats.counters["dispatches"] += 1
-        self._pending += 1
-        if self._pending >= MAX_PENDING_DISPATCHES or self._pending_bytes >= MAX_PENDING_BYTES:
-            self._submit(background=True)
-        elif ((self._pending >= EARLY_SUBMIT_DISPATCHES or self._pending_bytes >= EARLY_SUBMIT_BYTES)
-              and self._gpu_idle()):
-            self._submit(background=True)
+        self._rec.launch(shader, spec, buffers, writes, push, count, host_read)
 
-    def _new_pipeline(self, key):
-        shader, spec, arenas, push_words = key
-        pipe = self._pipelines[key] = self._core.create_pipeline(
-            load_spirv(shader), list(spec), push_words, [a.buffer for a in arenas])
-        stats.counters["pipelines_created"] += 1
-        return pipe
+    def compile_dispatch(self, shader, spec, template, count, args, array_type, dtype, shape, strides,
+                         nbytes):
+        """A callable f(*operands) that allocates a new C-contiguous Array (array_type, with dtype,
+        shape and strides) of nbytes and records one dispatch of shader into it, with the push
+        words template patched: w[1] the result's element offset, w[3 + j] operand j's (arrays),
+        scalars at their slots. args: per operand, (False, itemsize, ...) for an array or
+        (True, slot, type code, min, max) for a Python scalar (min/max: an integer's range, or
+        None). f returns None where the caller must take its general path instead."""
+        from . import _vkcore
 
-    def _start_batch(self):
-        batch = self._batch = self._core.new_batch()
-        if self._order_after_wait:
-            # Work from before a host wait: order against it once, at the start of the batch.
-            self._order_after_wait = False
-            batch.barrier()
-            stats.counters["barriers"] += 1
-        return batch
+        self._ensure()
+        return _vkcore.ElementwisePlan(self._rec, self, self.pool.alloc, array_type, shader, list(spec),
+                                       [int(w) for w in template], count, nbytes, dtype.itemsize, dtype,
+                                       tuple(shape), tuple(strides), [tuple(a) for a in args])
 
-    def _gpu_idle(self):
-        """Whether every submitted batch has finished (retiring those that have)."""
-        inflight = self._inflight
-        while inflight and inflight[0][1].done():
-            self._retire(*inflight.popleft())
-        return not inflight
-
-    def _submit(self, background=False):
-        batch = self._batch
-        if batch is None:
-            return
-        batch.submit(background)
-        stats.counters["submits"] += 1
-        self._inflight.append((self._serial, batch))
-        self._batch = None
-        self._serial += 1
-        self._pending = self._pending_bytes = 0
-        # The written/read sets carry over: a barrier's first scope covers earlier submissions
-        # on the queue, so an op depending on a batch still in flight gets one like any other.
-        while len(self._inflight) > MAX_INFLIGHT:
-            self._wait_oldest()
-
-    def _wait_oldest(self):
-        serial, batch = self._inflight.popleft()
-        batch.wait()
-        self._retire(serial, batch)
-
-    def _retire(self, serial, batch):
-        batch.wait()  # recycles its command buffer and fence, and reads its timestamps
-        stats.counters["gpu_seconds"] += batch.gpu_seconds
-        self._completed = serial
+    def _configure(self, rec):
+        rec.max_pending_dispatches = MAX_PENDING_DISPATCHES
+        rec.max_pending_bytes = MAX_PENDING_BYTES
+        rec.max_inflight = MAX_INFLIGHT
+        rec.early_dispatches = EARLY_SUBMIT_DISPATCHES
+        rec.early_bytes = EARLY_SUBMIT_BYTES
 
     def synchronize(self):
         """Submits pending work and waits for all of it."""
         if self._core is None:
             return
-        self._submit()
-        while self._inflight:
-            self._wait_oldest()
-        if self._written:
-            self._order_after_wait = True
-        self._written.clear()
-        self._read.clear()
+        self._rec.synchronize()
         self.pool.reclaim()
         self.staging.reclaim()

@@ -44,13 +44,14 @@ class Arena:
 class Allocation:
     """A region of an arena. Returned to its pool when the last reference goes."""
 
-    __slots__ = ("device", "pool", "arena", "offset", "nbytes", "block", "last_batch", "host",
+    __slots__ = ("device", "pool", "arena", "buffer", "offset", "nbytes", "block", "last_batch", "host",
                  "key", "__weakref__")
 
     def __init__(self, device, pool, arena, offset, nbytes, block):
         self.device = device
         self.pool = pool
         self.arena = arena
+        self.buffer = arena.buffer if arena is not None else None  # what the recorder binds
         self.offset = offset
         self.nbytes = nbytes
         self.block = block

@@ -1,6 +1,7 @@
 """Counters behind runtime_stats(): plain dict increments on the hot path.
 
-gpu_seconds: GPU time of finished batches, from timestamps at each batch's start and end
+Submits, dispatches, barriers, pipelines and GPU time are counted by each device's recorder
+(_vkcore.Recorder) and added in runtime_stats(). gpu_seconds: GPU time of finished batches, from timestamps at each batch's start and end
 (0 where the queue has no timestamps)."""
 import collections
 

@@ -1,0 +1,103 @@
+"""Compiled elementwise plans (_vkcore.ElementwisePlan): a repeated call layout runs as one
+C++ call. Each case runs once through the general path, then again through the compiled plan
+with other data, offsets and scalar values, and must agree with the general path."""
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import _elementwise_functions as ew
+from array_api_vulkan._kernels import _launch
+
+
+def general(op, *args):
+    """op(*args) through the general path only (plans dropped before and after)."""
+    saved = op._compiled, op._plans
+    op._compiled, op._plans = {}, {}
+    try:
+        return op(*args)
+    finally:
+        op._compiled, op._plans = saved
+
+
+def same(a, b):
+    assert a.dtype == b.dtype and a.shape == b.shape
+    np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+
+
+def compiled_call(op, *args):
+    """op(*args), asserting it ran as a compiled plan (no map_op dispatch)."""
+    launches = _launch.launches
+    out = op(*args)
+    assert _launch.launches == launches, "expected the compiled plan"
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint16", "int32", "int64", "uint64",
+                                   "complex64", "complex128"])
+def test_array_and_scalar_operands(dtype):
+    rng = np.random.default_rng(0)
+    host = (rng.random(40) * 50).astype(dtype)
+    kind = np.dtype(dtype).kind
+    scalars = {"f": (1.5, -2.25), "c": (1.5 + 2j, -0.5j), "i": (3, -7), "u": (3, 250)}[kind]
+    base = xp.asarray(host)
+    ew.add._compiled.clear()
+    first = ew.add(base[1:21], scalars[0])  # general path, compiles the layout
+    same(first, general(ew.add, base[1:21], scalars[0]))
+    # Same layout (shape (20,), stride 1), another offset and scalar value: the compiled plan.
+    second = compiled_call(ew.add, base[7:27], scalars[1])
+    same(second, general(ew.add, base[7:27], scalars[1]))
+    # Two arrays, strided views.
+    ew.multiply(base[0:38:2], base[1:39:2])
+    out = compiled_call(ew.multiply, base[2:40:2], base[1:39:2])
+    same(out, general(ew.multiply, base[2:40:2], base[1:39:2]))
+
+
+def test_reflected_scalar_and_python_int_on_float():
+    x = xp.asarray(np.linspace(-3, 3, 12, dtype=np.float32))
+    ew.subtract(2, x)
+    same(compiled_call(ew.subtract, 5, x), general(ew.subtract, 5, x))
+    ew.multiply(x, True)
+    same(compiled_call(ew.multiply, x, False), general(ew.multiply, x, False))
+
+
+def test_float32_scalar_rounding_and_overflow():
+    x = xp.zeros(4, dtype=xp.float32)
+    ew.add(x, 1.0)
+    for v in (0.1, 1e39, -1e39, 3.4028235677973366e38, 3.4028235677973362e38, float("nan"), 1e-45):
+        same(compiled_call(ew.add, x, v), general(ew.add, x, v))
+
+
+def test_integer_scalar_out_of_range_takes_the_general_path():
+    x = xp.asarray(np.arange(5, dtype=np.int8))
+    ew.add(x, 3)
+    with pytest.raises(Exception) as compiled_err:
+        ew.add(x, 300)
+    with pytest.raises(Exception) as general_err:
+        general(ew.add, x, 300)
+    assert type(compiled_err.value) is type(general_err.value)
+    u = xp.asarray(np.arange(5, dtype=np.uint64))
+    ew.add(u, 1)
+    same(compiled_call(ew.add, u, 2**64 - 1), general(ew.add, u, 2**64 - 1))
+
+
+def test_scalar_of_another_type_takes_the_general_path():
+    x = xp.asarray(np.arange(6, dtype=np.float64))
+    ew.add(x, 1.0)
+    same(ew.add(x, 2), general(ew.add, x, 2))  # an int: another layout key, compiled anew
+    same(ew.add(x, np.float64(2.5)), general(ew.add, x, np.float64(2.5)))
+
+
+def test_results_are_independent_arrays():
+    x = xp.asarray(np.arange(8, dtype=np.float32))
+    outs = [x + float(i) for i in range(5)]
+    for i, o in enumerate(outs):
+        np.testing.assert_array_equal(np.asarray(o), np.arange(8, dtype=np.float32) + i)
+    assert len({id(o._alloc) for o in outs}) == 5
+
+
+def test_compiled_plans_are_bounded():
+    op = ew.negative
+    op._compiled.clear()
+    for n in range(1, ew._MAX_COMPILED + 20):
+        op(xp.ones(n, dtype=xp.float32))
+    assert len(op._compiled) <= ew._MAX_COMPILED
