@@ -3,7 +3,9 @@
     python benchmarks/run.py [--out results.json]
 
 Each figure is a median over repeats of a batch of ops, timed from before the first op is
-recorded to after synchronize(): what a user waiting on the result sees, per op. Not a test.
+recorded to after synchronize(): what a user waiting on the result sees, per op. The *_gpu_us
+figures are GPU time per op over such a batch: our runtime's batch timestamps, CUDA events
+for CuPy and torch. Not a test.
 """
 import argparse
 import json
@@ -15,17 +17,61 @@ import numpy as np
 import array_api_vulkan as xp
 
 
-def timed(fn, sync, repeats=7, inner=20):
+def timed(fn, sync, repeats=7, inner=20, gpu=None):
+    """Median wall seconds per op; with gpu (a function timing a batch on the GPU: it takes a
+    callable running the batch and returns its GPU seconds), also the median GPU seconds."""
     fn()
     sync()
-    ts = []
+    ts, gs = [], []
     for _ in range(repeats):
         t = time.perf_counter()
         for _ in range(inner):
             fn()
         sync()
         ts.append((time.perf_counter() - t) / inner)
-    return statistics.median(ts)
+    if gpu is None:
+        return statistics.median(ts)
+
+    def batch():
+        for _ in range(inner):
+            fn()
+
+    for _ in range(repeats):
+        gs.append(gpu(batch) / inner)
+    return statistics.median(ts), statistics.median(gs)
+
+
+def ours_gpu(batch):
+    """GPU seconds of one batch of our ops, from the runtime's per-batch timestamps."""
+    xp.synchronize()
+    before = xp.runtime_stats()["gpu_seconds"]
+    batch()
+    xp.synchronize()
+    return xp.runtime_stats()["gpu_seconds"] - before
+
+
+def cuda_gpu(event_cls, sync):
+    def gpu(batch):
+        sync()
+        start, end = event_cls(), event_cls()
+        start.record()
+        batch()
+        end.record()
+        end.synchronize()
+        return start_end_seconds(start, end)
+
+    return gpu
+
+
+def start_end_seconds(start, end):
+    try:
+        import cupy
+
+        if isinstance(start, cupy.cuda.Event):
+            return cupy.cuda.get_elapsed_time(start, end) / 1e3
+    except ImportError:
+        pass
+    return start.elapsed_time(end) / 1e3  # torch.cuda.Event
 
 
 def chain_per_op(small, read):
@@ -53,10 +99,12 @@ def bench_ours(results):
     rng = np.random.default_rng(0)
     a32 = xp.asarray(rng.random(n, dtype=np.float32))
     b32 = xp.asarray(rng.random(n, dtype=np.float32))
-    results["ours_add_f32_16M_us"] = timed(lambda: xp.add(a32, b32), xp.synchronize) * 1e6
     a64 = xp.asarray(rng.random(n) * 10 - 5)
-    results["ours_exp_f64_16M_us"] = timed(lambda: xp.exp(a64), xp.synchronize) * 1e6
-    results["ours_multiply_f64_16M_us"] = timed(lambda: xp.multiply(a64, a64), xp.synchronize) * 1e6
+    for name, fn in (("add_f32_16M", lambda: xp.add(a32, b32)), ("exp_f64_16M", lambda: xp.exp(a64)),
+                     ("multiply_f64_16M", lambda: xp.multiply(a64, a64))):
+        wall, gpu = timed(fn, xp.synchronize, gpu=ours_gpu)
+        results[f"ours_{name}_us"] = wall * 1e6
+        results[f"ours_{name}_gpu_us"] = gpu * 1e6
     # 1000 small dependent ops, then one read: amortised per op.
     small = xp.ones(1000, dtype=xp.float32)
     results["ours_chain1000_small_per_op_us"] = chain_per_op(small, lambda x: float(x[0])) * 1e6
@@ -66,7 +114,8 @@ def bench_ours(results):
         x = x + 1.0
     float(x[0])
     s = xp.runtime_stats()
-    results["ours_chain1000_stats"] = {k: s[k] for k in ("submits", "dispatches", "barriers", "pipelines_created")}
+    results["ours_chain1000_stats"] = {k: s[k] for k in ("submits", "dispatches", "barriers", "pipelines_created",
+                                                         "gpu_seconds")}
     results["ours_host_fallbacks"] = s["host_fallbacks"]
 
 
@@ -80,10 +129,13 @@ def bench_cupy(results):
     sync = cp.cuda.Device().synchronize
     a32 = cp.random.random(n, dtype=cp.float32)
     b32 = cp.random.random(n, dtype=cp.float32)
-    results["cupy_add_f32_16M_us"] = timed(lambda: cp.add(a32, b32), sync) * 1e6
     a64 = cp.random.random(n) * 10 - 5
-    results["cupy_exp_f64_16M_us"] = timed(lambda: cp.exp(a64), sync) * 1e6
-    results["cupy_multiply_f64_16M_us"] = timed(lambda: cp.multiply(a64, a64), sync) * 1e6
+    gpu = cuda_gpu(cp.cuda.Event, sync)
+    for name, fn in (("add_f32_16M", lambda: cp.add(a32, b32)), ("exp_f64_16M", lambda: cp.exp(a64)),
+                     ("multiply_f64_16M", lambda: cp.multiply(a64, a64))):
+        wall, g = timed(fn, sync, gpu=gpu)
+        results[f"cupy_{name}_us"] = wall * 1e6
+        results[f"cupy_{name}_gpu_us"] = g * 1e6
     small = cp.ones(1000, dtype=cp.float32)
     results["cupy_chain1000_small_per_op_us"] = chain_per_op(small, lambda x: float(x[0])) * 1e6
 
@@ -99,9 +151,12 @@ def bench_torch(results):
     sync = torch.cuda.synchronize
     a32 = torch.rand(n, device="cuda")
     b32 = torch.rand(n, device="cuda")
-    results["torch_add_f32_16M_us"] = timed(lambda: torch.add(a32, b32), sync) * 1e6
     a64 = torch.rand(n, device="cuda", dtype=torch.float64) * 10 - 5
-    results["torch_exp_f64_16M_us"] = timed(lambda: torch.exp(a64), sync) * 1e6
+    gpu = cuda_gpu(lambda: torch.cuda.Event(enable_timing=True), sync)
+    for name, fn in (("add_f32_16M", lambda: torch.add(a32, b32)), ("exp_f64_16M", lambda: torch.exp(a64))):
+        wall, g = timed(fn, sync, gpu=gpu)
+        results[f"torch_{name}_us"] = wall * 1e6
+        results[f"torch_{name}_gpu_us"] = g * 1e6
 
 
 def main():

@@ -8,7 +8,9 @@ from . import stats
 from .pool import MemoryPool
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SPV_DIRS = (os.path.join(os.path.dirname(_PKG), "spv"), os.path.join(_PKG, "spv"))
+# ARRAY_API_VULKAN_SPV_DIR, if set, is searched first (to compare shader builds side by side).
+SPV_DIRS = tuple(d for d in (os.environ.get("ARRAY_API_VULKAN_SPV_DIR"),
+                             os.path.join(os.path.dirname(_PKG), "spv"), os.path.join(_PKG, "spv")) if d)
 
 LOCAL_SIZE = 256
 MAX_GROUPS_X = 65535
