@@ -368,13 +368,22 @@ class Array:
         return self
 
 
+_OPERANDS = (Array,) + _SCALARS
+_OPERAND_TYPES = frozenset(_OPERANDS)
+
+
 def _binary(fname, kind, opname):
+    op = None  # the elementwise function, looked up on first use (its module imports this one)
+
     def method(self, other, /):
-        if isinstance(other, np.generic):
-            other = other.item()
-        if not isinstance(other, (Array,) + _SCALARS):
-            return NotImplemented
-        op = getattr(_ew(), fname)
+        nonlocal op
+        if other.__class__ not in _OPERAND_TYPES:
+            if isinstance(other, np.generic):
+                other = other.item()
+            if not isinstance(other, _OPERANDS):
+                return NotImplemented
+        if op is None:
+            op = getattr(_ew(), fname)
         if kind == "r":
             return op(other, self)
         out = op(self, other)
@@ -383,8 +392,13 @@ def _binary(fname, kind, opname):
 
 
 def _unary(fname):
+    op = None
+
     def method(self, /):
-        return getattr(_ew(), fname)(self)
+        nonlocal op
+        if op is None:
+            op = getattr(_ew(), fname)
+        return op(self)
     return method
 
 

@@ -29,11 +29,8 @@ class DType:
     def __repr__(self):
         return f"array_api_vulkan.{self.name}"
 
-    def __eq__(self, other):
-        return self is other
-
-    def __hash__(self):
-        return hash(self.name)
+    # Equality and hashing are object identity (the default, in C): dtypes are singletons, also
+    # through pickling (__reduce__), and the elementwise plans look them up on every call.
 
     def __reduce__(self):
         return (_by_name, (self.name,))

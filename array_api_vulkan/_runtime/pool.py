@@ -137,8 +137,14 @@ class MemoryPool:
         return arena, 0
 
     def release(self, arena, offset, block, last_batch):
-        # Runs from __del__, possibly inside another pool call: only append here.
-        self.deferred.append((0 if self.stream_ordered else last_batch, arena, offset, block))
+        # Runs from __del__, possibly inside another pool call: only append here (a list append
+        # is atomic; _reclaim swaps the deferred list out before it iterates).
+        if self.stream_ordered:
+            # Reusable at once: the recorder orders the next write after the work using it.
+            self.free.setdefault(block, []).append((arena, offset))
+            self.bytes_in_use -= block
+            return
+        self.deferred.append((last_batch, arena, offset, block))
         self.deferred_bytes += block
 
     def _reclaim(self):
