@@ -4,15 +4,10 @@
 // from push, one element). Variants by (T, R): R is T, or bool for comparisons (variants.py).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 2
-#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT || T_K == K_CPLX
 #include "kernels_float.glsl"
 #endif
-
-layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
-layout(std430, binding = 1) readonly buffer A_ { T_S a_[]; };
-layout(std430, binding = 2) readonly buffer B_ { T_S b_[]; };
 
 #if T_K == K_INT || T_K == K_UINT
 // integer floor division and remainder as numpy: x // 0 == x % 0 == 0, MIN // -1 wraps
@@ -185,16 +180,5 @@ R_C op(T_C a, T_C b)
     return R_C(0);
 }
 
-void body(uint i)
-{
-    T_C a, b;
-    if (MODE0 == MODE_SCALAR)
-        a = t_scalar(0);
-    else
-        a = T_C(a_[avk_in_index(MODE0, 0, i)]);
-    if (MODE1 == MODE_SCALAR)
-        b = t_scalar(1);
-    else
-        b = T_C(b_[avk_in_index(MODE1, 1, i)]);
-    r_[p.w[1] + i] = R_S(op(a, b));
-}
+#define AVK_OP(i, a, b) op(a, b)
+#include "elementwise.glsl"

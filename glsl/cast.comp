@@ -6,11 +6,7 @@
 // input's in the push block, as a second input's would).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
-#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
-
-layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
-layout(std430, binding = 1) readonly buffer T_ { T_S t_[]; };
 
 R_C convert(T_C x)
 {
@@ -46,13 +42,6 @@ R_C convert(T_C x)
 #endif
 }
 
-void body(uint i)
-{
-    T_C x;
-    if (MODE0 == MODE_SCALAR)
-        x = t_scalar(0);
-    else
-        x = T_C(t_[avk_in_index(MODE0, 0, i)]);
-    uint o = MODE1 == MODE_STRIDED ? uint(int(p.w[1]) + avk_strided(i, 1)) : p.w[1] + i;
-    r_[o] = R_S(convert(x));
-}
+#define AVK_OP(i, x) convert(x)
+#define AVK_OUT_MODE MODE1
+#include "elementwise.glsl"

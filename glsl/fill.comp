@@ -5,12 +5,9 @@
 //           the first two elements, then start + i * delta from the third on
 //   eye:    w[2] columns, w[3] k (signed): 1 where column - row == k
 #extension GL_GOOGLE_include_directive : require
-#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 
-layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
-
-void body(uint i)
+R_C fill(uint i)
 {
     R_C v;
     if (OP == OP_FULL) {
@@ -33,5 +30,8 @@ void body(uint i)
         v = R_C(diff == int(p.w[3]) ? 1 : 0);
 #endif
     }
-    r_[p.w[1] + i] = R_S(v);
+    return v;
 }
+
+#define AVK_OP(i) fill(i)
+#include "elementwise.glsl"

@@ -9,7 +9,6 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_ARB_gpu_shader_int64 : require
 #define NIN 2
-#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT && T_BITS == 32
 #include "math_f32.glsl"
@@ -25,10 +24,6 @@
 #include "complex_math.glsl"
 #define MF(f) c128_##f
 #endif
-
-layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
-layout(std430, binding = 1) readonly buffer A_ { T_S a_[]; };
-layout(std430, binding = 2) readonly buffer B_ { T_S b_[]; };
 
 T_C op(T_C a, T_C b)
 {
@@ -116,19 +111,8 @@ T_C op(T_C a, T_C b)
     return a;
 }
 
-void body(uint i)
-{
-    T_C a, b;
-    if (avk_mode(MODE0, 0) == MODE_SCALAR)
-        a = t_scalar(0);
-    else
-        a = T_C(a_[avk_in_index(MODE0, 0, i)]);
-    b = a;
-    if (OP == OP_POW || OP == OP_ATAN2 || OP == OP_LOGADDEXP || OP == OP_HYPOT) {
-        if (avk_mode(MODE1, 1) == MODE_SCALAR)
-            b = t_scalar(1);
-        else
-            b = T_C(b_[avk_in_index(MODE1, 1, i)]);
-    }
-    r_[p.w[1] + i] = R_S(op(a, b));
-}
+#define AVK_OP(i, a, b) op(a, b)
+#define AVK_ROLLED
+// the second input is read by the binary ops only (unary ones get x twice)
+#define AVK_USES(j) (j == 0 || OP == OP_POW || OP == OP_ATAN2 || OP == OP_LOGADDEXP || OP == OP_HYPOT)
+#include "elementwise.glsl"

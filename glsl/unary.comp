@@ -4,14 +4,10 @@
 // Variants by (T, R): R is T, bool (predicates) or T's real type (abs/real/imag of complex).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
-#define AVK_ELEMENTWISE_MAIN
 #include "kernels.glsl"
 #if T_K == K_FLOAT || T_K == K_CPLX
 #include "kernels_float.glsl"
 #endif
-
-layout(std430, binding = 0) writeonly buffer R_ { R_S r_[]; };
-layout(std430, binding = 1) readonly buffer T_ { T_S t_[]; };
 
 R_C op(T_C x)
 {
@@ -127,8 +123,5 @@ R_C op(T_C x)
     return R_C(x);
 }
 
-void body(uint i)
-{
-    T_C x = T_C(t_[avk_in_index(MODE0, 0, i)]);
-    r_[p.w[1] + i] = R_S(op(x));
-}
+#define AVK_OP(i, x) op(x)
+#include "elementwise.glsl"

@@ -5,6 +5,7 @@
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_8bit_storage : require
 #extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_control_flow_attributes : require
 
 // The runtime launches a 2-D grid of 256-wide groups so that counts above 65535 * 256 fit
 // within the minimum maxComputeWorkGroupCount.

@@ -45,8 +45,8 @@ layout(constant_id = 0) const uint OP = 0;
 layout(constant_id = 1) const uint MODE0 = 0;
 layout(constant_id = 2) const uint MODE1 = 0;
 layout(constant_id = 3) const uint MODE2 = 0;
-// Elements per invocation, ELEMS apart in the grid (coalesced): the runtime launches
-// count / ELEMS invocations (4: 1.5x on an H200, 2x on lavapipe, for a float32 add).
+// Elements per invocation (elementwise.glsl): the runtime launches count / ELEMS invocations
+// (4: 1.5x on an H200, 2x on lavapipe, for a float32 add).
 layout(constant_id = 4) const uint ELEMS = 1;
 
 // Real component type of T (T_C itself for real dtypes).
@@ -146,22 +146,6 @@ R_C r_scalar(uint k)
 #else
     return R_C(p.w[k]);
 #endif
-}
-#endif
-
-#ifdef AVK_ELEMENTWISE_MAIN
-// The family defines body(i) for result element i < w[0].
-void body(uint i);
-
-void main()
-{
-    uint total = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE;
-    uint i = avk_index();
-    for (uint k = 0; k < ELEMS; ++k, i += total) {
-        if (i >= p.w[0])
-            return;
-        body(i);
-    }
 }
 #endif
 

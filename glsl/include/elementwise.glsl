@@ -1,0 +1,215 @@
+// The main of the elementwise families (unary, binary, math, clip, cast, fill), included last,
+// after the family has defined:
+//   AVK_OP(i, x0, ...)  result element i (R_C) from its NIN inputs' values there (T_C)
+//   AVK_USES(j)         optional: whether input j is read (else it takes input 0's values)
+//   AVK_OUT_MODE        optional: MODE_CONTIG (default) or MODE_STRIDED: the result's strides
+//                       follow the inputs' in the push block, as input NIN's would
+//   AVK_ROLLED          optional: keep the compute loop rolled (a large AVK_OP: four copies
+//                       cost lavapipe up to 8x the pipeline creation time)
+// It declares the buffers: the result at binding 0, input j at binding 1 + j.
+//
+// An invocation handles ELEMS elements: it loads all their inputs, then computes, then stores,
+// so that the loads are in flight together (a store before a load would have to wait for it if
+// the two could alias). Elements are ELEMS apart in the grid (coalesced), or, where every read
+// input is contiguous and all offsets are multiples of 4 elements (a uniform check), 4
+// consecutive ones moved by single 4-element vector loads and stores.
+//
+// restrict holds: a result is a fresh allocation, and an assignment's source never overlaps its
+// destination (_launch.assign copies an overlapping one first); inputs may alias each other.
+#ifndef AVK_ELEMENTWISE_GLSL
+#define AVK_ELEMENTWISE_GLSL
+
+#ifndef NIN
+#define NIN 0
+#endif
+#ifndef AVK_USES
+#define AVK_USES(j) true
+#endif
+#ifndef AVK_OUT_MODE
+#define AVK_OUT_MODE MODE_CONTIG
+#endif
+#ifdef AVK_ROLLED
+#define AVK_COMPUTE_LOOP [[dont_unroll]]
+#else
+#define AVK_COMPUTE_LOOP [[unroll]]
+#endif
+
+// The storage of 4 consecutive elements, for 8- to 64-bit real types: X_S4 the type of a vector
+// view of a buffer; x_get(q, k): element k as X_C; r_put(o, k, v): sets element k (o starting
+// from 0 where packed). 8- and 16-bit elements go packed in uint / uvec2, which needs no Int8 or
+// Int16 capability (devices with 8/16-bit storage need not have 8/16-bit arithmetic).
+#if defined(T_K) && T_K != K_CPLX
+#if T_K == K_INT
+#define T_SIGNED(w) int(w)  // bitfieldExtract of an int sign-extends
+#else
+#define T_SIGNED(w) (w)
+#endif
+#if T_BITS == 8
+#define T_S4 uint
+#define t_get(q, k) T_C(bitfieldExtract(T_SIGNED(q), int(8u * (k)), 8))
+#elif T_BITS == 16
+#define T_S4 uvec2
+#define t_get(q, k) T_C(bitfieldExtract(T_SIGNED(q[(k) >> 1]), int(16u * ((k) & 1u)), 16))
+#else
+#define T_S4 AVK_VEC4(T_K, T_BITS)
+#define t_get(q, k) T_C(q[k])
+#endif
+#endif
+#if defined(R_K) && R_K != K_CPLX
+#if R_BITS == 8
+#define R_S4 uint
+#define R_S4_ZERO 0u
+#define r_put(o, k, v) o |= (uint(v) & 0xffu) << (8u * (k))
+#elif R_BITS == 16
+#define R_S4 uvec2
+#define R_S4_ZERO uvec2(0u)
+#define r_put(o, k, v) o[(k) >> 1] |= (uint(v) & 0xffffu) << (16u * ((k) & 1u))
+#else
+#define R_S4 AVK_VEC4(R_K, R_BITS)
+#define R_S4_ZERO R_S4(0)
+#define r_put(o, k, v) o[k] = R_S(v)
+#endif
+#endif
+// f32vec4 ... u64vec4 by kind number (K_INT 1, K_UINT 2, K_FLOAT 3) and width
+#define AVK_VEC4(K, b) AVK_VEC4_(K, b)
+#define AVK_VEC4_(K, b) AVK_VEC4_##K(b)
+#define AVK_VEC4_3(b) f##b##vec4
+#define AVK_VEC4_1(b) i##b##vec4
+#define AVK_VEC4_2(b) u##b##vec4
+#if defined(R_S4) && (NIN == 0 || defined(T_S4))
+#define AVK_VEC
+#endif
+
+layout(std430, binding = 0) restrict writeonly buffer AvkR { R_S avk_r[]; };
+#ifdef AVK_VEC
+layout(std430, binding = 0) restrict writeonly buffer AvkR4 { R_S4 avk_r4[]; };
+#endif
+
+// Input j: its buffer (and a vector view of it), and a loader of element i's value.
+#ifdef AVK_VEC
+#define AVK_INPUT_VEC(j, b) \
+    layout(std430, binding = b) restrict readonly buffer AvkIn##j##v { T_S4 avk_in##j##v[]; };
+#else
+#define AVK_INPUT_VEC(j, b)
+#endif
+#define AVK_INPUT(j, b, MODE) \
+    layout(std430, binding = b) restrict readonly buffer AvkIn##j { T_S avk_in##j[]; }; \
+    AVK_INPUT_VEC(j, b) \
+    T_C avk_load##j(uint i) \
+    { \
+        if (avk_mode(MODE, j) == MODE_SCALAR) \
+            return t_scalar(j); \
+        return T_C(avk_in##j[avk_in_index(MODE, j, i)]); \
+    }
+#if NIN > 0
+AVK_INPUT(0, 1, MODE0)
+#endif
+#if NIN > 1
+AVK_INPUT(1, 2, MODE1)
+#endif
+#if NIN > 2
+AVK_INPUT(2, 3, MODE2)
+#endif
+
+// Whether this dispatch takes the vector path (uniform: spec constants and push words only).
+bool avk_vec()
+{
+#ifdef AVK_VEC
+    if (ELEMS != 4u || AVK_OUT_MODE != MODE_CONTIG || (p.w[1] & 3u) != 0u)
+        return false;
+    for (uint j = 0; j < NIN; ++j) {
+        uint m = avk_mode(j == 0 ? MODE0 : (j == 1 ? MODE1 : MODE2), j);
+        bool used = j == 0 || (j == 1 ? AVK_USES(1) : AVK_USES(2));
+        if (used && (m == MODE_STRIDED || (m == MODE_CONTIG && (p.w[3 + j] & 3u) != 0u)))
+            return false;
+    }
+    return true;
+#else
+    return false;
+#endif
+}
+
+// x[k] = input j's value at element first + k * step (clamped to the last element: the
+// duplicates are computed but not stored), by one vector load where `full` and contiguous.
+#ifdef AVK_VEC
+#define AVK_LOAD_VEC(j, MODE, x) \
+    if (full && avk_mode(MODE, j) == MODE_CONTIG) { \
+        T_S4 q = avk_in##j##v[(p.w[3 + j] + first) >> 2]; \
+        [[unroll]] for (uint k = 0; k < ELEMS; ++k) \
+            x[k] = t_get(q, k); \
+    } else
+#else
+#define AVK_LOAD_VEC(j, MODE, x)
+#endif
+#define AVK_LOAD(j, MODE, x) \
+    AVK_LOAD_VEC(j, MODE, x) \
+    { \
+        [[unroll]] for (uint k = 0; k < ELEMS; ++k) \
+            x[k] = avk_load##j(min(first + k * step, last)); \
+    }
+
+void main()
+{
+    uint n = p.w[0];
+    uint last = n - 1u;
+    bool vec = avk_vec();
+    uint first = vec ? avk_index() * ELEMS : avk_index();
+    uint step = vec ? 1u : gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE;
+    bool full = vec && first + (ELEMS - 1u) < n;
+
+#if NIN > 0
+    T_C x0[ELEMS];
+    AVK_LOAD(0, MODE0, x0)
+#endif
+#if NIN > 1
+    T_C x1[ELEMS];
+    if (AVK_USES(1)) {
+        AVK_LOAD(1, MODE1, x1)
+    } else {
+        [[unroll]] for (uint k = 0; k < ELEMS; ++k)
+            x1[k] = x0[k];
+    }
+#endif
+#if NIN > 2
+    T_C x2[ELEMS];
+    AVK_LOAD(2, MODE2, x2)
+#endif
+
+    R_C r[ELEMS];
+    AVK_COMPUTE_LOOP for (uint k = 0; k < ELEMS; ++k) {
+        uint i = min(first + k * step, last);
+#if NIN == 0
+        r[k] = AVK_OP(i);
+#elif NIN == 1
+        r[k] = AVK_OP(i, x0[k]);
+#elif NIN == 2
+        r[k] = AVK_OP(i, x0[k], x1[k]);
+#else
+        r[k] = AVK_OP(i, x0[k], x1[k], x2[k]);
+#endif
+    }
+
+#ifdef AVK_VEC
+    if (full) {
+        R_S4 o = R_S4_ZERO;
+        [[unroll]] for (uint k = 0; k < ELEMS; ++k)
+            r_put(o, k, r[k]);
+        avk_r4[(p.w[1] + first) >> 2] = o;
+        return;
+    }
+#endif
+    [[unroll]] for (uint k = 0; k < ELEMS; ++k) {
+        uint i = first + k * step;
+        if (i >= n)
+            return;
+#if NIN > 0
+        if (AVK_OUT_MODE == MODE_STRIDED) {
+            avk_r[uint(int(p.w[1]) + avk_strided(i, NIN))] = R_S(r[k]);
+            continue;
+        }
+#endif
+        avk_r[p.w[1] + i] = R_S(r[k]);
+    }
+}
+
+#endif
