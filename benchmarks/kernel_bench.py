@@ -4,6 +4,8 @@
 
 For each case: record --reps dispatches, synchronize(), divide; the median of --repeats such
 batches, in microseconds, with the bandwidth that implies (bytes read + written). Prints JSON.
+The *_off1 cases read views starting one element in, which the shaders cannot take with 4-wide
+vector loads (glsl/include/elementwise.glsl): the same kernel on its ELEMS-apart path.
 Use a small --n on lavapipe (a CPU: a sanity check only). Needs no CuPy or torch.
 """
 import argparse
@@ -40,6 +42,7 @@ def main():
     a = xp.asarray(rng.random(n, dtype=np.float32))
     b = xp.asarray(rng.random(n, dtype=np.float32))
     x = xp.asarray(rng.random(n) * 10 - 5)
+    a1, b1, x1 = a[1:], b[1:], x[1:]
     xp.synchronize()
 
     from array_api_vulkan import _runtime as rt
@@ -57,6 +60,9 @@ def main():
         "multiply_f64": (lambda: xp.multiply(x, x), 24 * n),
         "exp_f64": (lambda: xp.exp(x), 16 * n),
         "astype_copy_f32": (lambda: xp.astype(a, xp.float32, copy=True), 8 * n),
+        "add_f32_off1": (lambda: xp.add(a1, b1), 12 * (n - 1)),
+        "multiply_f64_off1": (lambda: xp.multiply(x1, x1), 24 * (n - 1)),
+        "astype_copy_f32_off1": (lambda: xp.astype(a1, xp.float32, copy=True), 8 * (n - 1)),
         "copy_words": (copy_words, 8 * n),
     }
     out = {"device": str(dev), "n": n, "reps": args.reps, "repeats": args.repeats}
