@@ -6,13 +6,20 @@ import os
 
 from . import stats
 from .device import Device
-from .pool import Allocation
 
 __all__ = ["Allocation", "Device", "devices", "default_device", "get_device", "synchronize",
            "runtime_stats", "reset_runtime_stats", "count_fallback"]
 
 _devices = None
 _default = None
+
+
+def __getattr__(name):
+    if name == "Allocation":  # the pool's C++ class (pool.py): loaded with the extension
+        from . import pool
+
+        return pool.Allocation
+    raise AttributeError(name)
 
 
 class NoVulkanDeviceError(RuntimeError):

@@ -634,6 +634,224 @@ class Device
 };
 
 
+// ---- Memory pool (see pool.py for the design) -------------------------------------------------
+
+constexpr uint64_t kAlign = 16;
+
+// Size classes: 16-byte steps up to 256 bytes, then four per power of two (at most 25% waste).
+uint64_t
+size_class(uint64_t nbytes)
+{
+    if (nbytes <= 256)
+        return std::max<uint64_t>(kAlign, (nbytes + kAlign - 1) / kAlign * kAlign);
+    int bits = 64 - __builtin_clzll(nbytes);
+    uint64_t step = 1ull << (bits - 3);
+    return (nbytes + step - 1) / step * step;
+}
+
+// One large buffer that allocations are carved from.
+struct Arena
+{
+    std::shared_ptr<Buffer> buffer;
+    uint64_t size = 0, top = 0, serial = 0; // serial: a stable key for caches
+};
+
+class Pool;
+
+// A region of an arena, returned to its pool when the last reference goes.
+struct Allocation
+{
+    py::object device;
+    std::shared_ptr<Pool> pool; // null for an empty allocation
+    std::shared_ptr<Arena> arena;
+    uint64_t offset = 0, nbytes = 0, block = 0;
+    uint64_t last_batch = 0; // serial of the last batch that used it (staging lifetimes)
+    py::object host;         // a host copy of the bytes (Device.host_bytes), dropped by writes
+    uint64_t key = 0;        // the block's identity for hazard tracking: kept when reused
+    ~Allocation();
+};
+
+class Pool : public std::enable_shared_from_this<Pool>
+{
+  public:
+    Pool(Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered, uint64_t first_arena)
+      : mCore(core)
+      , device(std::move(device))
+      , max_arena(max_arena - max_arena % kAlign)
+      , host(host)
+      , stream_ordered(stream_ordered)
+      , next_arena(std::min(first_arena, this->max_arena))
+    {
+    }
+
+    py::object device;
+    uint64_t max_arena;
+    bool host, stream_ordered;
+    uint64_t next_arena;
+    uint64_t bytes_reserved = 0, bytes_in_use = 0, deferred_bytes = 0;
+    // Called before a new arena is made; True if it freed something worth retrying for.
+    py::object before_grow = py::none();
+    // The serial of the last finished batch, from the device's recorder.
+    const uint64_t* completed = nullptr;
+    std::vector<std::shared_ptr<Arena>> arenas;
+    struct Deferred
+    {
+        uint64_t serial;
+        std::shared_ptr<Arena> arena;
+        uint64_t offset, block;
+    };
+    std::vector<Deferred> deferred;
+
+    std::shared_ptr<Allocation> alloc(uint64_t nbytes)
+    {
+        auto a = std::make_shared<Allocation>();
+        a->device = device;
+        a->host = py::none();
+        if (nbytes == 0)
+            return a;
+        uint64_t block = size_class(nbytes);
+        if (block > max_arena)
+            throw_memory_error("cannot allocate " + std::to_string(nbytes) + " bytes on " + name() +
+                               ": one array may be at most " + std::to_string(max_arena) +
+                               " bytes (the device's maxStorageBufferRange)");
+        reclaim();
+        std::pair<std::shared_ptr<Arena>, uint64_t> spot;
+        auto it = mFree.find(block);
+        if (it != mFree.end() && !it->second.empty()) {
+            spot = std::move(it->second.back());
+            it->second.pop_back();
+        } else
+            spot = carve(block);
+        bytes_in_use += block;
+        a->pool = shared_from_this();
+        a->arena = std::move(spot.first);
+        a->offset = spot.second;
+        a->nbytes = nbytes;
+        a->block = block;
+        a->key = (a->arena->serial << 40) | a->offset;
+        return a;
+    }
+
+    void release(const std::shared_ptr<Arena>& arena, uint64_t offset, uint64_t block, uint64_t last_batch)
+    {
+        if (stream_ordered) {
+            // Reusable at once: the recorder orders the next write after the work using it.
+            mFree[block].emplace_back(arena, offset);
+            bytes_in_use -= block;
+            return;
+        }
+        deferred.push_back(Deferred{ last_batch, arena, offset, block });
+        deferred_bytes += block;
+    }
+
+    void reclaim()
+    {
+        if (deferred.empty())
+            return;
+        uint64_t done = completed ? *completed : 0;
+        size_t keep = 0;
+        for (size_t i = 0; i < deferred.size(); i++) {
+            Deferred& d = deferred[i];
+            if (d.serial <= done) {
+                mFree[d.block].emplace_back(std::move(d.arena), d.offset);
+                bytes_in_use -= d.block;
+                deferred_bytes -= d.block;
+            } else
+                deferred[keep++] = std::move(d);
+        }
+        deferred.resize(keep);
+    }
+
+    size_t free_blocks() const
+    {
+        size_t n = 0;
+        for (const auto& kv : mFree)
+            n += kv.second.size();
+        return n;
+    }
+
+  private:
+    std::string name() const { return py::str(device); }
+
+    [[noreturn]] static void throw_memory_error(const std::string& msg)
+    {
+        PyErr_SetString(PyExc_MemoryError, msg.c_str());
+        throw py::error_already_set();
+    }
+
+    std::pair<std::shared_ptr<Arena>, uint64_t> carve(uint64_t block)
+    {
+        size_t n = arenas.size();
+        for (size_t k = 0; k < std::min<size_t>(4, n); k++) {
+            auto& arena = arenas[n - 1 - k];
+            if (arena->size - arena->top >= block) {
+                uint64_t offset = arena->top;
+                arena->top += block;
+                return { arena, offset };
+            }
+        }
+        // Memory freed by work still pending comes back when it finishes: waiting for it is
+        // cheaper than growing the pool without bound on a long stream of temporaries.
+        if (deferred_bytes >= block && !before_grow.is_none() && before_grow(block).cast<bool>()) {
+            reclaim();
+            auto it = mFree.find(block);
+            if (it != mFree.end() && !it->second.empty()) {
+                auto spot = std::move(it->second.back());
+                it->second.pop_back();
+                return spot;
+            }
+        }
+        uint64_t size = std::max(next_arena, block);
+        size = std::min((size + kAlign - 1) / kAlign * kAlign, max_arena);
+        std::shared_ptr<Buffer> buffer;
+        try {
+            buffer = mCore.create_buffer(size, host);
+        } catch (const vk::OutOfDeviceMemoryError&) {
+            memory_exhausted(block);
+        } catch (const vk::OutOfHostMemoryError&) {
+            memory_exhausted(block);
+        }
+        auto arena = std::make_shared<Arena>();
+        arena->buffer = std::move(buffer);
+        arena->size = size;
+        arena->top = block;
+        arena->serial = ++sArenaSerial;
+        arenas.push_back(arena);
+        bytes_reserved += size;
+        next_arena = std::min(next_arena * 2, max_arena);
+        return { arena, 0 };
+    }
+
+    [[noreturn]] void memory_exhausted(uint64_t block)
+    {
+        // The driver's message names no device or sizes: say what this pool holds.
+        throw_memory_error("device memory exhausted on " + name() + " allocating " + std::to_string(block) +
+                           " bytes (" + std::to_string(bytes_in_use) + " in use, " +
+                           std::to_string(bytes_reserved) + " reserved)");
+    }
+
+    Device& mCore;
+    std::unordered_map<uint64_t, std::vector<std::pair<std::shared_ptr<Arena>, uint64_t>>> mFree;
+    static inline uint64_t sArenaSerial = 0;
+};
+
+Allocation::~Allocation()
+{
+    if (pool && block)
+        pool->release(arena, offset, block, last_batch);
+}
+
+// The Allocation behind a Python object, or null if it is not one.
+Allocation*
+as_allocation(py::handle h)
+{
+    py::detail::type_caster<Allocation> caster;
+    if (!caster.load(h, false))
+        return nullptr;
+    return static_cast<Allocation*>(caster);
+}
+
+
 // Interned attribute names of the Python objects the recorder reads (pool.Allocation, Array).
 struct Names
 {
@@ -713,10 +931,12 @@ class Recorder
         size_t n = buffers.size();
         if (n > kMaxBindings || (size_t)writes.size() != n)
             throw std::invalid_argument("launch: bad buffer or writes list");
-        py::handle bufs[kMaxBindings];
+        Allocation* bufs[kMaxBindings];
         bool w[kMaxBindings];
         for (size_t i = 0; i < n; i++) {
-            bufs[i] = buffers[i].ptr();
+            bufs[i] = as_allocation(buffers[i]);
+            if (!bufs[i] || !bufs[i]->arena)
+                throw std::invalid_argument("launch: buffers must be non-empty Allocations");
             w[i] = PyObject_IsTrue(writes[i].ptr()) == 1;
         }
         record(shader, spec.data(), spec.size(), bufs, w, n, static_cast<const uint32_t*>(info.ptr), nwords,
@@ -725,21 +945,17 @@ class Recorder
 
     static constexpr size_t kMaxBindings = 8;
 
-    void record(const std::string& shader, const uint32_t* spec, size_t nspec, const py::handle* allocs,
+    void record(const std::string& shader, const uint32_t* spec, size_t nspec, Allocation* const* allocs,
                 const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint64_t count,
                 bool host_read)
     {
         if (!count)
             return;
-        Names& nm = names();
         Buffer* bufs[kMaxBindings];
         uint64_t keys[kMaxBindings];
         for (size_t i = 0; i < n; i++) {
-            py::object b = py::reinterpret_steal<py::object>(PyObject_GetAttr(allocs[i].ptr(), nm.buffer.ptr()));
-            if (!b)
-                throw py::error_already_set();
-            bufs[i] = b.cast<Buffer*>();
-            keys[i] = mPerBuffer ? (uint64_t)(uintptr_t)bufs[i] : attr_u64(allocs[i], nm.key);
+            bufs[i] = allocs[i]->arena->buffer.get();
+            keys[i] = mPerBuffer ? (uint64_t)(uintptr_t)bufs[i] : allocs[i]->key;
         }
         kp::Algorithm* algo = pipeline(shader, spec, nspec, allocs, bufs, n, nwords);
         if (!mBatch)
@@ -753,26 +969,15 @@ class Recorder
                 mRead.clear();
                 break;
             }
-        py::object serial_obj; // null until needed
         for (size_t i = 0; i < n; i++) {
-            if (bufs[i]->host) {
-                // Host-visible staging goes back to its pool only once this batch finishes.
-                if (!serial_obj)
-                    serial_obj = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(serial));
-                if (PyObject_SetAttr(allocs[i].ptr(), nm.last_batch.ptr(), serial_obj.ptr()) < 0)
-                    throw py::error_already_set();
-            }
+            // Host-visible staging goes back to its pool only once this batch finishes.
+            allocs[i]->last_batch = serial;
             if (writes[i]) {
                 // A recorded write drops the allocation's cached host copy.
-                PyObject* h = PyObject_GetAttr(allocs[i].ptr(), nm.host.ptr());
-                if (!h)
-                    throw py::error_already_set();
-                bool cached = h != Py_None;
-                Py_DECREF(h);
-                if (cached && PyObject_SetAttr(allocs[i].ptr(), nm.host.ptr(), Py_None) < 0)
-                    throw py::error_already_set();
+                if (!allocs[i]->host.is_none())
+                    allocs[i]->host = py::none();
                 mWritten.insert(keys[i]);
-                mPendingBytes += attr_u64(allocs[i], nm.nbytes);
+                mPendingBytes += allocs[i]->nbytes;
             } else
                 mRead.insert(keys[i]);
         }
@@ -859,7 +1064,7 @@ class Recorder
     }
 
     // One kp::Algorithm per (shader, spec constants, bound buffers, push size).
-    kp::Algorithm* pipeline(const std::string& shader, const uint32_t* spec, size_t nspec, const py::handle* allocs,
+    kp::Algorithm* pipeline(const std::string& shader, const uint32_t* spec, size_t nspec, Allocation* const* allocs,
                             Buffer* const* bufs, size_t n, uint32_t nwords)
     {
         std::string& key = mKey;
@@ -874,9 +1079,8 @@ class Recorder
             return it->second.get();
         py::bytes code = mLoadSpirv(shader);
         std::vector<std::shared_ptr<Buffer>> owned;
-        Names& nm = names();
         for (size_t i = 0; i < n; i++)
-            owned.push_back(py::reinterpret_borrow<py::object>(allocs[i]).attr(nm.buffer).cast<std::shared_ptr<Buffer>>());
+            owned.push_back(allocs[i]->arena->buffer);
         auto algo = mCore.create_algorithm(code, std::vector<uint32_t>(spec, spec + nspec), nwords, owned);
         pipelines_created++;
         kp::Algorithm* raw = algo.get();
@@ -928,13 +1132,13 @@ class ElementwisePlan
         uint64_t hi;
     };
 
-    ElementwisePlan(std::shared_ptr<Recorder> rec, py::object device, py::object alloc, py::object array_type,
+    ElementwisePlan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Pool> pool, py::object array_type,
                     std::string shader, std::vector<uint32_t> spec, std::vector<uint32_t> words, uint64_t count,
                     uint64_t out_nbytes, uint32_t out_itemsize, py::object dtype, py::tuple shape, py::tuple strides,
                     std::vector<py::tuple> args)
       : mRec(std::move(rec))
       , mDevice(std::move(device))
-      , mAlloc(std::move(alloc))
+      , mPool(std::move(pool))
       , mArrayType(std::move(array_type))
       , mShader(std::move(shader))
       , mSpec(std::move(spec))
@@ -982,7 +1186,8 @@ class ElementwisePlan
         Names& nm = names();
         uint32_t w[64];
         std::memcpy(w, mWords.data(), mWords.size() * sizeof(uint32_t));
-        py::object allocs[Recorder::kMaxBindings];
+        py::object keep[Recorder::kMaxBindings]; // the operands' Allocations, alive while recording
+        Allocation* allocs[Recorder::kMaxBindings];
         for (size_t j = 0; j < mArgs.size(); j++) {
             const Arg& a = mArgs[j];
             py::handle v = args[j];
@@ -994,30 +1199,26 @@ class ElementwisePlan
             py::object al = py::reinterpret_steal<py::object>(PyObject_GetAttr(v.ptr(), nm.alloc_.ptr()));
             if (!al)
                 throw py::error_already_set();
-            py::object dev = py::reinterpret_steal<py::object>(PyObject_GetAttr(al.ptr(), nm.device.ptr()));
-            if (!dev)
-                throw py::error_already_set();
-            if (dev.ptr() != mDevice.ptr())
+            Allocation* p = as_allocation(al);
+            if (!p || !p->arena || p->device.ptr() != mDevice.ptr())
                 return py::none();
-            w[3 + j] = (uint32_t)(attr_u64(al, nm.offset) / a.itemsize + attr_u64(v, nm.offset_));
-            allocs[j + 1] = std::move(al);
+            w[3 + j] = (uint32_t)(p->offset / a.itemsize + attr_u64(v, nm.offset_));
+            allocs[j + 1] = p;
+            keep[j + 1] = std::move(al);
         }
         for (size_t j = 0; j < mArgs.size(); j++)
             if (mArgs[j].scalar)
                 allocs[j + 1] = allocs[mFirstArray + 1]; // bound but unread: any buffer will do
-        py::object out = mAlloc(mOutNbytes);
-        w[1] = (uint32_t)(attr_u64(out, nm.offset) / mOutItemsize);
-        allocs[0] = out;
-        py::handle handles[Recorder::kMaxBindings];
+        std::shared_ptr<Allocation> out_alloc = mPool->alloc(mOutNbytes);
+        w[1] = (uint32_t)(out_alloc->offset / mOutItemsize);
+        allocs[0] = out_alloc.get();
         bool writes[Recorder::kMaxBindings] = { true };
         size_t n = mArgs.size() + 1;
-        for (size_t i = 0; i < n; i++) {
-            handles[i] = allocs[i];
-            if (i)
-                writes[i] = false;
-        }
-        mRec->record(mShader, mSpec.data(), mSpec.size(), handles, writes, n, w, (uint32_t)mWords.size(), mCount,
+        for (size_t i = 1; i < n; i++)
+            writes[i] = false;
+        mRec->record(mShader, mSpec.data(), mSpec.size(), allocs, writes, n, w, (uint32_t)mWords.size(), mCount,
                      false);
+        py::object out = py::cast(out_alloc);
         return make_array(out);
     }
 
@@ -1127,7 +1328,9 @@ class ElementwisePlan
     }
 
     std::shared_ptr<Recorder> mRec;
-    py::object mDevice, mAlloc, mArrayType;
+    py::object mDevice;
+    std::shared_ptr<Pool> mPool;
+    py::object mArrayType;
     std::string mShader;
     std::vector<uint32_t> mSpec, mWords;
     uint64_t mCount, mOutNbytes;
@@ -1353,8 +1556,72 @@ PYBIND11_MODULE(_vkcore, m)
           r.gpu_seconds = 0;
       });
 
+    m.def("size_class", &size_class, "The block size the pool uses for a request of nbytes.");
+
+    py::class_<Arena, std::shared_ptr<Arena>>(m, "Arena")
+      .def_readonly("buffer", &Arena::buffer)
+      .def_readonly("size", &Arena::size)
+      .def_readonly("top", &Arena::top)
+      .def_readonly("serial", &Arena::serial)
+      .def("__eq__", [](const Arena& a, py::object o) {
+          py::detail::type_caster<Arena> c;
+          return c.load(o, false) && static_cast<Arena*>(c) == &a;
+      })
+      .def("__hash__", [](const Arena& a) { return (size_t)a.serial; })
+      .def("__repr__", [](const Arena& a) {
+          return "<Arena " + std::to_string(a.serial) + " " + std::to_string(a.size >> 10) + " KiB>";
+      });
+
+    py::class_<Allocation, std::shared_ptr<Allocation>>(m, "Allocation")
+      .def_readonly("device", &Allocation::device)
+      .def_readonly("pool", &Allocation::pool)
+      .def_readonly("arena", &Allocation::arena)
+      .def_property_readonly("buffer",
+                             [](const Allocation& a) { return a.arena ? a.arena->buffer : std::shared_ptr<Buffer>(); })
+      .def_readonly("offset", &Allocation::offset)
+      .def_readonly("nbytes", &Allocation::nbytes)
+      .def_readonly("block", &Allocation::block)
+      .def_readwrite("last_batch", &Allocation::last_batch)
+      .def_readwrite("host", &Allocation::host)
+      .def_readonly("key", &Allocation::key)
+      .def("__repr__", [](const Allocation& a) {
+          std::string where = a.arena ? "<Arena " + std::to_string(a.arena->serial) + " " +
+                                          std::to_string(a.arena->size >> 10) + " KiB>"
+                                      : "None";
+          return "<Allocation " + std::to_string(a.nbytes) + " B at " + where + "+" + std::to_string(a.offset) + ">";
+      });
+
+    py::class_<Pool, std::shared_ptr<Pool>>(m, "Pool")
+      .def(py::init([](Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered,
+                       uint64_t first_arena) {
+               return std::make_shared<Pool>(core, std::move(device), max_arena, host, stream_ordered, first_arena);
+           }),
+           py::arg("core"), py::arg("device"), py::arg("max_arena"), py::arg("host"), py::arg("stream_ordered"),
+           py::arg("first_arena"), py::keep_alive<1, 2>())
+      .def("alloc", &Pool::alloc)
+      .def("reclaim", &Pool::reclaim)
+      .def("set_recorder", [](Pool& p, std::shared_ptr<Recorder> rec) { p.completed = &rec->completed; },
+           py::keep_alive<1, 2>())
+      .def_readwrite("before_grow", &Pool::before_grow)
+      .def_readonly("device", &Pool::device)
+      .def_readonly("max_arena", &Pool::max_arena)
+      .def_readonly("host", &Pool::host)
+      .def_readonly("stream_ordered", &Pool::stream_ordered)
+      .def_readonly("next_arena", &Pool::next_arena)
+      .def_readonly("bytes_reserved", &Pool::bytes_reserved)
+      .def_readonly("bytes_in_use", &Pool::bytes_in_use)
+      .def_readonly("deferred_bytes", &Pool::deferred_bytes)
+      .def_readonly("arenas", &Pool::arenas)
+      .def_property_readonly("free_blocks", &Pool::free_blocks)
+      .def_property_readonly("deferred", [](const Pool& p) {
+          py::list out;
+          for (const auto& d : p.deferred)
+              out.append(py::make_tuple(d.serial, d.arena, d.offset, d.block));
+          return out;
+      });
+
     py::class_<ElementwisePlan, std::shared_ptr<ElementwisePlan>>(m, "ElementwisePlan")
-      .def(py::init<std::shared_ptr<Recorder>, py::object, py::object, py::object, std::string, std::vector<uint32_t>,
+      .def(py::init<std::shared_ptr<Recorder>, py::object, std::shared_ptr<Pool>, py::object, std::string, std::vector<uint32_t>,
                     std::vector<uint32_t>, uint64_t, uint64_t, uint32_t, py::object, py::tuple, py::tuple,
                     std::vector<py::tuple>>())
       .def("__call__", &ElementwisePlan::call);

@@ -5,7 +5,7 @@ import os
 import numpy as np
 
 from . import stats
-from .pool import MemoryPool
+from .pool import FIRST_ARENA
 
 _PKG = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # ARRAY_API_VULKAN_SPV_DIR, if set, is searched first (to compare shader builds side by side).
@@ -104,13 +104,16 @@ class Device:
             core = _vkcore.Device(self.index)
             # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
             max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
-            self.pool = MemoryPool(self, core.create_buffer, max_arena, host=False, stream_ordered=True)
-            self.staging = MemoryPool(self, core.create_buffer, max_arena, host=True, stream_ordered=False)
+            self.pool = _vkcore.Pool(core, self, max_arena, host=False, stream_ordered=True,
+                                     first_arena=FIRST_ARENA)
+            self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
+                                        first_arena=FIRST_ARENA)
             self.pool.before_grow = self.staging.before_grow = self._before_grow
             self._host_views = {}
             rec = self._rec = _vkcore.Recorder(core, load_spirv, HAZARDS_PER_BUFFER)
             self._configure(rec)
-            self.pool.completed = self.staging.completed = lambda: rec.completed
+            self.pool.set_recorder(rec)
+            self.staging.set_recorder(rec)
             self._core = core
         return self._core
 
@@ -266,7 +269,7 @@ class Device:
         from . import _vkcore
 
         self._ensure()
-        return _vkcore.ElementwisePlan(self._rec, self, self.pool.alloc, array_type, shader, list(spec),
+        return _vkcore.ElementwisePlan(self._rec, self, self.pool, array_type, shader, list(spec),
                                        [int(w) for w in template], count, nbytes, dtype.itemsize, dtype,
                                        tuple(shape), tuple(strides), [tuple(a) for a in args])
 
