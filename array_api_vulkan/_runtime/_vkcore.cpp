@@ -1231,7 +1231,7 @@ class ElementwisePlan
         if (!a)
             throw py::error_already_set();
         Names& nm = names();
-        static py::int_ zero(0);
+        py::int_ zero(0); // (not static: no Python object may outlive the interpreter)
         if (PyObject_SetAttr(a.ptr(), nm.alloc_.ptr(), alloc.ptr()) < 0 ||
             PyObject_SetAttr(a.ptr(), nm.dtype_.ptr(), mDtype.ptr()) < 0 ||
             PyObject_SetAttr(a.ptr(), nm.shape_.ptr(), mShape.ptr()) < 0 ||
