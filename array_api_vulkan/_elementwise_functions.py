@@ -169,12 +169,13 @@ class ElementwiseOp:
             if out is not None:
                 return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
-        launches = _launch.launches
+        st = _launch.state
+        launches = st.launches
         plan = self._plans.get(key)
         if plan is not None:
             out = plan(args)
             if out is not None:
-                if _launch.launches == launches + 1 and _launch.last_plan is not None:
+                if st.launches == launches + 1 and st.last_plan is not None:
                     self._compile(layout, args, out)
                 return out
         return self._call(args, key, layout)
@@ -182,7 +183,7 @@ class ElementwiseOp:
     def _compile(self, layout, args, out):
         """Compiles the call just made (one dispatch of map_op's plan, on operands already of
         the computation dtype) for its layout; see Device.compile_dispatch."""
-        shader, (template, spec, count, slots, first, tcode) = _launch.last_plan
+        shader, (template, spec, count, slots, first, tcode) = _launch.state.last_plan
         specs = []
         for a, slot in zip(args, slots):
             if a.__class__ is Array:
@@ -243,7 +244,8 @@ class ElementwiseOp:
         return plan
 
     def _call(self, args, key=None, layout=None):
-        launches = _launch.launches
+        st = _launch.state
+        launches = st.launches
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
         args = tuple(_py(a) for a in args)
@@ -277,8 +279,8 @@ class ElementwiseOp:
                 # (Arrays and Python scalars only: numpy scalars take the general path every time)
                 if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
                     self._plans[key] = self._make_plan(args, ct, rdt)
-                    if (layout is not None and _launch.launches == launches + 1
-                            and _launch.last_plan is not None):
+                    if (layout is not None and st.launches == launches + 1
+                            and st.last_plan is not None):
                         self._compile(layout, args, out)
                 return out
         # integer division computes in the result's float dtype

@@ -26,9 +26,9 @@ def same(a, b):
 
 def compiled_call(op, *args):
     """op(*args), asserting it ran as a compiled plan (no map_op dispatch)."""
-    launches = _launch.launches
+    launches = _launch.state.launches
     out = op(*args)
-    assert _launch.launches == launches, "expected the compiled plan"
+    assert _launch.state.launches == launches, "expected the compiled plan"
     return out
 
 

@@ -5,6 +5,7 @@ import functools
 import math
 import os
 import struct
+import threading
 import warnings
 
 import numpy as np
@@ -169,17 +170,24 @@ def contiguous(a, shape=None):
 # Repeated calls (a loop over arrays of one layout) then only patch offsets and scalars.
 _plans = {}
 _SCALAR_SET = frozenset(_SCALARS)
-# The last dispatch map_op recorded and how many it has recorded: the spec layer turns a call
-# that was exactly one map_op dispatch into a compiled plan (_vkcore.ElementwisePlan).
-last_plan = None
-launches = 0
+
+
+class _LaunchState(threading.local):
+    """Per thread: the last dispatch map_op recorded (shader, plan) and how many it has recorded.
+    The spec layer turns a call that was exactly one map_op dispatch into a compiled plan
+    (Device.compile_dispatch); per thread, so that another thread's op cannot pass for it."""
+
+    last_plan = None
+    launches = 0
+
+
+state = _LaunchState()
 
 
 def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
     to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
     beyond what the push block can describe."""
-    global last_plan, launches
     key = (shader, op_code, out._shape, out._dtype, dynamic,
            tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
                   for a in args]))
@@ -202,8 +210,9 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
                 words[3 + j] = al.offset // a._dtype.itemsize + a._offset
                 buffers.append(al)
         oa.device.launch(shader, spec, buffers, _WRITES[nin], words, count)
-        last_plan = (shader, plan)
-        launches += 1
+        st = state
+        st.last_plan = (shader, plan)
+        st.launches += 1
         return True
     shape = out._shape
     n = math.prod(shape)
@@ -275,14 +284,15 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     push[:len(words)] = words
     spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes)) + (ELEMS,)
     count = (n + ELEMS - 1) // ELEMS
-    last_plan = None
+    st = state
+    st.last_plan = None
     if _allow_copy:  # (a plan for the copied inputs' layout would not match the caller's)
         slots = tuple(words[3 + j] if scalar_w[j] is not None else 0 for j in range(len(args)))
         first_index = next(j for j, a in enumerate(args) if scalar_w[j] is None)
         plan = _plans[key] = ([int(w) for w in push], spec, count, slots, first_index, tcode)
-        last_plan = (shader, plan)
+        st.last_plan = (shader, plan)
     out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, count)
-    launches += 1
+    st.launches += 1
     return True
 
 

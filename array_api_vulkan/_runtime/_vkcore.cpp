@@ -634,6 +634,32 @@ class Device
 };
 
 
+// A mutex for state that several Python threads share, where some calls release the GIL
+// (submits, waits, buffer and pipeline creation). Waiting for it releases the GIL, so that the
+// thread holding it can take the GIL back and finish. Recursive: a pool's before_grow hook
+// synchronizes the recorder from inside an allocation.
+class GilSafeLock
+{
+  public:
+    explicit GilSafeLock(std::recursive_mutex& m)
+      : mM(m)
+    {
+        if (!mM.try_lock()) {
+            if (PyGILState_Check()) {
+                py::gil_scoped_release release;
+                mM.lock();
+            } else
+                mM.lock();
+        }
+    }
+    ~GilSafeLock() { mM.unlock(); }
+    GilSafeLock(const GilSafeLock&) = delete;
+    GilSafeLock& operator=(const GilSafeLock&) = delete;
+
+  private:
+    std::recursive_mutex& mM;
+};
+
 // ---- Memory pool (see pool.py for the design) -------------------------------------------------
 
 constexpr uint64_t kAlign = 16;
@@ -704,6 +730,7 @@ class Pool : public std::enable_shared_from_this<Pool>
 
     std::shared_ptr<Allocation> alloc(uint64_t nbytes)
     {
+        GilSafeLock guard(mLock);
         auto a = std::make_shared<Allocation>();
         a->device = device;
         a->host = py::none();
@@ -734,6 +761,7 @@ class Pool : public std::enable_shared_from_this<Pool>
 
     void release(const std::shared_ptr<Arena>& arena, uint64_t offset, uint64_t block, uint64_t last_batch)
     {
+        GilSafeLock guard(mLock);
         if (stream_ordered) {
             // Reusable at once: the recorder orders the next write after the work using it.
             mFree[block].emplace_back(arena, offset);
@@ -746,6 +774,7 @@ class Pool : public std::enable_shared_from_this<Pool>
 
     void reclaim()
     {
+        GilSafeLock guard(mLock);
         if (deferred.empty())
             return;
         uint64_t done = completed ? *completed : 0;
@@ -831,6 +860,7 @@ class Pool : public std::enable_shared_from_this<Pool>
     }
 
     Device& mCore;
+    std::recursive_mutex mLock;
     std::unordered_map<uint64_t, std::vector<std::pair<std::shared_ptr<Arena>, uint64_t>>> mFree;
     static inline uint64_t sArenaSerial = 0;
 };
@@ -897,6 +927,7 @@ attr_u64(py::handle o, const py::str& name)
 // (write after read). Hazards are keyed per allocation block (Allocation.key), or per buffer for
 // runs under synchronization validation, which sees a dispatch as touching its whole buffer.
 // The written/read sets carry over submits: a barrier's first scope covers earlier submissions.
+// Thread-safe: every entry point takes the recorder's GilSafeLock.
 class Recorder
 {
   public:
@@ -951,6 +982,7 @@ class Recorder
     {
         if (!count)
             return;
+        GilSafeLock guard(mLock);
         Buffer* bufs[kMaxBindings];
         uint64_t keys[kMaxBindings];
         for (size_t i = 0; i < n; i++) {
@@ -1004,6 +1036,7 @@ class Recorder
     // Whether every submitted batch has finished (retiring those that have).
     bool gpu_idle()
     {
+        GilSafeLock guard(mLock);
         while (!mInflight.empty() && mInflight.front().second->done())
             retire_oldest();
         return mInflight.empty();
@@ -1011,6 +1044,7 @@ class Recorder
 
     void submit(bool background)
     {
+        GilSafeLock guard(mLock);
         if (!mBatch)
             return;
         mBatch->submit(background);
@@ -1027,6 +1061,7 @@ class Recorder
     // Submits pending work and waits for all of it.
     void synchronize()
     {
+        GilSafeLock guard(mLock);
         submit(false);
         while (!mInflight.empty())
             retire_oldest();
@@ -1091,6 +1126,7 @@ class Recorder
     Device& mCore;
     py::object mLoadSpirv;
     bool mPerBuffer;
+    std::recursive_mutex mLock; // one thread records at a time
     std::shared_ptr<Batch> mBatch;
     std::deque<std::pair<uint64_t, std::shared_ptr<Batch>>> mInflight;
     uint32_t mPending = 0;
