@@ -730,7 +730,6 @@ class Pool : public std::enable_shared_from_this<Pool>
 
     std::shared_ptr<Allocation> alloc(uint64_t nbytes)
     {
-        GilSafeLock guard(mLock);
         auto a = std::make_shared<Allocation>();
         a->device = device;
         a->host = py::none();
@@ -741,15 +740,28 @@ class Pool : public std::enable_shared_from_this<Pool>
             throw_memory_error("cannot allocate " + std::to_string(nbytes) + " bytes on " + name() +
                                ": one array may be at most " + std::to_string(max_arena) +
                                " bytes (the device's maxStorageBufferRange)");
-        reclaim();
         std::pair<std::shared_ptr<Arena>, uint64_t> spot;
-        auto it = mFree.find(block);
-        if (it != mFree.end() && !it->second.empty()) {
-            spot = std::move(it->second.back());
-            it->second.pop_back();
-        } else
-            spot = carve(block);
-        bytes_in_use += block;
+        bool waited = false;
+        for (;;) {
+            {
+                GilSafeLock guard(mLock);
+                reclaim();
+                if (take(block, spot)) {
+                    bytes_in_use += block;
+                    break;
+                }
+                // Memory freed by work still pending comes back when it finishes: waiting for
+                // it is cheaper than growing the pool without bound on a long stream of
+                // temporaries. The hook runs outside the lock (it takes the recorder's).
+                if (waited || deferred_bytes < block || before_grow.is_none()) {
+                    spot = grow(block);
+                    bytes_in_use += block;
+                    break;
+                }
+            }
+            waited = true;
+            before_grow(block);
+        }
         a->pool = shared_from_this();
         a->arena = std::move(spot.first);
         a->offset = spot.second;
@@ -808,28 +820,30 @@ class Pool : public std::enable_shared_from_this<Pool>
         throw py::error_already_set();
     }
 
-    std::pair<std::shared_ptr<Arena>, uint64_t> carve(uint64_t block)
+    // A free block of this class, or room at the top of one of the last arenas.
+    bool take(uint64_t block, std::pair<std::shared_ptr<Arena>, uint64_t>& spot)
     {
+        auto it = mFree.find(block);
+        if (it != mFree.end() && !it->second.empty()) {
+            spot = std::move(it->second.back());
+            it->second.pop_back();
+            return true;
+        }
         size_t n = arenas.size();
         for (size_t k = 0; k < std::min<size_t>(4, n); k++) {
             auto& arena = arenas[n - 1 - k];
             if (arena->size - arena->top >= block) {
-                uint64_t offset = arena->top;
+                spot = { arena, arena->top };
                 arena->top += block;
-                return { arena, offset };
+                return true;
             }
         }
-        // Memory freed by work still pending comes back when it finishes: waiting for it is
-        // cheaper than growing the pool without bound on a long stream of temporaries.
-        if (deferred_bytes >= block && !before_grow.is_none() && before_grow(block).cast<bool>()) {
-            reclaim();
-            auto it = mFree.find(block);
-            if (it != mFree.end() && !it->second.empty()) {
-                auto spot = std::move(it->second.back());
-                it->second.pop_back();
-                return spot;
-            }
-        }
+        return false;
+    }
+
+    // A new arena, its first block for this request.
+    std::pair<std::shared_ptr<Arena>, uint64_t> grow(uint64_t block)
+    {
         uint64_t size = std::max(next_arena, block);
         size = std::min((size + kAlign - 1) / kAlign * kAlign, max_arena);
         std::shared_ptr<Buffer> buffer;
