@@ -1,5 +1,5 @@
-"""Runs the runtime tests again under the Khronos validation layer with synchronization
-validation; any validation message fails."""
+"""Runs the runtime and thread tests again under the Khronos validation layer with
+synchronization validation; any validation message fails."""
 import os
 import subprocess
 import sys
@@ -41,7 +41,8 @@ needs_layer = pytest.mark.skipif(not layer_installed(), reason="Khronos validati
 def test_runtime_tests_are_clean_under_synchronization_validation(tmp_path):
     # The layer takes each dispatch as touching its whole arena (it cannot see which elements a
     # shader uses), so the runtime tracks hazards per arena here; see device.HAZARDS_PER_BUFFER.
-    r, messages = run_under_validation(tmp_path, [os.path.join(HERE, "test_runtime.py")],
+    r, messages = run_under_validation(tmp_path, [os.path.join(HERE, "test_runtime.py"),
+                                                  os.path.join(HERE, "test_threads.py")],
                                        {"ARRAY_API_VULKAN_HAZARDS": "buffer"})
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert messages == "", messages[:5000]

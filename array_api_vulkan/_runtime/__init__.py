@@ -3,6 +3,7 @@
 Everything that touches Kompute is here; the spec layer calls only this module's API.
 """
 import os
+import threading
 
 from . import stats
 from .device import Device
@@ -12,6 +13,7 @@ __all__ = ["Allocation", "Device", "devices", "default_device", "get_device", "s
 
 _devices = None
 _default = None
+_init_lock = threading.Lock()
 
 
 def __getattr__(name):
@@ -28,26 +30,32 @@ class NoVulkanDeviceError(RuntimeError):
 
 def devices():
     """Every Vulkan device with a compute queue, best first: discrete, integrated, virtual, CPU."""
-    global _devices
     if _devices is None:
-        try:
-            from . import _vkcore
-
-            infos = _vkcore.enumerate_devices()
-        except ImportError as e:
-            raise NoVulkanDeviceError(
-                f"array_api_vulkan's runtime extension is not built ({e}); run `make` or "
-                "`pip install --no-build-isolation -e .` after scripts/build_kompute.sh") from e
-        except RuntimeError as e:
-            raise NoVulkanDeviceError(
-                f"no Vulkan driver could be loaded ({e}). Install a Vulkan driver, e.g. Mesa's "
-                "lavapipe on Debian: apt-get install mesa-vulkan-drivers libvulkan1") from e
-        found = [Device(i) for i in infos if i["compute"]]
-        if not found:
-            raise NoVulkanDeviceError("no Vulkan device with a compute queue was found")
-        # sorted() is stable: among equals, Vulkan's own order.
-        _devices = tuple(sorted(found, key=lambda d: d.rank))
+        with _init_lock:  # one Device object per device, whichever thread comes first
+            if _devices is None:
+                _find_devices()
     return _devices
+
+
+def _find_devices():
+    global _devices
+    try:
+        from . import _vkcore
+
+        infos = _vkcore.enumerate_devices()
+    except ImportError as e:
+        raise NoVulkanDeviceError(
+            f"array_api_vulkan's runtime extension is not built ({e}); run `make` or "
+            "`pip install --no-build-isolation -e .` after scripts/build_kompute.sh") from e
+    except RuntimeError as e:
+        raise NoVulkanDeviceError(
+            f"no Vulkan driver could be loaded ({e}). Install a Vulkan driver, e.g. Mesa's "
+            "lavapipe on Debian: apt-get install mesa-vulkan-drivers libvulkan1") from e
+    found = [Device(i) for i in infos if i["compute"]]
+    if not found:
+        raise NoVulkanDeviceError("no Vulkan device with a compute queue was found")
+    # sorted() is stable: among equals, Vulkan's own order.
+    _devices = tuple(sorted(found, key=lambda d: d.rank))
 
 
 def get_device(spec):

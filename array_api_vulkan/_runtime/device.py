@@ -1,6 +1,6 @@
 """A Vulkan device: its Kompute manager, memory pools, pipelines and lazy command recording."""
-import collections
 import os
+import threading
 
 import numpy as np
 
@@ -78,6 +78,7 @@ class Device:
             "device_local_bytes": info["device_local_bytes"],
         }
         self._core = None
+        self._init_lock = threading.Lock()
 
     # -- identity -------------------------------------------------------------------------
     def __repr__(self):
@@ -99,23 +100,28 @@ class Device:
     # -- lazy set-up ----------------------------------------------------------------------
     def _ensure(self):
         if self._core is None:
-            from . import _vkcore
-
-            core = _vkcore.Device(self.index)
-            # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
-            max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
-            self.pool = _vkcore.Pool(core, self, max_arena, host=False, stream_ordered=True,
-                                     first_arena=FIRST_ARENA)
-            self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
-                                        first_arena=FIRST_ARENA)
-            self.pool.before_grow = self.staging.before_grow = self._before_grow
-            self._host_views = {}
-            rec = self._rec = _vkcore.Recorder(core, load_spirv, HAZARDS_PER_BUFFER)
-            self._configure(rec)
-            self.pool.set_recorder(rec)
-            self.staging.set_recorder(rec)
-            self._core = core
+            with self._init_lock:  # threads using a new device at once make it once
+                if self._core is None:
+                    self._create()
         return self._core
+
+    def _create(self):
+        from . import _vkcore
+
+        core = _vkcore.Device(self.index)
+        # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
+        max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
+        self.pool = _vkcore.Pool(core, self, max_arena, host=False, stream_ordered=True,
+                                 first_arena=FIRST_ARENA)
+        self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
+                                    first_arena=FIRST_ARENA)
+        self.pool.before_grow = self.staging.before_grow = self._before_grow
+        self._host_views = {}
+        rec = self._rec = _vkcore.Recorder(core, load_spirv, HAZARDS_PER_BUFFER)
+        self._configure(rec)
+        self.pool.set_recorder(rec)
+        self.staging.set_recorder(rec)
+        self._core = core
 
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes):
