@@ -24,3 +24,33 @@ def test_30k_small_ops_keep_memory_flat():
     assert after["pipelines_created"] == before["pipelines_created"]
     assert after["submits"] > before["submits"]  # it really ran, in several batches
     assert rss_mib() - rss < 16, "host memory grew over 30k ops"
+
+
+def test_threads_20k_small_ops_keep_memory_flat():
+    import threading
+
+    def chain(n):
+        x = xp.ones(1000, dtype=xp.float32)
+        for _ in range(n):
+            x = x * 1.0001 + 0.5
+        float(x[0])
+
+    def in_threads(n):
+        threads = [threading.Thread(target=chain, args=(n,)) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+    in_threads(1000)  # warm-up
+    xp.synchronize()
+    before = xp.runtime_stats()
+    rss = rss_mib()
+    in_threads(2500)  # 4 threads x 2 ops x 2500
+    xp.synchronize()
+    after = xp.runtime_stats()
+    assert after["pool_bytes_reserved"] == before["pool_bytes_reserved"]
+    assert after["pool_bytes_in_use"] == before["pool_bytes_in_use"]
+    assert after["pipelines_created"] == before["pipelines_created"]
+    assert after["dispatches"] - before["dispatches"] >= 20000
+    assert rss_mib() - rss < 16, "host memory grew over 20k ops in 4 threads"
