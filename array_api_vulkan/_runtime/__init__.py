@@ -106,7 +106,8 @@ def count_fallback(name):
 
 
 def runtime_stats():
-    d = dict(stats.counters)
+    d = dict.fromkeys(stats.RECORDER_KEYS, 0)
+    d.update(stats.counters)
     reserved = in_use = 0
     for dev in _devices or ():
         if dev._core is not None:

@@ -715,7 +715,8 @@ class Pool : public std::enable_shared_from_this<Pool>
     bool host, stream_ordered;
     uint64_t next_arena;
     uint64_t bytes_reserved = 0, bytes_in_use = 0, deferred_bytes = 0;
-    // Called before a new arena is made; True if it freed something worth retrying for.
+    // Called (outside the pool's lock) before a new arena is made while freed blocks still wait
+    // for pending work; the allocation is then retried once.
     py::object before_grow = py::none();
     // The serial of the last finished batch, from the device's recorder.
     const uint64_t* completed = nullptr;
@@ -803,14 +804,6 @@ class Pool : public std::enable_shared_from_this<Pool>
         deferred.resize(keep);
     }
 
-    size_t free_blocks() const
-    {
-        size_t n = 0;
-        for (const auto& kv : mFree)
-            n += kv.second.size();
-        return n;
-    }
-
   private:
     std::string name() const { return py::str(device); }
 
@@ -896,17 +889,14 @@ as_allocation(py::handle h)
 }
 
 
-// Interned attribute names of the Python objects the recorder reads (pool.Allocation, Array).
+// Interned attribute names of the spec layer's Array, which compiled plans read and build.
 struct Names
 {
-    py::str buffer, key, nbytes, host, last_batch, offset, device, alloc_, offset_, dtype_, shape_, strides_;
+    py::str alloc_, offset_, dtype_, shape_, strides_;
     Names()
-      : buffer("buffer"), key("key"), nbytes("nbytes"), host("host"), last_batch("last_batch"), offset("offset")
-      , device("device"), alloc_("_alloc"), offset_("_offset"), dtype_("_dtype"), shape_("_shape")
-      , strides_("_strides")
+      : alloc_("_alloc"), offset_("_offset"), dtype_("_dtype"), shape_("_shape"), strides_("_strides")
     {
-        for (py::str* n : { &buffer, &key, &nbytes, &host, &last_batch, &offset, &device, &alloc_, &offset_,
-                            &dtype_, &shape_, &strides_ }) {
+        for (py::str* n : { &alloc_, &offset_, &dtype_, &shape_, &strides_ }) {
             PyObject* o = n->release().ptr();
             PyUnicode_InternInPlace(&o);
             *n = py::reinterpret_steal<py::str>(o);
@@ -1606,8 +1596,6 @@ PYBIND11_MODULE(_vkcore, m)
           r.gpu_seconds = 0;
       });
 
-    m.def("size_class", &size_class, "The block size the pool uses for a request of nbytes.");
-
     py::class_<Arena, std::shared_ptr<Arena>>(m, "Arena")
       .def_readonly("buffer", &Arena::buffer)
       .def_readonly("size", &Arena::size)
@@ -1662,7 +1650,6 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readonly("bytes_in_use", &Pool::bytes_in_use)
       .def_readonly("deferred_bytes", &Pool::deferred_bytes)
       .def_readonly("arenas", &Pool::arenas)
-      .def_property_readonly("free_blocks", &Pool::free_blocks)
       .def_property_readonly("deferred", [](const Pool& p) {
           py::list out;
           for (const auto& d : p.deferred)

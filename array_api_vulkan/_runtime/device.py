@@ -130,13 +130,9 @@ class Device:
 
     def _before_grow(self, block):
         # A pool about to make a new buffer first waits for pending work that holds freed
-        # blocks (staging memory; device memory is reusable at once). Retrying after a failed
-        # buffer creation could not help: a reclaimed block of the right size would have been
-        # reclaimed here already.
-        if self._rec.idle:
-            return False  # nothing pending: the deferred blocks are already reclaimable
-        self.synchronize()
-        return True
+        # blocks (staging memory; device memory is reusable at once), then retries once.
+        if not self._rec.idle:  # (idle: the deferred blocks are already reclaimable)
+            self.synchronize()
 
     def _stage(self, nbytes):
         return self.staging.alloc(nbytes)

@@ -28,12 +28,8 @@ FIRST_ARENA = 32 << 20
 def __getattr__(name):
     # The extension loads the Vulkan loader: import it only when its classes are asked for, so
     # that a machine without Vulkan gets runtime.NoVulkanDeviceError, not an ImportError here.
-    if name in ("Allocation", "Arena", "size_class"):
+    if name in ("Allocation", "Arena", "Pool"):
         from . import _vkcore
 
         return getattr(_vkcore, name)
-    if name == "MemoryPool":
-        from . import _vkcore
-
-        return _vkcore.Pool
     raise AttributeError(name)
