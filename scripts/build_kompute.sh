@@ -3,16 +3,17 @@
 # libraries into PYTHON's environment (<sys.prefix>/opt/kompute), where setup.py finds them to
 # build the project's own extension (array_api_vulkan/_runtime/_vkcore.cpp).
 #   scripts/build_kompute.sh PYTHON [SDIST]
-# We bind Kompute's C++ API ourselves instead of using kp's Python bindings (see docs/kompute.md),
-# so no Kompute source is patched: the library is built as released, minus logging.
+# We bind Kompute's C++ API ourselves instead of using kp's Python bindings (see docs/kompute.md).
+# The library is built as released, minus logging, with the small patches in
+# scripts/kompute-patches/ (each says why at its top) applied in name order.
 set -euo pipefail
 PYTHON=${1:?usage: build_kompute.sh PYTHON [SDIST]}
 SDIST=${2:-}
 KP_VERSION=0.9.0
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')/opt/kompute
-# The stamp names the script itself, so a change of build recipe rebuilds.
-want="kp-$KP_VERSION $(sha256sum "$0" | cut -c1-16)"
+# The stamp names the script and the patches, so a change of build recipe rebuilds.
+want="kp-$KP_VERSION $(cat "$0" "$here"/kompute-patches/*.patch | sha256sum | cut -c1-16)"
 if [ -f "$prefix/BUILD_STAMP" ] && [ "$(cat "$prefix/BUILD_STAMP")" = "$want" ]; then
   echo "kompute: already built in $prefix"
   exit 0
@@ -26,6 +27,9 @@ if [ -z "$SDIST" ]; then
 fi
 tar -xzf "$SDIST" -C "$work"
 src="$work/kp-$KP_VERSION"
+for p in "$here"/kompute-patches/*.patch; do
+  patch -d "$src" -p1 --quiet < "$p" || { echo "kompute: patch $p does not apply"; exit 1; }
+done
 
 # Offline build: system Vulkan headers and fmt, no Python bindings, logging compiled out
 # (Kompute's logger would otherwise print from inside the library), debug layers left to the
