@@ -1,9 +1,10 @@
 """Builds the runtime's extension against the Kompute library that scripts/build_kompute.sh
 installed into this Python's environment (<sys.prefix>/opt/kompute, or $KOMPUTE_PREFIX)."""
+import glob
 import os
 import sys
 
-from pybind11.setup_helpers import Pybind11Extension
+from pybind11.setup_helpers import ParallelCompile, Pybind11Extension
 from setuptools import setup
 
 prefix = os.environ.get("KOMPUTE_PREFIX", os.path.join(sys.prefix, "opt", "kompute"))
@@ -12,8 +13,8 @@ if not os.path.exists(os.path.join(prefix, "BUILD_STAMP")):
 
 vkcore = Pybind11Extension(
     "array_api_vulkan._runtime._vkcore",
-    ["array_api_vulkan/_runtime/_vkcore.cpp"],
-    include_dirs=[os.path.join(prefix, "include")],
+    sorted(glob.glob("array_api_vulkan/_runtime/src/*.cpp")),
+    include_dirs=["array_api_vulkan/_runtime/src", os.path.join(prefix, "include")],
     # kp_logger is linked although logging is compiled out: Kompute's headers still reference it.
     extra_objects=[os.path.join(prefix, "lib", "libkompute.a"), os.path.join(prefix, "lib", "libkp_logger.a")],
     libraries=["vulkan", "fmt"],
@@ -22,4 +23,5 @@ vkcore = Pybind11Extension(
     extra_compile_args=["-O2"],
 )
 
+ParallelCompile("NPY_NUM_BUILD_JOBS", default=0).install()
 setup(ext_modules=[vkcore])

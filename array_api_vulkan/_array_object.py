@@ -5,6 +5,7 @@ import sys
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels, _runtime
+from ._runtime.storage import Storage
 
 _SCALARS = (bool, int, float, complex)
 _VULKAN_DLPACK = 7  # kDLVulkan
@@ -33,25 +34,16 @@ def _is_int_key(k):
 _CACHE_LIMIT = 1 << 22
 
 
-class Array:
-    """An n-dimensional array in Vulkan device memory (strides and offset in elements)."""
+class Array(Storage):
+    """An n-dimensional array in Vulkan device memory: the runtime's Storage (a strided view of
+    an Allocation, strides and offset in elements) with the standard's API."""
 
-    __slots__ = ("_alloc", "_dtype", "_shape", "_strides", "_offset", "__weakref__")
+    __slots__ = ("__weakref__",)
     # numpy must hand mixed operations back to us rather than convert us element by element
     __array_ufunc__ = None
 
     def __init__(self, *args, **kwargs):
         raise TypeError("use array_api_vulkan.asarray() and friends to create arrays")
-
-    @classmethod
-    def _new(cls, alloc, dtype, shape, strides=None, offset=0):
-        self = object.__new__(cls)
-        self._alloc = alloc
-        self._dtype = dtype
-        self._shape = tuple(shape)
-        self._strides = _c_strides(self._shape) if strides is None else tuple(strides)
-        self._offset = offset
-        return self
 
     def _view(self, shape, strides, offset):
         return Array._new(self._alloc, self._dtype, shape, strides, offset)
@@ -428,3 +420,4 @@ for _op, _f in _UNARY.items():
     setattr(Array, _m.__name__, _m)
 Array.__hash__ = None
 del _op, _f, _kind, _fmt, _m
+_kernels.set_result_type(Array)

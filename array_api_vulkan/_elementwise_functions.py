@@ -169,37 +169,23 @@ class ElementwiseOp:
             if out is not None:
                 return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
-        st = _launch.state
-        launches = st.launches
         plan = self._plans.get(key)
         if plan is not None:
+            mark = _kernels.mark()
             out = plan(args)
             if out is not None:
-                if st.launches == launches + 1 and st.last_plan is not None:
-                    self._compile(layout, args, out)
+                self._compile(layout, mark, args, out)
                 return out
         return self._call(args, key, layout)
 
-    def _compile(self, layout, args, out):
-        """Compiles the call just made (one dispatch of map_op's plan, on operands already of
-        the computation dtype) for its layout; see Device.compile_dispatch."""
-        shader, (template, spec, count, slots, first, tcode) = _launch.state.last_plan
-        specs = []
-        for a, slot in zip(args, slots):
-            if a.__class__ is Array:
-                if table.DTYPES[a._dtype.name][0] != tcode:
-                    return  # converted before the op: not one dispatch of these operands
-                specs.append((False, a._dtype.itemsize, "", None, 0))
-            elif tcode in "bBhHiIlL":
-                info = np.iinfo(np.dtype(table.CODE[tcode]))
-                specs.append((True, slot, tcode, int(info.min), int(info.max)))
-            else:
-                specs.append((True, slot, tcode, None, 0))
-        if len(self._compiled) >= _MAX_COMPILED:
-            self._compiled.clear()
-        self._compiled[layout] = out._alloc.device.compile_dispatch(
-            shader, spec, template, count, specs, Array, out._dtype, out._shape, out._strides,
-            out._alloc.nbytes)
+    def _compile(self, layout, mark, args, out):
+        """Keeps a compiled plan of the call just made for its layout, where the kernels layer
+        can make one (see _kernels.compile_since)."""
+        compiled = _kernels.compile_since(mark, args, out)
+        if compiled is not None:
+            if len(self._compiled) >= _MAX_COMPILED:
+                self._compiled.clear()
+            self._compiled[layout] = compiled
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -244,8 +230,7 @@ class ElementwiseOp:
         return plan
 
     def _call(self, args, key=None, layout=None):
-        st = _launch.state
-        launches = st.launches
+        mark = _kernels.mark()
         if len(args) != self.nargs:
             raise TypeError(f"{self.__name__}() takes {self.nargs} positional argument(s)")
         args = tuple(_py(a) for a in args)
@@ -279,9 +264,8 @@ class ElementwiseOp:
                 # (Arrays and Python scalars only: numpy scalars take the general path every time)
                 if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
                     self._plans[key] = self._make_plan(args, ct, rdt)
-                    if (layout is not None and st.launches == launches + 1
-                            and st.last_plan is not None):
-                        self._compile(layout, args, out)
+                    if layout is not None:
+                        self._compile(layout, mark, args, out)
                 return out
         # integer division computes in the result's float dtype
         cd = rdt if self.result == "float" else ct

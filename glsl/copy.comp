@@ -1,17 +1,19 @@
 #version 450
-// Runtime-internal: copies elements between an arena and host-visible staging memory (uploads,
-// downloads, writes). ELEM is uint (copy_words) or, for writes that do not start or end on a
-// 4-byte boundary, uint8_t (copy_bytes). Offsets and counts are in elements.
+// Runtime-internal: copies count 32-bit words from src to dst, device addresses in the push
+// block. Transfers use the queue's buffer copies; this is the runtime's own dispatch, for its
+// tests and micro-benchmarks of dispatch, barriers and grids.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
 #include "common.glsl"
 
-layout(std430, binding = 0) writeonly buffer Dst { ELEM dst[]; };
-layout(std430, binding = 1) readonly buffer Src { ELEM src[]; };
-layout(push_constant) uniform Push { uint dst_offset; uint src_offset; uint count; } p;
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer Dst { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) readonly buffer Src { uint v[]; };
+layout(push_constant) uniform Push { uvec2 dst; uvec2 src; uint count; } p;
 
 void main()
 {
     uint i = avk_index();
     if (i < p.count)
-        dst[p.dst_offset + i] = src[p.src_offset + i];
+        Dst(p.dst).v[i] = Src(p.src).v[i];
 }

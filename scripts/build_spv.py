@@ -25,11 +25,9 @@ GLSL = os.path.join(ROOT, "glsl")
 SPV = os.path.join(ROOT, "spv")
 INCLUDE = os.path.join(GLSL, "include")
 VARIANTS_PY = os.path.join(ROOT, "array_api_vulkan", "_kernels", "variants.py")
-# The runtime's own shaders (array_api_vulkan/_runtime), one source for both element widths.
-RUNTIME_VARIANTS = {
-    "copy_words": ("copy", {"ELEM": "uint"}),
-    "copy_bytes": ("copy", {"ELEM": "uint8_t"}),
-}
+# The runtime's own shaders (array_api_vulkan/_runtime): its word copy, a dispatch for its tests
+# and micro-benchmarks (transfers themselves are the queue's buffer copies).
+RUNTIME_VARIANTS = {"copy_words": ("copy", {})}
 FLAGS = ["-V", "--target-env", "vulkan1.1", "-Os"]
 
 

@@ -21,11 +21,16 @@ def dev():
     return d
 
 
+def copy_push(dst, src, n):
+    """The push words of the runtime's word copy: both device addresses, then the count."""
+    return np.array([dst.address & 0xFFFFFFFF, dst.address >> 32, src.address & 0xFFFFFFFF,
+                     src.address >> 32, n], np.uint32)
+
+
 def copy(dev, dst, src, nwords=None):
     """One dispatch of the runtime's word copy: dst <- src."""
     n = nwords if nwords is not None else src.nbytes // 4
-    dev.launch("copy_words", (), [dst, src], [True, False],
-               np.array([dst.offset // 4, src.offset // 4, n], np.uint32), n)
+    dev.launch("copy_words", (), [dst, src], [True, False], copy_push(dst, src, n), n)
 
 
 def stat(key):
@@ -61,7 +66,8 @@ def test_nothing_is_submitted_until_the_host_needs_data(dev):
     copy(dev, b, a)
     copy(dev, c, b)
     assert stat("submits") == 0
-    assert stat("dispatches") == 3  # upload + two copies
+    assert stat("copies") == 1  # the upload: a buffer copy from staging
+    assert stat("dispatches") == 2  # the two copy kernels
     out = dev.download(c, np.float32, (256,), (1,), 0)
     assert stat("submits") == 1
     np.testing.assert_array_equal(out, np.arange(256, dtype=np.float32))
@@ -151,7 +157,9 @@ def test_large_dispatch_uses_a_2d_grid(dev):
     n = 65535 * 256 + 1000  # more groups than one grid dimension allows
     host = np.arange(n, dtype=np.uint32)
     a = dev.upload(host)
-    out = dev.download(a, np.uint32, (n,), (1,), 0)
+    b = dev.alloc(4 * n)
+    copy(dev, b, a)
+    out = dev.download(b, np.uint32, (n,), (1,), 0)
     np.testing.assert_array_equal(out[-5:], host[-5:])
     assert out.sum(dtype=np.uint64) == host.sum(dtype=np.uint64)
 
@@ -214,17 +222,31 @@ def test_pool_stats_track_use(dev):
 
 
 def test_array_larger_than_a_buffer_raises_memory_error(dev):
-    with pytest.raises(MemoryError, match="maxStorageBufferRange"):
-        dev.alloc(dev.limits["max_storage_buffer_range"] + 16)
+    with pytest.raises(MemoryError, match="largest buffer"):
+        dev.alloc(dev._core.max_buffer_bytes + 16)
 
 
-def test_pipelines_are_reused(dev):
+def test_allocation_beyond_the_arena_size_gets_its_own_buffer(dev):
+    big = dev.pool.max_arena + (1 << 20)
+    a = dev.alloc(big)
+    assert a.arena.size >= big and a.offset == 0
+    assert a.address == a.arena.buffer.address
+
+
+def test_pipelines_are_keyed_by_code_and_constants_not_memory(dev):
+    """One pipeline serves every buffer: kernels reach memory through device addresses."""
     a = dev.upload(np.arange(64, dtype=np.float32))
-    bufs = [dev.alloc(256) for _ in range(100)]
-    for b in bufs:
-        copy(dev, b, a)
+    copy(dev, dev.alloc(256), a)  # the pipeline exists from here on
     dev.synchronize()
-    assert stat("pipelines_created") <= 2  # one per arena pairing, not one per dispatch
+    rt.reset_runtime_stats()
+    # Blocks in new arenas (each larger than what is left) and the old one.
+    bufs = [dev.alloc(256) for _ in range(50)] + [dev.alloc(dev.pool.next_arena) for _ in range(2)]
+    assert len({b.arena.serial for b in bufs}) >= 3
+    for b in bufs:
+        copy(dev, b, a, 64)
+    dev.synchronize()
+    assert stat("pipelines_created") == 0
+    assert stat("dispatches") == len(bufs)
 
 
 def test_stats_reset_and_keys(dev):

@@ -12,16 +12,7 @@ from . import _launch
 from ._launch import table
 
 
-_Array = None
-
-
-def _array_cls():
-    global _Array
-    if _Array is None:
-        from .._array_object import Array
-
-        _Array = Array
-    return _Array
+set_result_type = _launch.set_result_type
 
 
 def _code(dtype):
@@ -30,7 +21,42 @@ def _code(dtype):
 
 def _empty(device, dtype, shape):
     n = math.prod(shape)
-    return _array_cls()._new(device.alloc(n * dtype.itemsize), dtype, tuple(shape))
+    return _launch.result_type._new(device.alloc(n * dtype.itemsize), dtype, tuple(shape))
+
+
+def mark():
+    """A mark of the calling thread's dispatches, for compile_since."""
+    return _launch.state.launches
+
+
+def compile_since(mark_, args, out):
+    """A compiled plan (Device.compile_plan) that replays the call just made, or None.
+
+    Only a call that recorded exactly one map_op dispatch since `mark_`, on the operands `args`
+    as given (Arrays already of the computation dtype, Python scalars), compiles: its plan
+    allocates a result like `out` and records that dispatch again for new operands of the same
+    layout (dtypes, shapes, strides, scalar types)."""
+    st = _launch.state
+    if st.launches != mark_ + 1 or st.last_plan is None:
+        return None
+    shader, plan = st.last_plan
+    tcode = plan[5]
+    specs = []
+    for a in args:
+        if isinstance(a, (bool, int, float, complex)):
+            if tcode in table._INT:
+                bits = table.DTYPES[table.CODE[tcode]][4]
+                lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if tcode in table._SINT else (0, (1 << bits) - 1)
+                specs.append(("scalar", tcode, lo, hi))
+            else:
+                specs.append(("scalar", tcode, None, None))
+        elif _code(a._dtype) != tcode:
+            return None  # converted before the op: not one dispatch of these operands
+        else:
+            specs.append(("array", a._dtype.itemsize))
+    dev = out._alloc.device
+    outputs = [(out._alloc.nbytes, out._dtype, out._shape, out._strides)]
+    return dev.compile_plan(type(out), specs, outputs, [], [_launch.map_plan_step(shader, plan, args)])
 
 
 def full(shape, fill_value, dtype, device):

@@ -23,7 +23,37 @@ DYNAMIC_MODES = {"math"}
 # glsl/include/elementwise.glsl). On an H200 a 16M float32 add takes 52 us a dispatch (CuPy: 83).
 ELEMS = 4
 PUSH_WORDS = 32
+# The push block (glsl/include/kernels.glsl): layout words w[0 .. LAYOUT_WORDS), then the device
+# addresses of the result and of inputs 0..2, two words each.
+LAYOUT_WORDS = 24
+ADDR_WORD = 24
 _SCALARS = (bool, int, float, complex)
+# Storage kind and patch codes of _vkcore.Plan (runtime/src/plan.hpp).
+ARG, OUT, TMP = 0, 1, 2
+ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS = 0, 1, 2, 3
+# The class results are made of: the runtime's Storage until the spec layer sets its Array
+# (set_result_type), so that this layer never imports the spec layer.
+from .._runtime.storage import Storage as result_type  # noqa: E402
+
+
+def set_result_type(cls):
+    global result_type
+    result_type = cls
+
+
+def put_address(words, k, alloc):
+    a = alloc.address
+    words[k] = a & 0xFFFFFFFF
+    words[k + 1] = a >> 32
+
+
+def grid_1d(count, local_size=256):
+    """The (gx, gy, 1) grid the runtime launches for count invocations (Recorder::grid_1d)."""
+    groups = -(-count // local_size)
+    if groups <= 65535:
+        return (groups, 1, 1)
+    rows = -(-groups // 65535)
+    return (-(-groups // rows), rows, 1)
 
 
 _built = {}
@@ -148,18 +178,12 @@ def _collapse(shape, strides_list):
     return sh, sts
 
 
-def _elem_offset(a):
-    return a._alloc.offset // a._dtype.itemsize + a._offset
-
-
 def contiguous(a, shape=None):
     """a (broadcast to `shape`) as a new C-contiguous array, through the cast family."""
-    from .._array_object import Array
-
     shape = a._shape if shape is None else tuple(shape)
     code = table.DTYPES[a._dtype.name][0]
     name = variant("cast", code, code, None, a._alloc.device)
-    out = Array._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
+    out = result_type._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
     if name is None or not map_op(name, 0, out, [a], 1, _allow_copy=False):
         return None
     return out
@@ -175,7 +199,7 @@ _SCALAR_SET = frozenset(_SCALARS)
 class _LaunchState(threading.local):
     """Per thread: the last dispatch map_op recorded (shader, plan) and how many it has recorded.
     The spec layer turns a call that was exactly one map_op dispatch into a compiled plan
-    (Device.compile_dispatch); per thread, so that another thread's op cannot pass for it."""
+    (_kernels.compile_since); per thread, so that another thread's op cannot pass for it."""
 
     last_plan = None
     launches = 0
@@ -196,20 +220,22 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
         template, spec, count, slots, first, tcode = plan
         words = array.array("I", template)
         oa = out._alloc
-        words[1] = oa.offset // out._dtype.itemsize + out._offset
-        first_alloc = args[first]._alloc
+        words[1] = out._offset
+        put_address(words, ADDR_WORD, oa)
         buffers = [oa]
+        writes = [True]
         for j, a in enumerate(args):
             slot = slots[j]
             if slot:
                 sw = scalar_words(a, tcode)
                 words[slot:slot + len(sw)] = array.array("I", sw)
-                buffers.append(first_alloc)
             else:
                 al = a._alloc
-                words[3 + j] = al.offset // a._dtype.itemsize + a._offset
+                words[3 + j] = a._offset
+                put_address(words, ADDR_WORD + 2 + 2 * j, al)
                 buffers.append(al)
-        oa.device.launch(shader, spec, buffers, _WRITES[nin], words, count)
+                writes.append(False)
+        oa.device.launch(shader, spec, buffers, writes, words, count)
         st = state
         st.last_plan = (shader, plan)
         st.launches += 1
@@ -251,7 +277,7 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
         sh, sts = _collapse(shape, [strides[j] for j in strided])
     scalar_w = [scalar_words(a, tcode) if isinstance(a, _SCALARS) else None for a in args]
     need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w if w)
-    if need > PUSH_WORDS:
+    if need > LAYOUT_WORDS:
         if not _allow_copy:
             return False
         # too many dimensions for the push block: make the strided inputs contiguous first
@@ -263,25 +289,31 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
             args[j] = c
         return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic)
     nd = len(sh)
-    words = [n, _elem_offset(out), nd] + [0] * nin + sh + [0] * (nd * nin)
+    words = [n, out._offset, nd] + [0] * nin + sh + [0] * (nd * nin)
     for idx, j in enumerate(strided):
         o = 3 + nin + nd * (1 + j)
         words[o:o + nd] = [s & 0xFFFFFFFF for s in sts[idx]]
     buffers = [out._alloc]
+    writes = [True]
     for j, a in enumerate(args):
         w = scalar_w[j]
         if w is not None:
             words[3 + j] = len(words)
             words += w
-            buffers.append(first._alloc)
         else:
-            words[3 + j] = _elem_offset(a)
+            words[3 + j] = a._offset
             buffers.append(a._alloc)
+            writes.append(False)
     if dynamic:
         words[2] |= sum(m << (8 + 2 * j) for j, m in enumerate(modes))
         modes = [MODE_DYNAMIC] * len(modes)
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
+    template = [int(w) for w in push]
+    put_address(push, ADDR_WORD, out._alloc)
+    for j, a in enumerate(args):
+        if scalar_w[j] is None:
+            put_address(push, ADDR_WORD + 2 + 2 * j, a._alloc)
     spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes)) + (ELEMS,)
     count = (n + ELEMS - 1) // ELEMS
     st = state
@@ -289,14 +321,26 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     if _allow_copy:  # (a plan for the copied inputs' layout would not match the caller's)
         slots = tuple(words[3 + j] if scalar_w[j] is not None else 0 for j in range(len(args)))
         first_index = next(j for j, a in enumerate(args) if scalar_w[j] is None)
-        plan = _plans[key] = ([int(w) for w in push], spec, count, slots, first_index, tcode)
+        plan = _plans[key] = (template, spec, count, slots, first_index, tcode)
         st.last_plan = (shader, plan)
-    out._alloc.device.launch(shader, spec, buffers, _WRITES[nin], push, count)
+    out._alloc.device.launch(shader, spec, buffers, writes, push, count)
     st.launches += 1
     return True
 
 
-_WRITES = {k: [True] + [False] * k for k in range(1, 4)}
+def map_plan_step(shader, plan, args):
+    """The one step of a compiled plan (_vkcore.Plan) replaying map_op's dispatch `plan` for
+    operands like `args` (Arrays and Python scalars): a result at OUT 0."""
+    template, spec, count, slots, first, tcode = plan
+    buffers = [(OUT, 0, True)]
+    patches = [(ADDR_WORD, ADDRESS, OUT, 0)]
+    for j, a in enumerate(args):
+        if slots[j]:
+            patches.append((slots[j], SCALAR, ARG, j))
+        else:
+            buffers.append((ARG, j, False))
+            patches += [(3 + j, OFFSET, ARG, j), (ADDR_WORD + 2 + 2 * j, ADDRESS, ARG, j)]
+    return (shader, list(spec), list(template), grid_1d(count), buffers, patches)
 
 
 def fill(dev, shader, op_code, out, words):
@@ -305,8 +349,9 @@ def fill(dev, shader, op_code, out, words):
         return
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[0] = n
-    push[1] = _elem_offset(out)
+    push[1] = out._offset
     push[2:2 + len(words)] = words
+    put_address(push, ADDR_WORD, out._alloc)
     dev.launch(shader, (op_code, 0, 0, 0, ELEMS), [out._alloc], [True], push, (n + ELEMS - 1) // ELEMS)
 
 
@@ -341,7 +386,7 @@ def assign(shader, dst, src):
         lists.append([s if m != 1 else 0 for s, m in zip(dst._strides, shape)])
     sh, sts = _collapse(shape, lists) if lists else ([], [])
     nd = len(sh)
-    words = [n, _elem_offset(dst), nd, 0] + sh + [0] * (2 * nd)
+    words = [n, dst._offset, nd, 0] + sh + [0] * (2 * nd)
     k = 0
     if mode == MODE_STRIDED:
         words[4 + nd:4 + 2 * nd] = [s & 0xFFFFFFFF for s in sts[0]]
@@ -352,12 +397,17 @@ def assign(shader, dst, src):
         words[3] = len(words)
         words += scalar_words(src, table.DTYPES[dst._dtype.name][0])
     else:
-        words[3] = _elem_offset(src)
-    if len(words) > PUSH_WORDS:
+        words[3] = src._offset
+    if len(words) > LAYOUT_WORDS:
         return False
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
+    put_address(push, ADDR_WORD, dst._alloc)
     spec = (0, mode, MODE_CONTIG if out_contig else MODE_STRIDED, 0, ELEMS)
-    buffers = [dst._alloc, dst._alloc if scalar else src._alloc]
-    dst._alloc.device.launch(shader, spec, buffers, [True, False], push, (n + ELEMS - 1) // ELEMS)
+    if scalar:
+        buffers, writes = [dst._alloc], [True]
+    else:
+        put_address(push, ADDR_WORD + 2, src._alloc)
+        buffers, writes = [dst._alloc, src._alloc], [True, False]
+    dst._alloc.device.launch(shader, spec, buffers, writes, push, (n + ELEMS - 1) // ELEMS)
     return True

@@ -1,4 +1,5 @@
 """A Vulkan device: its Kompute manager, memory pools, pipelines and lazy command recording."""
+import atexit
 import os
 import threading
 
@@ -35,6 +36,26 @@ EARLY_SUBMIT_BYTES = 16 << 20
 # one arena as races. ARRAY_API_VULKAN_HAZARDS=buffer tracks per arena instead, for runs under
 # that layer (every hazard per allocation is also one per arena, so this only adds barriers).
 HAZARDS_PER_BUFFER = os.environ.get("ARRAY_API_VULKAN_HAZARDS", "allocation") == "buffer"
+
+# Arenas double from FIRST_ARENA (pool.py) up to this; a larger array gets a buffer of its own.
+MAX_ARENA = 1 << 30
+# Uploads and downloads go through host-visible staging in chunks of this size.
+TRANSFER_CHUNK = 32 << 20
+
+
+def pipeline_cache_file(info):
+    """Where the device's VkPipelineCache is kept: per device UUID and driver version, under
+    ARRAY_API_VULKAN_CACHE_DIR, else the user's cache directory; None (no disk cache) when
+    ARRAY_API_VULKAN_CACHE_DIR is set and empty."""
+    root = os.environ.get("ARRAY_API_VULKAN_CACHE_DIR")
+    if root is None:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        root = os.path.join(base, "array_api_vulkan")
+    if not root:
+        return None
+    uuid = info.get("uuid", b"").hex()
+    return os.path.join(root, f"pipelines-{info.get('vendor_id', 0):04x}-{uuid}-{info.get('driver_version', 0)}.bin")
+
 
 _KIND_RANK = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
 _KINDS = {"DiscreteGpu": "discrete", "IntegratedGpu": "integrated", "VirtualGpu": "virtual", "Cpu": "cpu"}
@@ -109,8 +130,9 @@ class Device:
         from . import _vkcore
 
         core = _vkcore.Device(self.index)
-        # Arenas stay within one descriptor's reach, and within kp's 32-bit sizes.
-        max_arena = min(self.limits["max_storage_buffer_range"], 1 << 31)
+        # Kernels reach memory by device address, so an arena is not bounded by a descriptor's
+        # range; arenas double up to MAX_ARENA and a larger array gets a buffer of its own.
+        max_arena = min(MAX_ARENA, core.max_buffer_bytes)
         self.pool = _vkcore.Pool(core, self, max_arena, host=False, stream_ordered=True,
                                  first_arena=FIRST_ARENA)
         self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
@@ -121,7 +143,28 @@ class Device:
         self._configure(rec)
         self.pool.set_recorder(rec)
         self.staging.set_recorder(rec)
+        self._cache_file = pipeline_cache_file(self.info)
+        if self._cache_file:
+            try:
+                with open(self._cache_file, "rb") as f:
+                    core.load_pipeline_cache(f.read())
+            except OSError:
+                pass  # no cache yet, or unreadable: pipelines are compiled as usual
+            atexit.register(self.save_pipeline_cache)
         self._core = core
+
+    def save_pipeline_cache(self):
+        """Writes the device's pipeline cache to disk (done at exit; warmup() also calls it)."""
+        if self._core is None or not self._cache_file:
+            return
+        try:
+            os.makedirs(os.path.dirname(self._cache_file), exist_ok=True)
+            tmp = f"{self._cache_file}.{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(self._core.pipeline_cache_data())
+            os.replace(tmp, self._cache_file)  # atomic: concurrent processes never see half a file
+        except OSError:
+            pass  # a read-only or full cache directory costs compile time, nothing else
 
     # -- memory ---------------------------------------------------------------------------
     def alloc(self, nbytes):
@@ -163,25 +206,17 @@ class Device:
             raise ValueError(f"writing {n} bytes at {byte_offset} into an allocation of {alloc.nbytes}")
         self._ensure()
         cached = alloc.host
-        start = alloc.offset + byte_offset
-        words = data
-        if not (start % 4 == 0 and n % 4 == 0) and not self.supports_int8:
-            # No 8-bit storage: rewrite the whole words around the bytes, read back first
-            # (blocks start 16-byte aligned and span whole words, so the words are its own).
-            lo, hi = start // 4 * 4, (start + n + 3) // 4 * 4
-            words = self.download_bytes(alloc, lo - alloc.offset, hi - lo)
-            words[start - lo:start - lo + n] = data
-            start = lo
-        stage = self._stage((words.nbytes + 3) // 4 * 4)
-        view = self._host_view(stage.arena)
-        view[stage.offset:stage.offset + words.nbytes] = words
-        if start % 4 == 0 and words.nbytes % 4 == 0:
-            self.launch("copy_words", (), (alloc, stage), (True, False),
-                        np.array([start // 4, stage.offset // 4, words.nbytes // 4], np.uint32),
-                        words.nbytes // 4)
-        else:
-            self.launch("copy_bytes", (), (alloc, stage), (True, False),
-                        np.array([start, stage.offset, n], np.uint32), n)
+        # Through host-visible staging in chunks, each copied by the queue (vkCmdCopyBuffer) and
+        # submitted at once, so that the device copies one chunk while the host fills the next
+        # and staging stays bounded whatever the size.
+        for lo in range(0, n, TRANSFER_CHUNK):
+            hi = min(n, lo + TRANSFER_CHUNK)
+            stage = self._stage(hi - lo)
+            view = self._host_view(stage.arena)
+            view[stage.offset:stage.offset + hi - lo] = data[lo:hi]
+            self._rec.copy(stage, 0, alloc, byte_offset + lo, hi - lo)
+            if n > TRANSFER_CHUNK:
+                self._rec.submit(True)
         stats.counters["bytes_uploaded"] += n
         if cached is not None:
             # Copy on write: whoever holds the old copy keeps what they read.
@@ -197,15 +232,17 @@ class Device:
     def download_bytes(self, alloc, start, nbytes):
         """Bytes [start, start + nbytes) of alloc, as a new host array. Flushes."""
         self._ensure()
-        lo = (alloc.offset + start) // 4
-        hi = (alloc.offset + start + nbytes + 3) // 4
-        stage = self._stage((hi - lo) * 4)
-        self.launch("copy_words", (), (stage, alloc), (True, False),
-                    np.array([stage.offset // 4, lo, hi - lo], np.uint32), hi - lo, host_read=True)
+        out = np.empty(nbytes, np.uint8)
+        chunks = []
+        for lo in range(0, nbytes, TRANSFER_CHUNK):
+            hi = min(nbytes, lo + TRANSFER_CHUNK)
+            stage = self._stage(hi - lo)
+            self._rec.copy(alloc, start + lo, stage, 0, hi - lo, host_read=True)
+            chunks.append((lo, hi, stage))
         self.synchronize()
-        skip = alloc.offset + start - lo * 4
-        view = self._host_view(stage.arena)
-        out = view[stage.offset + skip:stage.offset + skip + nbytes].copy()
+        for lo, hi, stage in chunks:
+            view = self._host_view(stage.arena)
+            out[lo:hi] = view[stage.offset:stage.offset + hi - lo]
         stats.counters["bytes_downloaded"] += nbytes
         return out
 
@@ -254,26 +291,35 @@ class Device:
     # -- recording ------------------------------------------------------------------------
     # The recorder (_vkcore.Recorder) keeps the batch, hazard sets and pipelines; see
     # docs/design.md. The module's thresholds are read when a device is first used.
-    def launch(self, shader, spec, buffers, writes, push, count, host_read=False):
-        """Records one dispatch of spv/<shader>.spv over count invocations."""
+    def launch(self, shader, spec, buffers, writes, push, count=0, groups=(), local_size=LOCAL_SIZE,
+               host_read=False):
+        """Records one dispatch of spv/<shader>.spv: over `groups` (gx[, gy[, gz]]) workgroups,
+        or enough local_size-wide 1-D groups for `count` invocations. buffers/writes: the
+        Allocations the kernel touches and which it writes (for hazards); push: uint32 words,
+        device addresses (Allocation.address) included."""
         if self._core is None:
             self._ensure()
-        self._rec.launch(shader, spec, buffers, writes, push, count, host_read)
+        self._rec.launch(shader, spec, buffers, writes, push, count, local_size, list(groups), host_read)
 
-    def compile_dispatch(self, shader, spec, template, count, args, array_type, dtype, shape, strides,
-                         nbytes):
-        """A callable f(*operands) that allocates a new C-contiguous Array (array_type, with dtype,
-        shape and strides) of nbytes and records one dispatch of shader into it, with the push
-        words template patched: w[1] the result's element offset, w[3 + j] operand j's (arrays),
-        scalars at their slots. args: per operand, (False, itemsize, ...) for an array or
-        (True, slot, type code, min, max) for a Python scalar (min/max: an integer's range, or
-        None). f returns None where the caller must take its general path instead."""
+    def copy(self, src, src_offset, dst, dst_offset, nbytes):
+        """Records a copy of nbytes between allocations (byte offsets), in order with other work."""
+        self._ensure()
+        self._rec.copy(src, src_offset, dst, dst_offset, nbytes)
+
+    def prepare_pipeline(self, shader, spec):
+        """Makes the pipeline of shader with spec now, recording nothing (warmup)."""
+        self._ensure()
+        self._rec.pipeline(shader, list(spec), load_spirv)
+
+    def compile_plan(self, array_type, args, outputs, temps, steps):
+        """A compiled call (_vkcore.Plan, see docs/design.md): f(*operands) allocates the
+        results (instances of array_type, a storage.Storage class) and temporaries, patches
+        addresses, offsets and scalars into each step's push words and records every step; it
+        returns None where the caller must take its general path instead."""
         from . import _vkcore
 
         self._ensure()
-        return _vkcore.ElementwisePlan(self._rec, self, self.pool, array_type, shader, list(spec),
-                                       [int(w) for w in template], count, nbytes, dtype.itemsize, dtype,
-                                       tuple(shape), tuple(strides), [tuple(a) for a in args])
+        return _vkcore.Plan(self._rec, self, self.pool, array_type, args, outputs, temps, steps)
 
     def _configure(self, rec):
         rec.max_pending_dispatches = MAX_PENDING_DISPATCHES

@@ -6,7 +6,7 @@
 //                       follow the inputs' in the push block, as input NIN's would
 //   AVK_ROLLED          optional: keep the compute loop rolled (a large AVK_OP: four copies
 //                       cost lavapipe up to 8x the pipeline creation time)
-// It declares the buffers: the result at binding 0, input j at binding 1 + j.
+// It declares the buffers: the result at address p.addr[0], input j at p.addr[1 + j].
 //
 // An invocation handles ELEMS elements: it loads all their inputs, then computes, then stores,
 // so that the loads are in flight together (a store before a load would have to wait for it if
@@ -80,26 +80,74 @@
 #define AVK_VEC
 #endif
 
-layout(std430, binding = 0) restrict writeonly buffer AvkR { R_S avk_r[]; };
-#ifdef AVK_VEC
-layout(std430, binding = 0) restrict writeonly buffer AvkR4 { R_S4 avk_r4[]; };
+// The alignment a reference to elements of X may claim: their size (allocations start 16-byte
+// aligned, and vector views are used only at offsets that are multiples of 4 elements).
+#if R_BITS == 8
+#define R_ALIGN 1
+#elif R_BITS == 16
+#define R_ALIGN 2
+#elif R_BITS == 32
+#define R_ALIGN 4
+#elif R_BITS == 64
+#define R_ALIGN 8
+#else
+#define R_ALIGN 16
+#endif
+// Vector views (4 elements): 4 bytes for packed 8-bit, 8 for packed 16-bit, else 16 (claiming
+// less would let a driver split the 16-byte loads).
+#if R_BITS == 8
+#define R4_ALIGN 4
+#elif R_BITS == 16
+#define R4_ALIGN 8
+#else
+#define R4_ALIGN 16
+#endif
+#if !defined(T_BITS) || T_BITS == 8
+#define T4_ALIGN 4
+#elif T_BITS == 16
+#define T4_ALIGN 8
+#else
+#define T4_ALIGN 16
+#endif
+#if !defined(T_BITS) || T_BITS == 8
+#define T_ALIGN 1
+#elif T_BITS == 16
+#define T_ALIGN 2
+#elif T_BITS == 32
+#define T_ALIGN 4
+#elif T_BITS == 64
+#define T_ALIGN 8
+#else
+#define T_ALIGN 16
 #endif
 
-// Input j: its buffer (and a vector view of it), and a loader of element i's value.
+layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) restrict writeonly buffer AvkR { R_S v[]; };
+#define avk_r AvkR(p.addr[0]).v
+#ifdef AVK_VEC
+layout(buffer_reference, std430, buffer_reference_align = R4_ALIGN) restrict writeonly buffer AvkR4 { R_S4 v[]; };
+#define avk_r4 AvkR4(p.addr[0]).v
+#endif
+#if NIN > 0
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) restrict readonly buffer AvkIn { T_S v[]; };
+#ifdef AVK_VEC
+layout(buffer_reference, std430, buffer_reference_align = T4_ALIGN) restrict readonly buffer AvkIn4 { T_S4 v[]; };
+#endif
+#endif
+
+// Input j (at p.addr[b]): a vector view of it, and a loader of element i's value.
 #ifdef AVK_VEC
 #define AVK_INPUT_VEC(j, b) \
-    layout(std430, binding = b) restrict readonly buffer AvkIn##j##v { T_S4 avk_in##j##v[]; };
+    T_S4 avk_in##j##v(uint q) { return AvkIn4(p.addr[b]).v[q]; }
 #else
 #define AVK_INPUT_VEC(j, b)
 #endif
 #define AVK_INPUT(j, b, MODE) \
-    layout(std430, binding = b) restrict readonly buffer AvkIn##j { T_S avk_in##j[]; }; \
     AVK_INPUT_VEC(j, b) \
     T_C avk_load##j(uint i) \
     { \
         if (avk_mode(MODE, j) == MODE_SCALAR) \
             return t_scalar(j); \
-        return T_C(avk_in##j[avk_in_index(MODE, j, i)]); \
+        return T_C(AvkIn(p.addr[b]).v[avk_in_index(MODE, j, i)]); \
     }
 #if NIN > 0
 AVK_INPUT(0, 1, MODE0)
@@ -134,7 +182,7 @@ bool avk_vec()
 #ifdef AVK_VEC
 #define AVK_LOAD_VEC(j, MODE, x) \
     if (full && avk_mode(MODE, j) == MODE_CONTIG) { \
-        T_S4 q = avk_in##j##v[(p.w[3 + j] + first) >> 2]; \
+        T_S4 q = avk_in##j##v((p.w[3 + j] + first) >> 2); \
         [[unroll]] for (uint k = 0; k < ELEMS; ++k) \
             x[k] = t_get(q, k); \
     } else

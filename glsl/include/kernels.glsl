@@ -5,13 +5,17 @@
 // array_api_vulkan/_kernels/variants.py:  X_S storage type, X_C compute type, X_K kind
 // (K_BOOL..K_CPLX), X_BITS the dtype's width.
 //
-// Push block (32 words), for a family with NIN inputs:
+// Push block (32 words: 128 bytes, what every device has), for a family with NIN inputs:
 //   w[0] count, w[1] result element offset, w[2] ndim (bits 0-7) and, for inputs whose mode
 //            specialisation constant is MODE_DYNAMIC, their modes (2 bits each from bit 8),
 //   w[3 + j] input j: element offset (modes CONTIG/STRIDED/ONE) or the word where its scalar
 //            starts (mode SCALAR),
 //   w[3 + NIN ...] shape[ndim], then strides[ndim] of each input j (in elements, signed),
-//   then the scalars' words.
+//   then the scalars' words; all within w[0 .. AVK_WORDS).
+//   addr[0] the result's device address, addr[1 + j] input j's (unused for a scalar), each the
+//            first byte of its allocation: element offsets count from there.
+// Kernels reach memory only through these addresses (no descriptor sets), so a pipeline depends
+// on its code and specialisation constants alone, and one array may be as large as a buffer.
 #ifndef AVK_KERNELS_GLSL
 #define AVK_KERNELS_GLSL
 
@@ -39,7 +43,11 @@
 spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
 #endif
 
-layout(push_constant) uniform Push { uint w[32]; } p;
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#define AVK_WORDS 24
+layout(push_constant) uniform Push { uint w[AVK_WORDS]; uvec2 addr[4]; } p;
 
 layout(constant_id = 0) const uint OP = 0;
 layout(constant_id = 1) const uint MODE0 = 0;

@@ -1,0 +1,311 @@
+// Batches: recycled command buffers, fences and timestamp queries, and the submit thread.
+#pragma once
+
+#include "common.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+
+namespace avk {
+
+// Command buffers, fences and timestamp queries are recycled across batches: a kp::Sequence per
+// batch made a command pool, a buffer and a fence every time, and its pool cannot reset buffers.
+struct Slot
+{
+    vk::CommandBuffer cb;
+    vk::Fence fence;
+    vk::QueryPool queries; // two timestamps (batch start, end), or null
+    // Submission through the worker thread: queued, then submitted or failed (with error).
+    bool queued = false, submitted = false;
+    std::string error;
+};
+
+// What batches share with their device. Outlives every batch (held by shared_ptr).
+struct Submitter
+{
+    std::shared_ptr<vk::Device> device;
+    std::shared_ptr<vk::Queue> queue;
+    vk::CommandPool pool;
+    std::vector<std::unique_ptr<Slot>> slots;
+    std::vector<Slot*> free;
+    bool timestamps = false;
+    double timestamp_ns = 1.0; // nanoseconds per timestamp tick
+    uint64_t timestamp_mask = ~0ull;
+    // How long a wait polls the fence before blocking in vkWaitForFences: a blocking wait
+    // wakes on an interrupt, which on the H200 host cost hundreds of microseconds.
+    uint64_t spin_ns = 1000000;
+    std::mutex lock; // the free list: batches finish with the GIL released
+
+    // Submissions the recorder does not wait for go through a worker thread, so that the
+    // host records the next batch while the driver takes the submit (hundreds of
+    // microseconds on the H200 host). The queue is only ever used by one thread at a time.
+    std::mutex queue_lock, submit_lock; // always taken in this order
+    std::condition_variable queue_cv, submitted_cv;
+    std::deque<Slot*> pending;
+    std::thread worker;
+    bool stopping = false;
+
+    ~Submitter()
+    {
+        if (worker.joinable()) {
+            {
+                std::lock_guard<std::mutex> guard(queue_lock);
+                stopping = true;
+            }
+            queue_cv.notify_all();
+            worker.join();
+        }
+    }
+    static void queue_submit(vk::Queue& q, Slot* s)
+    {
+        vk::SubmitInfo info(0, nullptr, nullptr, 1, &s->cb);
+        try {
+            q.submit(1, &info, s->fence);
+        } catch (const std::exception& e) {
+            s->error = e.what();
+        }
+    }
+    // Submits s now, after whatever the worker still holds (queue order is dependency order).
+    void submit_now(Slot* s)
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        std::deque<Slot*> earlier;
+        earlier.swap(pending);
+        // Taken while holding queue_lock, as the worker does: waits for its submit in progress.
+        std::unique_lock<std::mutex> sl(submit_lock);
+        lk.unlock();
+        for (Slot* e : earlier)
+            queue_submit(*queue, e);
+        queue_submit(*queue, s);
+        sl.unlock();
+        lk.lock();
+        for (Slot* e : earlier)
+            e->submitted = true;
+        s->submitted = true;
+        submitted_cv.notify_all();
+        if (!s->error.empty())
+            throw std::runtime_error("vkQueueSubmit failed: " + s->error);
+    }
+    void submit_later(Slot* s)
+    {
+        std::lock_guard<std::mutex> guard(queue_lock);
+        if (!worker.joinable())
+            worker = std::thread([this] { run(); });
+        s->queued = true;
+        pending.push_back(s);
+        queue_cv.notify_one();
+    }
+    void run()
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        for (;;) {
+            queue_cv.wait(lk, [this] { return stopping || !pending.empty(); });
+            if (pending.empty())
+                return;
+            Slot* s = pending.front();
+            pending.pop_front();
+            std::unique_lock<std::mutex> sl(submit_lock);
+            lk.unlock();
+            queue_submit(*queue, s);
+            sl.unlock();
+            lk.lock();
+            s->submitted = true;
+            submitted_cv.notify_all();
+        }
+    }
+    // Blocks until a slot queued for the worker has been submitted (or failed to be).
+    void await_submitted(Slot* s)
+    {
+        std::unique_lock<std::mutex> lk(queue_lock);
+        submitted_cv.wait(lk, [s] { return s->submitted; });
+        if (!s->error.empty())
+            throw std::runtime_error("vkQueueSubmit failed: " + s->error);
+    }
+
+    Slot* acquire()
+    {
+        std::lock_guard<std::mutex> guard(lock);
+        if (!free.empty()) {
+            Slot* s = free.back();
+            free.pop_back();
+            return s;
+        }
+        auto s = std::make_unique<Slot>();
+        vk::CommandBufferAllocateInfo info(pool, vk::CommandBufferLevel::ePrimary, 1);
+        s->cb = device->allocateCommandBuffers(info)[0];
+        s->fence = device->createFence(vk::FenceCreateInfo());
+        if (timestamps)
+            s->queries = device->createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+        slots.push_back(std::move(s));
+        return slots.back().get();
+    }
+};
+
+// One command buffer: recorded op by op, submitted once, waited on once, then recycled.
+class Batch
+{
+  public:
+    explicit Batch(std::shared_ptr<Submitter> sub)
+      : mSub(std::move(sub))
+    {
+        mSlot = mSub->acquire();
+        // The pool has the reset flag: begin resets a recycled buffer.
+        mSlot->cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
+        if (mSlot->queries) {
+            mSlot->cb.resetQueryPool(mSlot->queries, 0, 2);
+            mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, mSlot->queries, 0);
+        }
+    }
+    ~Batch()
+    {
+        if (!mSlot)
+            return;
+        try {
+            if (mSubmitted)
+                finish();
+            else {
+                mSlot->cb.end();
+                recycle();
+            }
+        } catch (...) {
+            // A lost device: the slot is not reused.
+        }
+    }
+    Batch(const Batch&) = delete;
+    Batch& operator=(const Batch&) = delete;
+
+    void check_open() const
+    {
+        if (!mSlot)
+            throw std::runtime_error("this batch was already submitted and finished");
+        if (mSubmitted)
+            throw std::runtime_error("this batch was already submitted");
+    }
+    // One dispatch of a runtime pipeline (no descriptor sets: memory is reached through device
+    // addresses in the push constants). push: nbytes of push constants from offset 0.
+    void dispatch(vk::Pipeline pipeline, vk::PipelineLayout layout, const void* push, uint32_t nbytes, uint32_t gx,
+                  uint32_t gy, uint32_t gz)
+    {
+        if (pipeline != mLastBound) {
+            mSlot->cb.bindPipeline(vk::PipelineBindPoint::eCompute, pipeline);
+            mLastBound = pipeline;
+        }
+        if (nbytes)
+            mSlot->cb.pushConstants(layout, vk::ShaderStageFlagBits::eCompute, 0, nbytes, push);
+        mSlot->cb.dispatch(gx, gy, gz);
+        mDispatches++;
+    }
+    // A buffer-to-buffer copy on the queue's copy engine path (uploads, downloads, copies).
+    void copy(vk::Buffer src, uint64_t src_offset, vk::Buffer dst, uint64_t dst_offset, uint64_t nbytes)
+    {
+        vk::BufferCopy region(src_offset, dst_offset, nbytes);
+        mSlot->cb.copyBuffer(src, dst, 1, &region);
+    }
+    // A global memory barrier between compute and transfer work: a dependency on the same
+    // queue needs no per-buffer ones.
+    void barrier()
+    {
+        check_open();
+        auto stages = vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer;
+        vk::MemoryBarrier b(vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+                            vk::AccessFlagBits::eShaderRead | vk::AccessFlagBits::eShaderWrite |
+                              vk::AccessFlagBits::eTransferRead | vk::AccessFlagBits::eTransferWrite);
+        mSlot->cb.pipelineBarrier(stages, stages, {}, b, nullptr, nullptr);
+    }
+    // Makes device writes to host-visible memory visible to host reads after the fence.
+    void host_barrier()
+    {
+        check_open();
+        vk::MemoryBarrier b(vk::AccessFlagBits::eShaderWrite | vk::AccessFlagBits::eTransferWrite,
+                            vk::AccessFlagBits::eHostRead);
+        mSlot->cb.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+                                  vk::PipelineStageFlagBits::eHost, {}, b, nullptr, nullptr);
+    }
+    // background: through the worker thread, for submissions nobody waits on at once.
+    void submit(bool background)
+    {
+        check_open();
+        if (mSlot->queries)
+            mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, mSlot->queries, 1);
+        mSlot->cb.end();
+        mSlot->queued = mSlot->submitted = false;
+        mSlot->error.clear();
+        if (background)
+            mSub->submit_later(mSlot);
+        else {
+            py::gil_scoped_release release;
+            mSub->submit_now(mSlot);
+        }
+        mSubmitted = true;
+    }
+    // Whether a submitted batch has finished (without waiting).
+    bool done() const
+    {
+        if (!mSlot)
+            return true;
+        if (!mSubmitted)
+            return false;
+        {
+            std::lock_guard<std::mutex> guard(mSub->queue_lock);
+            if (!mSlot->submitted)
+                return false;
+        }
+        return mSub->device->getFenceStatus(mSlot->fence) == vk::Result::eSuccess;
+    }
+    void wait()
+    {
+        if (!mSlot || !mSubmitted)
+            return;
+        py::gil_scoped_release release;
+        finish();
+    }
+    uint32_t dispatches() const { return mDispatches; }
+    // GPU time from the batch's first command to its last, in seconds (0 without timestamps).
+    double gpu_seconds() const { return mGpuNs * 1e-9; }
+
+  private:
+    void finish()
+    {
+        if (mSlot->queued)
+            mSub->await_submitted(mSlot);
+        const vk::Device& dev = *mSub->device;
+        VkDevice vkdev = (VkDevice)dev;
+        VkFence fence = (VkFence)mSlot->fence;
+        auto t0 = std::chrono::steady_clock::now();
+        VkResult r = vkGetFenceStatus(vkdev, fence);
+        while (r == VK_NOT_READY &&
+               (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                   .count() < mSub->spin_ns)
+            r = vkGetFenceStatus(vkdev, fence);
+        if (r == VK_NOT_READY)
+            r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);
+        if (r != VK_SUCCESS)
+            vk::throwResultException(vk::Result(r), "waiting for a batch");
+        if (mSlot->queries) {
+            uint64_t ts[2] = { 0, 0 };
+            if (vkGetQueryPoolResults(vkdev, (VkQueryPool)mSlot->queries, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
+                                      VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
+                mGpuNs = (double)((ts[1] - ts[0]) & mSub->timestamp_mask) * mSub->timestamp_ns;
+        }
+        mSubmitted = false;
+        recycle();
+    }
+    void recycle()
+    {
+        mSub->device->resetFences(1, &mSlot->fence);
+        std::lock_guard<std::mutex> guard(mSub->lock);
+        mSub->free.push_back(mSlot);
+        mSlot = nullptr;
+    }
+
+    std::shared_ptr<Submitter> mSub;
+    Slot* mSlot = nullptr;
+    vk::Pipeline mLastBound;
+    bool mSubmitted = false;
+    uint32_t mDispatches = 0;
+    double mGpuNs = 0;
+};
+
+} // namespace avk

@@ -1,0 +1,63 @@
+// Shared by every file of the runtime extension (_vkcore): includes and the GIL-safe lock.
+//
+// The extension is the only code that touches Kompute or Vulkan (docs/design.md). Files, one
+// concern each: device (instance, features, the Vulkan device and its buffers), pipelines
+// (pipelines keyed by code and specialisation constants, the on-disk pipeline cache), batch
+// (recycled command buffers, fences, the submit thread), pool (arenas and allocations),
+// recorder (lazy recording, hazards, barriers), plan (compiled multi-dispatch calls), dlpack,
+// module (the Python bindings).
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <kompute/Manager.hpp>
+#include <kompute/Tensor.hpp>
+
+namespace avk {
+
+namespace py = pybind11;
+
+// A mutex for state that several Python threads share, where some calls release the GIL
+// (submits, waits, buffer and pipeline creation). Waiting for it releases the GIL, so that the
+// thread holding it can take the GIL back and finish. Recursive: a pool's before_grow hook
+// synchronizes the recorder from inside an allocation.
+class GilSafeLock
+{
+  public:
+    explicit GilSafeLock(std::recursive_mutex& m)
+      : mM(m)
+    {
+        if (!mM.try_lock()) {
+            if (PyGILState_Check()) {
+                py::gil_scoped_release release;
+                mM.lock();
+            } else
+                mM.lock();
+        }
+    }
+    ~GilSafeLock() { mM.unlock(); }
+    GilSafeLock(const GilSafeLock&) = delete;
+    GilSafeLock& operator=(const GilSafeLock&) = delete;
+
+  private:
+    std::recursive_mutex& mM;
+};
+
+[[noreturn]] inline void
+throw_memory_error(const std::string& msg)
+{
+    PyErr_SetString(PyExc_MemoryError, msg.c_str());
+    throw py::error_already_set();
+}
+
+} // namespace avk

@@ -1,0 +1,177 @@
+// The Python bindings of the runtime extension, _vkcore.
+#include "dlpack.hpp"
+#include "plan.hpp"
+
+using namespace avk;
+
+PYBIND11_MODULE(_vkcore, m)
+{
+    m.doc() = "array_api_vulkan's runtime over Kompute: devices, memory, pipelines, recording, plans";
+
+    static py::exception<std::runtime_error> vk_error(m, "VulkanError", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p)
+                std::rethrow_exception(p);
+        } catch (const vk::OutOfDeviceMemoryError& e) {
+            PyErr_SetString(PyExc_MemoryError, e.what());
+        } catch (const vk::OutOfHostMemoryError& e) {
+            PyErr_SetString(PyExc_MemoryError, e.what());
+        } catch (const vk::SystemError& e) {
+            PyErr_SetString(vk_error.ptr(), e.what());
+        }
+    });
+
+    m.def("enumerate_devices", &enumerate_devices, "Properties and features of every Vulkan device.");
+    m.def("host_view", &host_view, "A numpy uint8 view of a host-visible buffer's mapped memory.");
+    m.def("dlpack_export", &dlpack_export, "A DLPack capsule (kDLVulkan) of a device buffer region.",
+          py::arg("buffer"), py::arg("byte_offset"), py::arg("shape"), py::arg("strides"), py::arg("code"),
+          py::arg("bits"), py::arg("device_id"), py::arg("versioned"), py::arg("read_only") = false);
+    m.def("dlpack_info", &dlpack_info, "What an unconsumed DLPack capsule describes (for tests).");
+
+    py::class_<Buffer, std::shared_ptr<Buffer>>(m, "Buffer")
+      .def_readonly("nbytes", &Buffer::nbytes)
+      .def_readonly("host", &Buffer::host)
+      .def_readonly("address", &Buffer::address);
+
+    py::class_<Batch, std::shared_ptr<Batch>>(m, "Batch")
+      .def("barrier", &Batch::barrier)
+      .def("host_barrier", &Batch::host_barrier)
+      .def("submit", &Batch::submit, py::arg("background") = false)
+      .def("wait", &Batch::wait)
+      .def("done", &Batch::done)
+      .def_property_readonly("dispatches", &Batch::dispatches)
+      .def_property_readonly("gpu_seconds", &Batch::gpu_seconds);
+
+    py::class_<Recorder, std::shared_ptr<Recorder>>(m, "Recorder")
+      .def(py::init([](Device& core, py::object load_spirv, bool per_buffer) {
+               return std::make_shared<Recorder>(core, std::move(load_spirv), per_buffer);
+           }),
+           py::keep_alive<1, 2>())
+      .def("launch", &Recorder::launch, py::arg("shader"), py::arg("spec"), py::arg("buffers"), py::arg("writes"),
+           py::arg("push"), py::arg("count") = 0, py::arg("local_size") = 256,
+           py::arg("groups") = std::vector<uint32_t>(), py::arg("host_read") = false)
+      .def("copy", &Recorder::copy, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"),
+           py::arg("nbytes"), py::arg("host_read") = false)
+      .def(
+        "pipeline",
+        [](Recorder& r, const std::string& shader, const std::vector<uint32_t>& spec, py::object load_spirv) {
+            r.pipelines().get(shader, spec.data(), spec.size(), load_spirv);
+        },
+        "Makes (or finds) the pipeline of shader with spec, recording nothing (warmup).")
+      .def("submit", &Recorder::submit, py::arg("background") = false)
+      .def("synchronize", &Recorder::synchronize)
+      .def("gpu_idle", &Recorder::gpu_idle)
+      .def_property_readonly("idle", &Recorder::idle)
+      .def_property_readonly("inflight", &Recorder::inflight)
+      .def_property_readonly("pending", &Recorder::pending)
+      .def_property_readonly("batch", &Recorder::batch)
+      .def_property_readonly("pipelines", [](Recorder& r) { return r.pipelines().size(); })
+      .def_readonly("serial", &Recorder::serial)
+      .def_readonly("completed", &Recorder::completed)
+      .def_readwrite("max_pending_dispatches", &Recorder::max_pending_dispatches)
+      .def_readwrite("max_pending_bytes", &Recorder::max_pending_bytes)
+      .def_readwrite("max_inflight", &Recorder::max_inflight)
+      .def_readwrite("early_dispatches", &Recorder::early_dispatches)
+      .def_readwrite("early_bytes", &Recorder::early_bytes)
+      .def_readwrite("omit_barriers", &Recorder::omit_barriers)
+      .def_property_readonly("counters",
+                             [](Recorder& r) {
+                                 py::dict d;
+                                 d["submits"] = r.submits;
+                                 d["dispatches"] = r.dispatches;
+                                 d["copies"] = r.copies;
+                                 d["barriers"] = r.barriers;
+                                 d["pipelines_created"] = r.pipelines().created;
+                                 d["pipeline_cache_hits"] = r.pipelines().cache_hits;
+                                 d["pipeline_seconds"] = r.pipelines().seconds;
+                                 d["gpu_seconds"] = r.gpu_seconds;
+                                 return d;
+                             })
+      .def("reset_counters", [](Recorder& r) {
+          r.submits = r.dispatches = r.barriers = r.copies = 0;
+          r.pipelines().created = r.pipelines().cache_hits = 0;
+          r.pipelines().seconds = 0;
+          r.gpu_seconds = 0;
+      });
+
+    py::class_<Arena, std::shared_ptr<Arena>>(m, "Arena")
+      .def_readonly("buffer", &Arena::buffer)
+      .def_readonly("size", &Arena::size)
+      .def_readonly("top", &Arena::top)
+      .def_readonly("serial", &Arena::serial)
+      .def("__eq__",
+           [](const Arena& a, py::object o) {
+               py::detail::type_caster<Arena> c;
+               return c.load(o, false) && static_cast<Arena*>(c) == &a;
+           })
+      .def("__hash__", [](const Arena& a) { return (size_t)a.serial; })
+      .def("__repr__", [](const Arena& a) {
+          return "<Arena " + std::to_string(a.serial) + " " + std::to_string(a.size >> 10) + " KiB>";
+      });
+
+    py::class_<Allocation, std::shared_ptr<Allocation>>(m, "Allocation")
+      .def_readonly("device", &Allocation::device)
+      .def_readonly("pool", &Allocation::pool)
+      .def_readonly("arena", &Allocation::arena)
+      .def_property_readonly("buffer",
+                             [](const Allocation& a) { return a.arena ? a.arena->buffer : std::shared_ptr<Buffer>(); })
+      .def_property_readonly("address", &Allocation::address)
+      .def_readonly("offset", &Allocation::offset)
+      .def_readonly("nbytes", &Allocation::nbytes)
+      .def_readonly("block", &Allocation::block)
+      .def_readwrite("last_batch", &Allocation::last_batch)
+      .def_readwrite("host", &Allocation::host)
+      .def_readonly("key", &Allocation::key)
+      .def("__repr__", [](const Allocation& a) {
+          std::string where = a.arena ? "<Arena " + std::to_string(a.arena->serial) + " " +
+                                          std::to_string(a.arena->size >> 10) + " KiB>"
+                                      : "None";
+          return "<Allocation " + std::to_string(a.nbytes) + " B at " + where + "+" + std::to_string(a.offset) + ">";
+      });
+
+    py::class_<Pool, std::shared_ptr<Pool>>(m, "Pool")
+      .def(py::init([](Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered,
+                       uint64_t first_arena) {
+               return std::make_shared<Pool>(core, std::move(device), max_arena, host, stream_ordered, first_arena);
+           }),
+           py::arg("core"), py::arg("device"), py::arg("max_arena"), py::arg("host"), py::arg("stream_ordered"),
+           py::arg("first_arena"), py::keep_alive<1, 2>())
+      .def("alloc", &Pool::alloc)
+      .def("reclaim", &Pool::reclaim)
+      .def(
+        "set_recorder", [](Pool& p, std::shared_ptr<Recorder> rec) { p.completed = &rec->completed; },
+        py::keep_alive<1, 2>())
+      .def_readwrite("before_grow", &Pool::before_grow)
+      .def_readonly("device", &Pool::device)
+      .def_readonly("max_arena", &Pool::max_arena)
+      .def_readonly("host", &Pool::host)
+      .def_readonly("stream_ordered", &Pool::stream_ordered)
+      .def_readonly("next_arena", &Pool::next_arena)
+      .def_readonly("bytes_reserved", &Pool::bytes_reserved)
+      .def_readonly("bytes_in_use", &Pool::bytes_in_use)
+      .def_readonly("deferred_bytes", &Pool::deferred_bytes)
+      .def_readonly("arenas", &Pool::arenas)
+      .def_property_readonly("deferred", [](const Pool& p) {
+          py::list out;
+          for (const auto& d : p.deferred)
+              out.append(py::make_tuple(d.serial, d.arena, d.offset, d.block));
+          return out;
+      });
+
+    py::class_<Plan, std::shared_ptr<Plan>>(m, "Plan")
+      .def(py::init<std::shared_ptr<Recorder>, py::object, std::shared_ptr<Pool>, py::object, std::vector<py::tuple>,
+                    std::vector<py::tuple>, std::vector<uint64_t>, std::vector<py::tuple>>(),
+           py::arg("recorder"), py::arg("device"), py::arg("pool"), py::arg("array_type"), py::arg("args"),
+           py::arg("outputs"), py::arg("temps"), py::arg("steps"))
+      .def("__call__", &Plan::call);
+
+    py::class_<Device>(m, "Device")
+      .def(py::init<uint32_t>())
+      .def("create_buffer", &Device::create_buffer, py::arg("nbytes"), py::arg("host") = false)
+      .def_property_readonly("timestamps", &Device::timestamps)
+      .def_property_readonly("max_buffer_bytes", &Device::max_buffer_bytes)
+      .def("features", &Device::features)
+      .def("pipeline_cache_data", [](Device& d) { return d.pipelines().data(); })
+      .def("load_pipeline_cache", [](Device& d, py::bytes blob) { d.pipelines().load(std::string(blob)); });
+}

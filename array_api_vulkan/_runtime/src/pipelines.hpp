@@ -1,0 +1,49 @@
+// Pipelines owned by the runtime: one per (SPIR-V module, specialisation constants), never per
+// memory bound (kernels reach memory through device addresses in push constants, so no
+// pipeline has a descriptor set). One VkPipelineCache per device, loaded from and saved to disk
+// by the Python layer (per device UUID and driver version), so that a second process compiles
+// no pipeline it compiled before.
+#pragma once
+
+#include "common.hpp"
+
+#include <unordered_map>
+
+namespace avk {
+
+struct Pipeline
+{
+    vk::Pipeline pipeline;
+};
+
+class PipelineCache
+{
+  public:
+    PipelineCache(std::shared_ptr<vk::Device> device, uint32_t max_push_bytes, bool feedback);
+
+    // The pipeline for spirv/spec, made on first use. key: the caller's name for spirv
+    // (shader name); spec: uint32 specialisation constants 0..n-1.
+    Pipeline* get(const std::string& key, const uint32_t* spec, size_t nspec, const py::object& load_spirv);
+    vk::PipelineLayout layout() const { return mLayout; }
+    uint32_t push_bytes() const { return mPushBytes; }
+
+    // The driver's cache blob (to save) and loading one (before the first pipeline).
+    py::bytes data() const;
+    void load(const std::string& blob);
+
+    size_t size() const { return mPipelines.size(); }
+    uint64_t created = 0, cache_hits = 0;
+    double seconds = 0; // time spent creating pipelines
+
+  private:
+    std::shared_ptr<vk::Device> mDevice;
+    vk::PipelineLayout mLayout;
+    vk::PipelineCache mCache;
+    uint32_t mPushBytes;
+    bool mFeedback;
+    std::unordered_map<std::string, std::unique_ptr<Pipeline>> mPipelines;
+    std::unordered_map<std::string, vk::ShaderModule> mModules;
+    std::string mKey;
+};
+
+} // namespace avk

@@ -1,0 +1,207 @@
+#include "recorder.hpp"
+
+namespace avk {
+
+Recorder::Recorder(Device& core, py::object load_spirv, bool per_buffer)
+  : mCore(core)
+  , mLoadSpirv(std::move(load_spirv))
+  , mPerBuffer(per_buffer)
+{
+}
+
+void
+Recorder::launch(const std::string& shader, const std::vector<uint32_t>& spec, py::sequence buffers,
+                 py::sequence writes, py::buffer push, uint64_t count, uint32_t local_size,
+                 std::vector<uint32_t> groups, bool host_read)
+{
+    auto info = push.request();
+    uint32_t nwords = (uint32_t)(info.size * info.itemsize / sizeof(uint32_t));
+    size_t n = buffers.size();
+    if (n > kMaxBuffers || (size_t)writes.size() != n)
+        throw std::invalid_argument("launch: bad buffer or writes list");
+    if (nwords * 4 > mCore.pipelines().push_bytes())
+        throw std::invalid_argument("launch: " + std::to_string(nwords) + " push words, the device takes " +
+                                    std::to_string(mCore.pipelines().push_bytes() / 4));
+    Allocation* bufs[kMaxBuffers];
+    bool w[kMaxBuffers];
+    for (size_t i = 0; i < n; i++) {
+        bufs[i] = as_allocation(buffers[i]);
+        if (!bufs[i] || !bufs[i]->arena)
+            throw std::invalid_argument("launch: buffers must be non-empty Allocations");
+        w[i] = PyObject_IsTrue(writes[i].ptr()) == 1;
+    }
+    uint32_t gx, gy = 1, gz = 1;
+    if (!groups.empty()) {
+        if (groups.size() > 3)
+            throw std::invalid_argument("launch: groups has at most 3 dimensions");
+        gx = groups[0];
+        gy = groups.size() > 1 ? groups[1] : 1;
+        gz = groups.size() > 2 ? groups[2] : 1;
+        if (gx > kMaxGroups || gy > kMaxGroups || gz > kMaxGroups)
+            throw std::invalid_argument("launch: at most 65535 workgroups per dimension");
+    } else {
+        if (!count)
+            return;
+        grid_1d(count, local_size, gx, gy);
+    }
+    if (!gx || !gy || !gz)
+        return;
+    record(shader, spec.data(), spec.size(), bufs, w, n, static_cast<const uint32_t*>(info.ptr), nwords, gx, gy, gz,
+           host_read);
+}
+
+void
+Recorder::grid_1d(uint64_t count, uint32_t local_size, uint32_t& gx, uint32_t& gy)
+{
+    uint64_t groups = (count + local_size - 1) / local_size;
+    if (groups <= kMaxGroups) {
+        gx = (uint32_t)groups;
+        gy = 1;
+        return;
+    }
+    // Rows of nearly equal length: a short last row would launch tens of thousands of empty
+    // groups (64M elements: 65535 + 65535 groups for 65537 of work).
+    uint64_t rows = (groups + kMaxGroups - 1) / kMaxGroups;
+    if (rows > kMaxGroups)
+        throw std::invalid_argument("launch: too many invocations for a 2-D grid");
+    gy = (uint32_t)rows;
+    gx = (uint32_t)((groups + rows - 1) / rows);
+}
+
+void
+Recorder::touch(Allocation* const* allocs, const bool* writes, size_t n)
+{
+    if (!mBatch)
+        start_batch();
+    uint64_t keys[kMaxBuffers];
+    for (size_t i = 0; i < n; i++)
+        keys[i] = mPerBuffer ? (uint64_t)(uintptr_t)allocs[i]->arena->buffer.get() : allocs[i]->key;
+    for (size_t i = 0; i < n; i++)
+        if (mWritten.count(keys[i]) || (writes[i] && mRead.count(keys[i]))) {
+            if (!omit_barriers)
+                mBatch->barrier();
+            barriers++;
+            mWritten.clear();
+            mRead.clear();
+            break;
+        }
+    for (size_t i = 0; i < n; i++) {
+        // Host-visible staging goes back to its pool only once this batch finishes.
+        allocs[i]->last_batch = serial;
+        if (writes[i]) {
+            // A recorded write drops the allocation's cached host copy.
+            if (!allocs[i]->host.is_none())
+                allocs[i]->host = py::none();
+            mWritten.insert(keys[i]);
+            mPendingBytes += allocs[i]->nbytes;
+        } else
+            mRead.insert(keys[i]);
+    }
+}
+
+void
+Recorder::after_op(bool host_read)
+{
+    if (host_read)
+        mBatch->host_barrier();
+    mPending++;
+    if (mPending >= max_pending_dispatches || mPendingBytes >= max_pending_bytes)
+        submit(true);
+    else if ((mPending >= early_dispatches || mPendingBytes >= early_bytes) && gpu_idle())
+        submit(true);
+}
+
+void
+Recorder::record(const std::string& shader, const uint32_t* spec, size_t nspec, Allocation* const* allocs,
+                 const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint32_t gx, uint32_t gy,
+                 uint32_t gz, bool host_read)
+{
+    GilSafeLock guard(mLock);
+    PipelineCache& pc = mCore.pipelines();
+    Pipeline* p = pc.get(shader, spec, nspec, mLoadSpirv);
+    touch(allocs, writes, n);
+    mBatch->dispatch(p->pipeline, pc.layout(), push, nwords * 4, gx, gy, gz);
+    dispatches++;
+    after_op(host_read);
+}
+
+void
+Recorder::copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t dst_offset, uint64_t nbytes,
+               bool host_read)
+{
+    if (!nbytes)
+        return;
+    if (!src.arena || !dst.arena || src_offset + nbytes > src.nbytes || dst_offset + nbytes > dst.nbytes)
+        throw std::invalid_argument("copy: range outside the allocations");
+    GilSafeLock guard(mLock);
+    Allocation* allocs[2] = { &dst, &src };
+    bool writes[2] = { true, false };
+    touch(allocs, writes, 2);
+    mBatch->copy(src.arena->buffer->handle(), src.offset + src_offset, dst.arena->buffer->handle(),
+                 dst.offset + dst_offset, nbytes);
+    copies++;
+    after_op(host_read);
+}
+
+bool
+Recorder::gpu_idle()
+{
+    GilSafeLock guard(mLock);
+    while (!mInflight.empty() && mInflight.front().second->done())
+        retire_oldest();
+    return mInflight.empty();
+}
+
+void
+Recorder::submit(bool background)
+{
+    GilSafeLock guard(mLock);
+    if (!mBatch)
+        return;
+    mBatch->submit(background);
+    submits++;
+    mInflight.emplace_back(serial, std::move(mBatch));
+    mBatch.reset();
+    serial++;
+    mPending = 0;
+    mPendingBytes = 0;
+    while (mInflight.size() > max_inflight)
+        retire_oldest();
+}
+
+void
+Recorder::synchronize()
+{
+    GilSafeLock guard(mLock);
+    submit(false);
+    while (!mInflight.empty())
+        retire_oldest();
+    // Work from before a host wait is ordered against once, at the start of the next batch.
+    if (!mWritten.empty())
+        mOrderAfterWait = true;
+    mWritten.clear();
+    mRead.clear();
+}
+
+void
+Recorder::start_batch()
+{
+    mBatch = std::make_shared<Batch>(mCore.submitter());
+    if (mOrderAfterWait) {
+        mOrderAfterWait = false;
+        mBatch->barrier();
+        barriers++;
+    }
+}
+
+void
+Recorder::retire_oldest()
+{
+    auto item = std::move(mInflight.front());
+    mInflight.pop_front();
+    item.second->wait();
+    gpu_seconds += item.second->gpu_seconds();
+    completed = item.first;
+}
+
+} // namespace avk

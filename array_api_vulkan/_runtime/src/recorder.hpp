@@ -1,0 +1,92 @@
+// Lazy command recording for one device (docs/design.md): the hot path of every op.
+//
+// Ops are recorded into the current batch; a barrier goes in only where an op touches memory an
+// op since the last barrier wrote (read/write after write), or writes memory such an op read
+// (write after read). Hazards are keyed per allocation block (Allocation.key), or per buffer
+// (ARRAY_API_VULKAN_HAZARDS=buffer). The written/read sets carry over submits: a barrier's first
+// scope covers earlier submissions. Thread-safe: every entry point takes the recorder's lock.
+#pragma once
+
+#include "batch.hpp"
+#include "pipelines.hpp"
+#include "pool.hpp"
+
+#include <deque>
+#include <unordered_set>
+
+namespace avk {
+
+class Recorder
+{
+  public:
+    Recorder(Device& core, py::object load_spirv, bool per_buffer);
+
+    // Submit (without waiting) past these; early past the early ones when the GPU is idle.
+    uint32_t max_pending_dispatches = 4096;
+    uint64_t max_pending_bytes = 1ull << 30;
+    uint32_t max_inflight = 2;
+    uint32_t early_dispatches = 1024;
+    uint64_t early_bytes = 16ull << 20;
+
+    uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
+    double gpu_seconds = 0;
+    // For the validation tests' negative control only: record no hazard barriers.
+    bool omit_barriers = false;
+    uint64_t serial = 1;    // serial of the batch being recorded
+    uint64_t completed = 0; // serial of the last batch known finished
+
+    static constexpr size_t kMaxBuffers = 16;
+    // The largest workgroup count in x (and y, z) every device has.
+    static constexpr uint64_t kMaxGroups = 65535;
+
+    // One dispatch of spv/<shader>.spv: groups (gx, gy, gz) of workgroups, or, when gx is 0,
+    // enough 1-D groups of local_size for count invocations (laid out over x and y past
+    // 65535 groups). buffers: the Allocations it touches (for hazards); writes: which it writes;
+    // push: the push-constant words (device addresses included by the caller).
+    void launch(const std::string& shader, const std::vector<uint32_t>& spec, py::sequence buffers,
+                py::sequence writes, py::buffer push, uint64_t count, uint32_t local_size,
+                std::vector<uint32_t> groups, bool host_read);
+
+    void record(const std::string& shader, const uint32_t* spec, size_t nspec, Allocation* const* allocs,
+                const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint32_t gx, uint32_t gy,
+                uint32_t gz, bool host_read);
+    // The (gx, gy, 1) grid for count invocations of local_size-wide groups.
+    static void grid_1d(uint64_t count, uint32_t local_size, uint32_t& gx, uint32_t& gy);
+
+    // Copies nbytes from src (at src_offset) to dst (at dst_offset), in order with other work.
+    void copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t dst_offset, uint64_t nbytes,
+              bool host_read);
+
+    // Whether every submitted batch has finished (retiring those that have).
+    bool gpu_idle();
+    void submit(bool background);
+    // Submits pending work and waits for all of it.
+    void synchronize();
+
+    bool idle() const { return !mBatch && mInflight.empty(); }
+    size_t inflight() const { return mInflight.size(); }
+    uint32_t pending() const { return mPending; }
+    std::shared_ptr<Batch> batch() const { return mBatch; }
+    PipelineCache& pipelines() { return mCore.pipelines(); }
+    Device& core() { return mCore; }
+
+  private:
+    void start_batch();
+    void retire_oldest();
+    // Hazard check, bookkeeping and the barrier for an op touching allocs.
+    void touch(Allocation* const* allocs, const bool* writes, size_t n);
+    void after_op(bool host_read);
+
+    Device& mCore;
+    py::object mLoadSpirv;
+    bool mPerBuffer;
+    std::recursive_mutex mLock; // one thread records at a time
+    std::shared_ptr<Batch> mBatch;
+    std::deque<std::pair<uint64_t, std::shared_ptr<Batch>>> mInflight;
+    uint32_t mPending = 0;
+    uint64_t mPendingBytes = 0;
+    std::unordered_set<uint64_t> mWritten, mRead;
+    bool mOrderAfterWait = false;
+};
+
+} // namespace avk
