@@ -49,10 +49,14 @@ def main():
 
     dev = rt.default_device()
     src, dst = dev.alloc(4 * n), dev.alloc(4 * n)
-    words = np.array([dst.offset // 4, src.offset // 4, n], np.uint32)
+    words = np.array([dst.address & 0xFFFFFFFF, dst.address >> 32, src.address & 0xFFFFFFFF,
+                      src.address >> 32, n], np.uint32)
 
-    def copy_words():  # the runtime's upload/download copy, arena to arena
+    def copy_words():  # the runtime's word copy kernel
         dev.launch("copy_words", (), [dst, src], [True, False], words, n)
+
+    def buffer_copy():  # the queue's buffer copy (uploads and downloads use it)
+        dev.copy(src, 0, dst, 0, 4 * n)
 
     # name: (fn, bytes moved per dispatch)
     cases = {
@@ -64,6 +68,7 @@ def main():
         "multiply_f64_off1": (lambda: xp.multiply(x1, x1), 24 * (n - 1)),
         "astype_copy_f32_off1": (lambda: xp.astype(a1, xp.float32, copy=True), 8 * (n - 1)),
         "copy_words": (copy_words, 8 * n),
+        "buffer_copy": (buffer_copy, 8 * n),
     }
     out = {"device": str(dev), "n": n, "reps": args.reps, "repeats": args.repeats}
     for name, (fn, nbytes) in cases.items():
