@@ -39,8 +39,6 @@ HAZARDS_PER_BUFFER = os.environ.get("ARRAY_API_VULKAN_HAZARDS", "allocation") ==
 
 # Arenas double from FIRST_ARENA (pool.py) up to this; a larger array gets a buffer of its own.
 MAX_ARENA = 1 << 30
-# Uploads and downloads go through host-visible staging in chunks of this size.
-TRANSFER_CHUNK = 32 << 20
 
 
 def pipeline_cache_file(info):
@@ -206,17 +204,7 @@ class Device:
             raise ValueError(f"writing {n} bytes at {byte_offset} into an allocation of {alloc.nbytes}")
         self._ensure()
         cached = alloc.host
-        # Through host-visible staging in chunks, each copied by the queue (vkCmdCopyBuffer) and
-        # submitted at once, so that the device copies one chunk while the host fills the next
-        # and staging stays bounded whatever the size.
-        for lo in range(0, n, TRANSFER_CHUNK):
-            hi = min(n, lo + TRANSFER_CHUNK)
-            stage = self._stage(hi - lo)
-            view = self._host_view(stage.arena)
-            view[stage.offset:stage.offset + hi - lo] = data[lo:hi]
-            self._rec.copy(stage, 0, alloc, byte_offset + lo, hi - lo)
-            if n > TRANSFER_CHUNK:
-                self._rec.submit(True)
+        self._rec.upload(self.staging, data, alloc, byte_offset)
         stats.counters["bytes_uploaded"] += n
         if cached is not None:
             # Copy on write: whoever holds the old copy keeps what they read.
@@ -233,16 +221,9 @@ class Device:
         """Bytes [start, start + nbytes) of alloc, as a new host array. Flushes."""
         self._ensure()
         out = np.empty(nbytes, np.uint8)
-        chunks = []
-        for lo in range(0, nbytes, TRANSFER_CHUNK):
-            hi = min(nbytes, lo + TRANSFER_CHUNK)
-            stage = self._stage(hi - lo)
-            self._rec.copy(alloc, start + lo, stage, 0, hi - lo, host_read=True)
-            chunks.append((lo, hi, stage))
-        self.synchronize()
-        for lo, hi, stage in chunks:
-            view = self._host_view(stage.arena)
-            out[lo:hi] = view[stage.offset:stage.offset + hi - lo]
+        self._rec.download(self.staging, alloc, start, out)
+        self.pool.reclaim()
+        self.staging.reclaim()
         stats.counters["bytes_downloaded"] += nbytes
         return out
 

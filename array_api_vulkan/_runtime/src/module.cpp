@@ -53,6 +53,12 @@ PYBIND11_MODULE(_vkcore, m)
            py::arg("groups") = std::vector<uint32_t>(), py::arg("host_read") = false)
       .def("copy", &Recorder::copy, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"),
            py::arg("nbytes"), py::arg("host_read") = false)
+      .def("upload", &Recorder::upload, py::arg("staging"), py::arg("src"), py::arg("dst"), py::arg("dst_offset"))
+      .def("download", &Recorder::download, py::arg("staging"), py::arg("src"), py::arg("src_offset"),
+           py::arg("dst"))
+      .def_readwrite("transfer_chunk", &Recorder::transfer_chunk)
+      .def_readwrite("transfer_ring", &Recorder::transfer_ring)
+      .def_readwrite("transfer_threads", &Recorder::transfer_threads)
       .def(
         "pipeline",
         [](Recorder& r, const std::string& shader, const std::vector<uint32_t>& spec, py::object load_spirv) {

@@ -57,6 +57,16 @@ class Recorder
     void copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t dst_offset, uint64_t nbytes,
               bool host_read);
 
+    // Host -> device: the bytes of `src` into dst at dst_offset; device -> host: nbytes of src
+    // from src_offset into the writable buffer `dst`. Both go through a ring of staging chunks
+    // from `staging` (transfer.cpp): the host fills or drains one chunk while the device copies
+    // another, and each host copy is split over threads with the GIL released.
+    void upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_offset);
+    void download(Pool& staging, Allocation& src, uint64_t src_offset, py::buffer dst);
+    uint64_t transfer_chunk = 16ull << 20; // bytes per staging chunk
+    uint32_t transfer_ring = 4;            // chunks in flight
+    uint32_t transfer_threads = 4;         // host threads per chunk copy
+
     // Whether every submitted batch has finished (retiring those that have).
     bool gpu_idle();
     void submit(bool background);
@@ -71,6 +81,8 @@ class Recorder
     Device& core() { return mCore; }
 
   private:
+    // Retires submitted batches up to serial s (submitting the open batch if s is it).
+    void wait_serial(uint64_t s);
     void start_batch();
     void retire_oldest();
     // Hazard check, bookkeeping and the barrier for an op touching allocs.
