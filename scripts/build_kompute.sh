@@ -11,7 +11,12 @@ PYTHON=${1:?usage: build_kompute.sh PYTHON [SDIST]}
 SDIST=${2:-}
 KP_VERSION=0.9.0
 here=$(cd "$(dirname "$0")" && pwd)
-prefix=$("$PYTHON" -c 'import sys; print(sys.prefix)')/opt/kompute
+# A third argument, PREFIX, installs there instead (setup.py builds into its build tree so):
+#   scripts/build_kompute.sh PYTHON [SDIST [PREFIX]]     (an empty SDIST means download it)
+prefix=${3:-$("$PYTHON" -c 'import sys; print(sys.prefix)')/opt/kompute}
+# The prefix is replaced wholesale, so a given one must be empty or an earlier Kompute build.
+[ -z "${3:-}" ] || [ ! -e "$prefix" ] || [ -f "$prefix/BUILD_STAMP" ] || [ -z "$(ls -A "$prefix")" ] \
+  || { echo "kompute: $prefix is neither empty nor a Kompute build: not replacing it"; exit 1; }
 # The stamp names the script and the patches, so a change of build recipe rebuilds.
 want="kp-$KP_VERSION $(cat "$0" "$here"/kompute-patches/*.patch | sha256sum | cut -c1-16)"
 if [ -f "$prefix/BUILD_STAMP" ] && [ "$(cat "$prefix/BUILD_STAMP")" = "$want" ]; then
