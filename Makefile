@@ -29,7 +29,9 @@ $(VENV)/.deps-stamp: pyproject.toml
 $(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(VENV)/.deps-stamp
 	scripts/build_kompute.sh $(PY) && touch $@
 
-$(EXT): $(wildcard array_api_vulkan/_runtime/src/*.cpp array_api_vulkan/_runtime/src/*.hpp) setup.py $(VENV)/opt/kompute/BUILD_STAMP
+# The runtime's C++ sources: _vkcore.cpp and/or src/ (setup.py compiles the same set).
+$(EXT): $(wildcard array_api_vulkan/_runtime/_vkcore.cpp array_api_vulkan/_runtime/src/*.cpp array_api_vulkan/_runtime/src/*.hpp) \
+		setup.py $(VENV)/opt/kompute/BUILD_STAMP
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 
 spv:
