@@ -35,6 +35,11 @@ def math_includes(code):
 
 
 def math_available(code):
+    """Whether glsl/ has the math includes for `code` (build_spv.py compiles only those variants).
+    An installed package carries spv/ but no glsl/: there the math variants are those spv/ holds
+    (the runtime launches a variant only where its .spv exists)."""
+    if not os.path.isdir(_INCLUDE):
+        return True
     return all(os.path.exists(os.path.join(_INCLUDE, f)) for f in math_includes(code))
 
 
