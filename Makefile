@@ -7,7 +7,7 @@ APT_PACKAGES := libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spi
 	vulkan-validationlayers libfmt-dev cmake g++
 EXT := array_api_vulkan/_runtime/_vkcore$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
-.PHONY: setup system-packages demo test test-validation spv conformance clean
+.PHONY: setup system-packages demo test test-install test-validation spv conformance clean
 
 setup: system-packages $(VENV)/.deps-stamp $(VENV)/opt/kompute/BUILD_STAMP $(EXT)
 
@@ -42,6 +42,10 @@ demo: setup
 
 test: setup
 	$(PY) -m pytest tests -q
+
+# The package built and installed into clean virtual environments (also part of `make test`).
+test-install: setup
+	$(PY) -m pytest tests/test_install.py -q
 
 # The runtime tests again under the Khronos validation layer with synchronization validation
 # (also part of `make test`).
