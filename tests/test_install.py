@@ -10,7 +10,7 @@ from the installed package's own spv/, which must hold every module of the check
 - test_pip_install_dot: `pip install .` (not editable), likewise;
 - test_sdist_then_wheel_builds_kompute: `python -m build` (an sdist, then a wheel from the sdist)
   with no Kompute anywhere, so that setup.py builds Kompute from the kp 0.9.0 sdist ($KP_SDIST,
-  or downloaded) in the sdist's build tree. Marked slow; about 1.5 minutes on 2 cores.
+  or downloaded) in the sdist's build tree. Marked slow; about 2 minutes on 2 cores.
 
 Skipped only when the package index cannot be reached and $KP_SDIST is not set. With $KP_SDIST and
 no index, numpy and the build requirements are wheels repacked from this interpreter's own installs.
