@@ -22,7 +22,9 @@ def main():
         print(f"  {d!r:10} {d.name}  [{d.kind}, Vulkan {v[0]}.{v[1]}.{v[2]}, "
               f"{d.limits['device_local_bytes'] / 2**30:.1f} GiB device-local]")
         caps = ", ".join(k for k in ("float64", "int64", "int16", "int8", "storage8", "storage16") if d.info[k])
-        print(f"             features: {caps}")
+        off = d.info.get("disabled_features")
+        print(f"             features: {caps}"
+              + (f"  (masked by ARRAY_API_VULKAN_DISABLE_FEATURES: {', '.join(off)})" if off else ""))
         print(f"             maxStorageBufferRange {d.limits['max_storage_buffer_range'] >> 20} MiB, "
               f"push constants {d.limits['max_push_constants_size']} B")
         print(f"             dtypes: {', '.join(info.dtypes(device=d))}")

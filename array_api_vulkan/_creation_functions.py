@@ -75,7 +75,7 @@ def _from_python(obj, dtype, device):
                 info = np.iinfo(dt._np)
                 if host.min() < info.min or host.max() > info.max:
                     raise OverflowError("Python int out of bounds for the default integer dtype")
-    return host, _dtypes.nearest_supported(dt, device)
+    return host, dt  # (from_host stores it as the nearest dtype the device has)
 
 
 def _is_nested_python(obj):
@@ -126,8 +126,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         host = np.from_dlpack(x, device="cpu")
     except TypeError:
         host = np.from_dlpack(x)
-    return _fallback.from_host(host, dev, _dtypes.nearest_supported(_dtypes.from_np(host.dtype),
-                                                                     dev))
+    return _fallback.from_host(host, dev)
 
 
 def _fill(fname, shape, fill_value, dtype, device):

@@ -191,8 +191,16 @@ def default_scalar_dtype(scalar, device):
 
 # --- device support ----------------------------------------------------------------------
 
+def _has_float64(device):
+    # The float64 kernels need 64-bit integers too (bit tricks in math_f64.glsl and
+    # kernels_float.glsl): without int64 nearly every float64 op would be a host round trip.
+    return getattr(device, "supports_float64", False) and getattr(device, "supports_int64", False)
+
+
 def supported(device):
-    """The dtypes `device` can hold and compute with, in the standard's order."""
+    """The dtypes `device` can hold and compute with, in the standard's order. bool is always
+    there (the standard needs it); on a device without 8-bit storage its values are stored
+    and moved natively and computed on through the (counted) host fallback."""
     ok = {bool, int32, uint32, float32, complex64}
     if getattr(device, "supports_int8", False):
         ok |= {int8, uint8}
@@ -200,13 +208,13 @@ def supported(device):
         ok |= {int16, uint16}
     if getattr(device, "supports_int64", False):
         ok |= {int64, uint64}
-    if getattr(device, "supports_float64", False):
+    if _has_float64(device):
         ok |= {float64, complex128}
     return tuple(d for d in _all_dtypes if d in ok)
 
 
 def defaults(device):
-    f64 = getattr(device, "supports_float64", False)
+    f64 = _has_float64(device)
     i64 = getattr(device, "supports_int64", False)
     i = int64 if i64 else int32
     return {"real floating": float64 if f64 else float32,
@@ -214,21 +222,39 @@ def defaults(device):
             "integral": i, "indexing": i}
 
 
+# The device features each dtype needs beyond the base ones (see supported()).
+_NEEDS = {int8: ("storage8",), uint8: ("storage8",), int16: ("storage16",),
+          uint16: ("storage16",), int64: ("int64",), uint64: ("int64",),
+          float64: ("float64", "int64"), complex128: ("float64", "int64")}
+
+
 def check_supported(dtype, device):
-    if dtype not in supported(device):
-        raise ValueError(f"device {device!r} does not support {dtype.name}")
+    """ValueError (as for any other unsupported argument value) if `device` cannot hold dtype."""
+    ok = supported(device)
+    if dtype not in ok:
+        info = getattr(device, "info", None) or {}
+        lacking = [f for f in _NEEDS.get(dtype, ()) if not info.get(f, True)]
+        off = [f for f in lacking if f in info.get("disabled_features", ())]
+        why = f" (it lacks the {' and '.join(lacking)} feature{'s' if len(lacking) > 1 else ''}" \
+              + (", disabled by ARRAY_API_VULKAN_DISABLE_FEATURES" if off else "") + ")" \
+            if lacking else ""
+        raise ValueError(f"device {device} does not support {dtype.name}{why}; its dtypes: "
+                         + ", ".join(d.name for d in ok))
 
 
 def nearest_supported(dtype, device):
-    """The dtype a host result of `dtype` is stored as on `device` (narrower when it must be)."""
+    """The dtype a host result of `dtype` is stored as on `device`: of its kind, the narrowest
+    one at least as wide (int8 without 8-bit storage: int32), else the widest (float64 without
+    float64: float32)."""
     ok = supported(device)
     if dtype in ok:
         return dtype
-    for cand in {"b": (bool,), "i": _signed_integer_dtypes, "u": _unsigned_integer_dtypes,
-                 "f": _real_floating_dtypes, "c": _complex_floating_dtypes}[dtype.kind][::-1]:
-        if cand in ok:
-            return cand
-    raise ValueError(f"device {device!r} cannot hold {dtype.name}")
+    same_kind = [d for d in {"b": (bool,), "i": _signed_integer_dtypes, "u": _unsigned_integer_dtypes,
+                             "f": _real_floating_dtypes, "c": _complex_floating_dtypes}[dtype.kind]
+                 if d in ok]
+    if not same_kind:
+        raise ValueError(f"device {device!r} cannot hold {dtype.name}")
+    return next((d for d in same_kind if d.bits >= dtype.bits), same_kind[-1])
 
 
 def check_dtype(dtype):

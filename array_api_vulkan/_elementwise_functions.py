@@ -237,6 +237,10 @@ class ElementwiseOp:
         if self.nargs == 1 and not isinstance(args[0], Array):
             raise TypeError(f"{self.__name__}() expects an array, got {type(args[0]).__name__}")
         ct, dev = _promote_args(args, self.__name__)
+        if ct.kind in "fc" and ct not in _dtypes.supported(dev):
+            # e.g. int32 + 1.5 (numpy's rule: float64) on a device without float64: the widest
+            # float it has, computed natively (integers are not narrowed: see from_host)
+            ct = _dtypes.nearest_supported(ct, dev)
         for a in args:
             if isinstance(a, Array) and a.dtype not in self._allowed:
                 raise TypeError(f"{self.__name__}() does not accept {a.dtype.name} input")

@@ -28,8 +28,16 @@ def from_host(a, device, dtype=None):
     from ._array_object import Array
 
     a = np.asarray(a)
-    dt = _dtypes.from_np(a.dtype) if dtype is None else dtype
-    dt = _dtypes.nearest_supported(dt, device)
+    want = _dtypes.from_np(a.dtype) if dtype is None else dtype
+    dt = _dtypes.nearest_supported(want, device)
+    if dt.bits < want.bits and want.kind in "iu" and a.dtype.kind in "iub" and a.size:
+        # e.g. int64 data (or an int32 + uint32 result) on a device without int64: stored
+        # as int32 only where every value fits, never wrapped
+        info = np.iinfo(dt._np)
+        if a.min() < info.min or a.max() > info.max:
+            raise OverflowError(f"{want.name} values out of range for {dt.name}, the widest "
+                                f"{'signed' if dt.kind == 'i' else 'unsigned'} integer dtype "
+                                f"of device {device}")
     if a.dtype != dt._np:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # complex -> real drops the imaginary part, as numpy

@@ -22,7 +22,9 @@ def _axis_arg(axis, ndim):
 def _accumulator_dtype(x, dtype):
     """The dtype of sum/prod/cumulative_*/trace: integers widen to the default integer width."""
     if dtype is not None:
-        return _dtypes.check_dtype(dtype)
+        _dtypes.check_dtype(dtype)
+        _dtypes.check_supported(dtype, x.device)  # (the host result would be narrowed silently)
+        return dtype
     d = _dtypes.defaults(x.device)["integral"]
     if x.dtype.kind in "bi":
         return d if x.dtype.bits <= d.bits else x.dtype

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 import array_api_vulkan as xp
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
+from conftest import cast_is_native, computes_natively
 
 DEV = xp.__array_namespace_info__().default_device()
 NAMES = ["float32", "int16", "uint8", "int64", "complex64", "float64", "bool"]
@@ -70,7 +71,9 @@ def test_binary_views(a, b, dt, op, seed):
     xp.reset_runtime_stats()
     got = np.asarray(getattr(xp, op)(x, y))
     np.testing.assert_array_equal(got, want)
-    assert xp.runtime_stats()["host_fallbacks"] == {}
+    # (bool without 8-bit storage: a counted host round trip)
+    native = computes_natively(dt, "bool" if op in ("equal", "not_equal") else dt)
+    assert xp.runtime_stats()["host_fallbacks"] == ({} if native else {op: 1})
 
 
 @SETTINGS
@@ -89,7 +92,8 @@ def test_astype_views(a, src, dst, seed):
     got = np.asarray(xp.astype(x, getattr(xp, dst)))
     want = (hx != 0) if dst == "bool" else hx.astype(dst)
     np.testing.assert_array_equal(got, want)
-    assert xp.runtime_stats()["host_fallbacks"] == {}
+    # (a cast whose kernel needs a feature the device lacks: a counted host round trip)
+    assert xp.runtime_stats()["host_fallbacks"] == ({} if cast_is_native(src, dst) else {"astype": 1})
 
 
 @SETTINGS

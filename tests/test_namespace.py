@@ -100,10 +100,21 @@ def test_dtypes_follow_device_capabilities():
     assert dd["real floating"] == xp.float32 and dd["integral"] == xp.int32
     assert dd["complex floating"] == xp.complex64
     assert _dtypes.nearest_supported(xp.float64, dev) == xp.float32
+    assert _dtypes.nearest_supported(xp.int8, dev) == xp.int32  # at least as wide, if there is one
+    assert _dtypes.nearest_supported(xp.uint16, dev) == xp.uint32
     with pytest.raises(ValueError):
         _dtypes.check_supported(xp.int8, dev)
     dev.supports_float64 = True
+    # the float64 kernels need 64-bit integers too
+    assert "float64" not in [d.name for d in _dtypes.supported(dev)]
+    assert _dtypes.defaults(dev)["real floating"] == xp.float32
+    dev.supports_int64 = True
     assert _dtypes.defaults(dev)["real floating"] == xp.float64
+    assert _dtypes.nearest_supported(xp.int8, dev) == xp.int32
+    dev.supports_float64 = False
+    assert _dtypes.nearest_supported(xp.float64, dev) == xp.float32
+    assert [d.name for d in _dtypes.supported(dev)] == ["bool", "int32", "int64", "uint32", "uint64",
+                                                        "float32", "complex64"]
 
 
 def test_dtype_objects():

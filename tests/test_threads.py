@@ -9,6 +9,7 @@ import threading
 import numpy as np
 
 import array_api_vulkan as xp
+from conftest import FLOAT
 
 
 def run_threads(fn, n):
@@ -55,7 +56,7 @@ def test_threads_record_submit_and_read_at_once():
 def test_threads_allocate_and_free_at_once():
     def work(i):
         for k in range(200):
-            a = xp.full((k % 13 + 1, 64), float(i), dtype=xp.float64)
+            a = xp.full((k % 13 + 1, 64), float(i), dtype=FLOAT)
             b = a + 1.0
             assert float(b[0, 0]) == i + 1.0
             del a, b

@@ -61,7 +61,8 @@ _built = {}
 
 def variant(family, tin, tout, op=None, dev=None):
     """The spv name of a family's variant for (input code, result code), or None if the table
-    has none or it is not compiled (a math include that landed after spv/ was built)."""
+    has none, it is not compiled (a math include that landed after spv/ was built) or it needs
+    a device feature that dev lacks (see shader_needs)."""
     f64 = dev is None or dev.supports_float64
     dp = dev is not None and denorm_preserve(dev)
     name = _variants.variant_name(family, tin, tout, op, f64, dp)
@@ -71,7 +72,47 @@ def variant(family, tin, tout, op=None, dev=None):
 
         ok = _built[name] = name in _variants.VARIANTS and any(
             os.path.exists(os.path.join(d, name + ".spv")) for d in SPV_DIRS)
-    return name if ok else None
+    if not ok:
+        return None
+    if dev is not None:
+        needs = _needs.get(name)
+        if needs is None:
+            needs = shader_needs(name)
+        if needs:
+            info = getattr(dev, "info", None) or {}
+            if not all(info.get(f, True) for f in needs):
+                return None
+    return name
+
+
+# SPIR-V capabilities (OpCapability operands) -> the runtime's device feature (info key) each
+# needs. The compiled module is the authority: e.g. float64 variants do bit tricks in 64-bit
+# integers, and float32 -> unsigned casts convert through int64.
+_CAPABILITY_FEATURES = {10: "float64", 11: "int64", 12: "int64", 22: "int16", 39: "int8",
+                        4433: "storage16", 4434: "storage16", 4435: "storage16",
+                        4448: "storage8", 4449: "storage8", 4450: "storage8"}
+_needs = {}
+
+
+def shader_needs(name):
+    """The device features (runtime info keys: float64, int64, int16, int8, storage8, storage16)
+    that spv/<name>.spv declares capabilities for."""
+    needs = _needs.get(name)
+    if needs is None:
+        from .._runtime.device import load_spirv
+
+        code = load_spirv(name)
+        words = array.array("I", code[:len(code) // 4 * 4])
+        if words[0] != 0x07230203:
+            raise ValueError(f"{name}.spv is not a SPIR-V module")
+        # The OpCapability instructions (opcode 17, two words) come first, after the 5-word header.
+        found, i = set(), 5
+        while i + 1 < len(words) and words[i] == (2 << 16) | 17:
+            if words[i + 1] in _CAPABILITY_FEATURES:
+                found.add(_CAPABILITY_FEATURES[words[i + 1]])
+            i += 2
+        needs = _needs[name] = frozenset(found)
+    return needs
 
 
 NVIDIA_VENDOR_ID = 0x10DE

@@ -58,6 +58,38 @@ def pipeline_cache_file(info):
 _KIND_RANK = {"discrete": 0, "integrated": 1, "virtual": 2, "other": 3, "cpu": 4}
 _KINDS = {"DiscreteGpu": "discrete", "IntegratedGpu": "integrated", "VirtualGpu": "virtual", "Cpu": "cpu"}
 
+# Capability profiles: ARRAY_API_VULKAN_DISABLE_FEATURES=float64,int64,... makes every device
+# behave as if it lacked those features (to test the code paths of drivers without them, e.g.
+# float64 on Apple, Intel and most mobile GPUs, on a device that has everything).
+FEATURES = ("float64", "int64", "int16", "int8", "storage8", "storage16")
+DISABLE_FEATURES_ENV = "ARRAY_API_VULKAN_DISABLE_FEATURES"
+
+
+def disabled_features():
+    """The feature names ARRAY_API_VULKAN_DISABLE_FEATURES lists (comma-separated, whitespace
+    and case ignored); ValueError for a name that is not one of FEATURES."""
+    text = os.environ.get(DISABLE_FEATURES_ENV, "")
+    names = {n.strip().lower() for n in text.split(",")} - {""}
+    unknown = sorted(names - set(FEATURES))
+    if unknown:
+        raise ValueError(f"{DISABLE_FEATURES_ENV}={text!r}: unknown feature "
+                         f"{', '.join(map(repr, unknown))}; valid ones: {', '.join(FEATURES)}")
+    return frozenset(names)
+
+
+def mask_features(info):
+    """A copy of enumerate_devices()' info dict with the disabled features turned off. The
+    device's own flags stay in info["hardware_features"], the names turned off in
+    info["disabled_features"]."""
+    off = disabled_features()
+    info = dict(info)
+    info["hardware_features"] = {k: bool(info[k]) for k in FEATURES}
+    info["disabled_features"] = tuple(k for k in FEATURES if k in off)
+    for k in off:
+        info[k] = False
+    return info
+
+
 _spirv_cache = {}
 
 
@@ -80,6 +112,7 @@ class Device:
     Kompute manager and the pools are made on first use."""
 
     def __init__(self, info):
+        info = mask_features(info)
         self.index = info["index"]
         self.name = info["name"]
         self.kind = _KINDS.get(info["type"], "other")

@@ -35,6 +35,7 @@ masked(const char* name)
     std::string item;
     while (std::getline(ss, item, ',')) {
         item.erase(std::remove_if(item.begin(), item.end(), ::isspace), item.end());
+        std::transform(item.begin(), item.end(), item.begin(), ::tolower);
         if (item == name)
             return true;
     }
@@ -72,20 +73,20 @@ instance()
 }
 
 Features
-query_features(const vk::PhysicalDevice& pd)
+query_features(const vk::PhysicalDevice& pd, bool mask)
 {
     Features f;
     auto chain = pd.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDevice8BitStorageFeatures,
                                  vk::PhysicalDevice16BitStorageFeatures, vk::PhysicalDeviceShaderFloat16Int8Features,
                                  vk::PhysicalDeviceBufferDeviceAddressFeatures>();
     const auto& core = chain.get<vk::PhysicalDeviceFeatures2>().features;
-    f.float64 = core.shaderFloat64 && !masked("float64");
-    f.int64 = core.shaderInt64 && !masked("int64");
-    f.int16 = core.shaderInt16 && !masked("int16");
-    f.int8 = chain.get<vk::PhysicalDeviceShaderFloat16Int8Features>().shaderInt8 && !masked("int8");
-    f.storage8 = chain.get<vk::PhysicalDevice8BitStorageFeatures>().storageBuffer8BitAccess && !masked("storage8");
+    f.float64 = core.shaderFloat64 && !(mask && masked("float64"));
+    f.int64 = core.shaderInt64 && !(mask && masked("int64"));
+    f.int16 = core.shaderInt16 && !(mask && masked("int16"));
+    f.int8 = chain.get<vk::PhysicalDeviceShaderFloat16Int8Features>().shaderInt8 && !(mask && masked("int8"));
+    f.storage8 = chain.get<vk::PhysicalDevice8BitStorageFeatures>().storageBuffer8BitAccess && !(mask && masked("storage8"));
     f.storage16 =
-      chain.get<vk::PhysicalDevice16BitStorageFeatures>().storageBuffer16BitAccess && !masked("storage16");
+      chain.get<vk::PhysicalDevice16BitStorageFeatures>().storageBuffer16BitAccess && !(mask && masked("storage16"));
     f.device_address = chain.get<vk::PhysicalDeviceBufferDeviceAddressFeatures>().bufferDeviceAddress;
     return f;
 }
@@ -101,7 +102,7 @@ enumerate_devices()
         auto props2 = pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceFloatControlsProperties,
                                         vk::PhysicalDeviceIDProperties, vk::PhysicalDeviceSubgroupProperties>();
         const auto& props = props2.get<vk::PhysicalDeviceProperties2>().properties;
-        auto f = query_features(pd);
+        auto f = query_features(pd, false);
         auto mem = pd.getMemoryProperties();
         uint64_t device_local = 0;
         for (uint32_t h = 0; h < mem.memoryHeapCount; h++)
@@ -158,7 +159,7 @@ Device::Device(uint32_t index)
     if (index >= pds.size())
         throw std::out_of_range("no Vulkan device " + std::to_string(index));
     mPhysical = std::make_shared<vk::PhysicalDevice>(pds[index]);
-    mFeatures = query_features(*mPhysical);
+    mFeatures = query_features(*mPhysical, true);
     if (!mFeatures.device_address)
         throw std::runtime_error("Vulkan device " + std::to_string(index) +
                                  " lacks bufferDeviceAddress, which array_api_vulkan's kernels need");

@@ -17,10 +17,11 @@ struct Features
     bool device_address = false;
 };
 
-// The device's features, less those named in ARRAY_API_VULKAN_DISABLE_FEATURES (a capability
-// profile: the device then behaves as if it lacked them, and they are not enabled).
+// The device's features; with `masked`, less those named in ARRAY_API_VULKAN_DISABLE_FEATURES
+// (a capability profile: the device then behaves as if it lacked them, and they are not
+// enabled). enumerate_devices() reports the hardware's; the Python layer applies the mask there.
 Features
-query_features(const vk::PhysicalDevice& pd);
+query_features(const vk::PhysicalDevice& pd, bool masked);
 
 std::shared_ptr<vk::Instance>
 instance();
