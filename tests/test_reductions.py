@@ -17,6 +17,10 @@ INFO = xp.__array_namespace_info__()
 DEV = INFO.default_device()
 DTYPES = list(INFO.dtypes(device=DEV).values())
 DEFAULTS = INFO.default_dtypes(device=DEV)
+# (numpy's reference answers for empty slices and correction >= n warn)
+pytestmark = pytest.mark.filterwarnings("ignore:Degrees of freedom:RuntimeWarning",
+                                        "ignore:Mean of empty slice:RuntimeWarning",
+                                        "ignore:invalid value:RuntimeWarning")
 
 
 def dev(h):
@@ -134,7 +138,8 @@ def check(op, got, want, h, axis):
 
 OPS = {
     "sum": "numeric+bool", "prod": "numeric+bool", "min": "real+bool", "max": "real+bool",
-    "mean": "numeric", "all": "all", "any": "all",
+    "mean": "numeric", "all": "all", "any": "all", "var": "real", "std": "real",
+    "count_nonzero": "all", "argmax": "real+bool", "argmin": "real+bool",
 }
 
 
@@ -188,18 +193,23 @@ def test_sweep(op, dt):
     fn = getattr(xp, op)
     xp.reset_runtime_stats()
     for shape, axis, keepdims, view in LAYOUTS:
+        if op in ("argmin", "argmax") and isinstance(axis, tuple):
+            continue  # (an int axis or None)
         h = values(dt, shape, rng, op)
         x = dev(h)
         if view is not None:
             h, x = view(h), view(x)
-        n_red = h.size if axis is None else int(np.prod([h.shape[k] for k in np.atleast_1d(axis)] or [1]))
-        if op in ("min", "max") and n_red == 0 and h.size == 0 and (axis is None or h.shape[axis] == 0):
+        n_red = h.size if axis is None else int(np.prod([h.shape[k] for k in np.atleast_1d(axis)]))
+        if op in ("min", "max", "argmin", "argmax") and n_red == 0:
             with pytest.raises(ValueError):
                 fn(x, axis=axis, keepdims=keepdims)
             continue
         got = np.asarray(fn(x, axis=axis, keepdims=keepdims))
         want = numpy_ref(op, h, axis, keepdims)
         check(op, got, want, h, axis)
+        if op in ("var", "std") and n_red > 1:
+            got = np.asarray(fn(x, axis=axis, keepdims=keepdims, correction=1))
+            check(op, got, numpy_ref(op, h, axis, keepdims, correction=1), h, axis)
     assert xp.runtime_stats()["host_fallbacks"] == {}, op
 
 
@@ -331,3 +341,42 @@ def test_compiled_plan_reused():
     out = xp.sum(y, axis=1)
     assert _reduce._plans["sum"][key] is plan
     assert np.asarray(out).tolist() == [70_000.0] * 3
+
+
+def test_var_large_offset():
+    """float32 data far from 0 (1e4 + noise): var/std against numpy in float64, by a two-pass
+    (mean, then deviations with the corrected formula) whatever the axis."""
+    rng = np.random.default_rng(11)
+    h = (1e4 + 0.01 * rng.standard_normal((300, 2000))).astype(np.float32)
+    x = dev(h)
+    for axis in (None, 0, 1):
+        for op in ("var", "std"):
+            for corr in (0, 1):
+                got = np.asarray(getattr(xp, op)(x, axis=axis, correction=corr))
+                want = getattr(np, op)(h.astype(np.float64), axis=axis, ddof=corr)
+                assert got.dtype == np.float32
+                np.testing.assert_allclose(got, want, rtol=2e-5, err_msg=f"{op} {axis} {corr}")
+    # correction >= n: numpy's inf/NaN
+    one = dev(np.array([3.0, 3.0], np.float32))
+    assert math.isnan(float(xp.var(one, correction=2)))
+    assert math.isinf(float(xp.var(dev(np.array([1.0, 3.0], np.float32)), correction=2)))
+
+
+def test_arg_nan_and_ties():
+    """argmin/argmax: the first occurrence, and the first NaN as numpy; long rows (two passes)
+    and leading axes (one invocation per column) too."""
+    for dt in DTYPES:
+        if dt._np.kind not in "iufb":
+            continue
+        rng = np.random.default_rng(5)
+        n = 20_000
+        h = rng.integers(0, 2 if dt._np.kind == "b" else 5, (3, n)).astype(dt._np)
+        if dt._np.kind == "f":
+            h[1, [7000, 123, 15000]] = np.nan
+            h[2, -1] = np.nan
+        x = dev(h)
+        for op in ("argmin", "argmax"):
+            for axis, hv, xv in ((1, h, x), (0, h.T, x.T), (None, h, x), (0, h[:, ::-7].T, x[:, ::-7].T)):
+                got = np.asarray(getattr(xp, op)(xv, axis=axis))
+                want = getattr(np, op)(hv, axis=axis)
+                np.testing.assert_array_equal(got, want, err_msg=f"{op} {dt} {axis}")
