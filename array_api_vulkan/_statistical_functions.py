@@ -104,6 +104,9 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
         raise ValueError(f"{fname}() needs an array of at least one dimension")
     (axis,) = _axes(axis, x.ndim)
     dt = _accumulator_dtype(x, dtype)
+    out = _kernels.scan(fname, x, axis, dt, bool(include_initial))
+    if out is not None:
+        return out
 
     def host(a):
         out = npfn(a.astype(dt._np, copy=False), axis=axis, dtype=dt._np)

@@ -380,3 +380,79 @@ def test_arg_nan_and_ties():
                 got = np.asarray(getattr(xp, op)(xv, axis=axis))
                 want = getattr(np, op)(hv, axis=axis)
                 np.testing.assert_array_equal(got, want, err_msg=f"{op} {dt} {axis}")
+
+
+SCAN_LAYOUTS = [
+    ((1,), 0, None),
+    ((7,), -1, None),
+    ((0,), 0, None),
+    ((0, 3), 1, None),
+    ((3, 0), 1, None),
+    ((4, 5, 6), 0, None),
+    ((4, 5, 6), 1, None),
+    ((4, 5, 6), 2, None),
+    ((6, 10), 0, lambda a: a.T),
+    ((6, 10), 1, lambda a: a[::-2, 1::3]),
+    ((4, 5, 6), 1, lambda a: a[:, ::-1, ::2]),
+    ((3, 5000), 1, None),   # tiles and carries (a workgroup per row)
+    ((300, 7), 0, None),    # an invocation per row, coalesced
+]
+
+
+def scan_ref(op, h, axis, include_initial, dtype=None):
+    acc = dtype or _acc(from_np(h.dtype))
+    fn = np.cumsum if op == "cumulative_sum" else np.cumprod
+    with np.errstate(all="ignore"):
+        r = fn(h, axis=axis, dtype=acc._np)
+    if include_initial:
+        shape = list(r.shape)
+        shape[axis] = 1
+        r = np.concatenate([np.full(shape, 0 if op == "cumulative_sum" else 1, r.dtype), r], axis=axis)
+    return r
+
+
+def scan_cases():
+    return [pytest.param(op, dt, id=f"{op}-{dt.name}") for op in ("cumulative_sum", "cumulative_prod")
+            for dt in DTYPES]
+
+
+@pytest.mark.parametrize("op,dt", scan_cases())
+def test_scan_sweep(op, dt):
+    rng = np.random.default_rng(zlib.crc32(f"{op}-{dt.name}".encode()))
+    fn = getattr(xp, op)
+    xp.reset_runtime_stats()
+    for shape, axis, view in SCAN_LAYOUTS:
+        h = values(dt, shape, rng, "prod" if op == "cumulative_prod" else "sum")
+        x = dev(h)
+        if view is not None:
+            h, x = view(h), view(x)
+        for inc in (False, True):
+            got = np.asarray(fn(x, axis=axis, include_initial=inc))
+            want = scan_ref(op, h, axis, inc)
+            assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype)
+            if want.dtype.kind in "biu":
+                np.testing.assert_array_equal(got, want)
+            else:
+                # running sums: within a few ulps of the running sum of |x| (numpy's is naive)
+                eps = np.finfo(want.dtype).eps
+                if op == "cumulative_sum":
+                    scale = scan_ref(op, np.abs(h.astype(np.complex128 if h.dtype.kind == "c" else np.float64)), axis, inc)
+                    assert np.all(np.abs(got - want) <= 16 * eps * np.abs(scale) + 1e-30)
+                else:
+                    np.testing.assert_allclose(got, want, rtol=64 * eps * max(shape))
+    assert xp.runtime_stats()["host_fallbacks"] == {}, op
+
+
+def test_scan_dtype_and_1d_default_axis():
+    h = np.arange(1, 11, dtype=np.int16)
+    xp.reset_runtime_stats()
+    for dt in DTYPES:
+        if dt._np.kind == "b":
+            continue
+        got = np.asarray(xp.cumulative_prod(dev(h), dtype=dt))
+        want = np.cumprod(h.astype(dt._np), dtype=dt._np)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+    with pytest.raises(ValueError):
+        xp.cumulative_sum(dev(np.ones((2, 2))))  # axis required past one dimension

@@ -291,3 +291,91 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0):
         cache.clear()
     cache[key] = plan
     return plan(x)
+
+
+# -- scans (glsl/scan.comp) -----------------------------------------------------------------
+SCAN_CODES = table.FAMILY_CODES["scan"]
+_SCAN_SIGS = {}
+for _name, _ops in table.OPS.items():
+    for _op in _ops:
+        if _op.family == "scan":
+            for _t, _r in _op.sigs.items():
+                _SCAN_SIGS.setdefault((_name, _t), set()).add(_r)
+del _name, _ops, _op, _t, _r
+_scan_plans = {}
+
+
+def _group(shape, strides):
+    """(count, stride) of dims that collapse to one (count 1: none), or None."""
+    sh, st = _launch._collapse(list(shape), [list(strides)])
+    if len(sh) > 1:
+        return None
+    return (sh[0], st[0][0]) if sh else (1, 0)
+
+
+def scan(op, x, axis, dtype, include_initial):
+    """cumulative_sum / cumulative_prod of x (ndim >= 1) along `axis` (non-negative) in the
+    accumulator dtype `dtype` (x is converted to it first where no signature takes x's dtype
+    to it), with the identity first where include_initial. The result or None."""
+    key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial)
+    cache = _scan_plans.get(op)
+    if cache is None:
+        cache = _scan_plans[op] = {}
+    plan = cache.get(key)
+    if plan is not None:
+        out = plan(x)
+        if out is not None:
+            return out
+    dev = x._alloc.device
+    tc, rc = _code(x._dtype), _code(dtype)
+    if rc not in _SCAN_SIGS.get((op, tc), ()):
+        if rc not in _SCAN_SIGS.get((op, rc), ()):
+            return None
+        from . import astype
+
+        y = astype(x, dtype)
+        return None if y is None else scan(op, y, axis, dtype, include_initial)
+    if not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return None
+    shader = _launch.variant("scan", tc, rc, None, dev)
+    if shader is None or x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
+        return None
+    inc = 1 if include_initial else 0
+    n = x._shape[axis]
+    m = n + inc
+    out_shape = x._shape[:axis] + (m,) + x._shape[axis + 1:]
+    outer = math.prod(x._shape[:axis])
+    inner = math.prod(x._shape[axis + 1:])
+    rows = outer * inner
+    if rows == 0 or m == 0:
+        return _launch.result_type._new(dev.alloc(0), dtype, out_shape)
+    if n == 0:
+        from . import full
+
+        kind = table.DTYPES[dtype.name][3]
+        v = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[kind](
+            1 if op == "cumulative_prod" else 0)
+        return full(out_shape, v, dtype, dev)
+    before = _group(x._shape[:axis], x._strides[:axis])
+    after = _group(x._shape[axis + 1:], x._strides[axis + 1:])
+    if before is None or after is None:
+        c = _launch.contiguous(x)
+        return None if c is None else scan(op, c, axis, dtype, include_initial)
+    is_ = x._strides[axis] if n > 1 else 0
+    r1, rs0, rs1 = inner, before[1], after[1]
+    if inner == 1:
+        rs1 = 0
+    mode = COLS if rows > 1 and ((r1 > 1 and rs1 == 1) or n < 64) else ROWS
+    w = [0] * PUSH_WORDS
+    w[0:9] = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF, mode, inc,
+              m * inner]
+    w[10], w[11] = 1, inner
+    buffers = [(ARG, 0, False), (OUT, 0, True)]
+    patches = [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0), (A_OUT, ADDRESS, OUT, 0)]
+    step = (shader, [SCAN_CODES[op]], w, _grid(mode, rows, 1), buffers, patches)
+    outputs = [(rows * m * dtype.itemsize, dtype, out_shape, _launch._c_strides(out_shape))]
+    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs, [], [step])
+    if len(cache) >= MAX_PLANS:
+        cache.clear()
+    cache[key] = plan
+    return plan(x)

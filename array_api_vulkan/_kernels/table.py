@@ -133,6 +133,11 @@ for _r in "li":
     _ROWS.append(("argmin", "reduce", _to(_BOOL + _REAL_NUMERIC, 1, _r)))
 _ROWS.append(("sqdev", "reduce", _same(_REALF, 1)))
 del _r
+# -- scan: cumulative sums and products along rows (glsl/scan.comp), sum/prod's signatures --
+for _n in ("cumulative_sum", "cumulative_prod"):
+    _ROWS.append((_n, "scan", _WIDEN64))
+    _ROWS.append((_n, "scan", _WIDEN32))
+    _ROWS.append((_n, "scan", _same(_NUMERIC, 1)))
 
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
