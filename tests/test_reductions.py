@@ -170,6 +170,8 @@ LAYOUTS = [
     ((0, 3), None, False, None),
     ((0, 3), 0, False, None),
     ((0, 3), 1, True, None),
+    ((2, 0, 3, 4), (1, 3), False, None),   # empty, and neither part collapses
+    ((2, 3, 0, 4), 3, True, None),
     ((5, 6, 7), None, False, None),
     ((5, 6, 7), 0, False, None),
     ((5, 6, 7), 1, True, None),

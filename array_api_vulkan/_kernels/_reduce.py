@@ -203,7 +203,7 @@ def _out_shape(shape, axes, keepdims):
     return tuple(m for k, m in enumerate(shape) if k not in axes)
 
 
-def reduce(op, x, axes, keepdims, dtype, correction=0.0):
+def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     """op over `axes` (a sorted tuple of distinct non-negative axes; every axis for a full
     reduction) of x, keepdims as the standard; dtype: the result's (sum/prod: the accumulator,
     x is converted to it first where no signature takes x's dtype to it; mean/var/std: x's
@@ -236,19 +236,8 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0):
     if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
         return None  # (32-bit element indices)
     out_shape = _out_shape(x._shape, axes, keepdims)
-    lay = _layout(x, axes, op in ORDER_FREE)
-    if lay is None:
-        # copy the permuted view (kept axes, then reduced ones) contiguous, then reduce its tail
-        kept = [k for k in range(x.ndim) if k not in axes]
-        perm = kept + list(axes)
-        v = _launch.result_type._new(x._alloc, x._dtype, tuple(x._shape[k] for k in perm),
-                                     tuple(x._strides[k] for k in perm), x._offset)
-        c = _launch.contiguous(v)
-        if c is None:
-            return None
-        r = reduce(op, c, tuple(range(len(kept), x.ndim)), False, dtype, correction)
-        return None if r is None else _launch.result_type._new(r._alloc, r._dtype, out_shape)
-    n, is_, rows, r1, rs0, rs1 = lay
+    rows = math.prod(m for k, m in enumerate(x._shape) if k not in axes)
+    n = math.prod(x._shape[k] for k in axes)
     if rows == 0:
         return _launch.result_type._new(dev.alloc(0), dtype, out_shape)
     if n == 0:
@@ -261,6 +250,21 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0):
             v = complex(v, v)
         v = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[kind](v)
         return full(out_shape, v, dtype, dev)
+    lay = _layout(x, axes, op in ORDER_FREE)
+    if lay is None:
+        # copy the permuted view (kept axes, then reduced ones) contiguous, then reduce its tail
+        kept = [k for k in range(x.ndim) if k not in axes]
+        perm = kept + list(axes)
+        v = _launch.result_type._new(x._alloc, x._dtype, tuple(x._shape[k] for k in perm),
+                                     tuple(x._strides[k] for k in perm), x._offset)
+        if _copied:
+            return None  # (a contiguous copy always collapses: not reached)
+        c = _launch.contiguous(v)
+        if c is None:
+            return None
+        r = reduce(op, c, tuple(range(len(kept), x.ndim)), False, dtype, correction, _copied=True)
+        return None if r is None else _launch.result_type._new(r._alloc, r._dtype, out_shape)
+    n, is_, rows, r1, rs0, rs1 = lay
     b = _Builder()
     b.partial_sizes = (x._dtype.itemsize, dtype.itemsize)
     b.floating = table.DTYPES[dtype.name][3] in "fc"
