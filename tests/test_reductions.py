@@ -2,7 +2,11 @@
 advertised dtype x axis forms (None, int, negative, tuples, keepdims) x layouts (0-d, empty,
 size 1, strided, transposed, negative strides, long rows split over two passes, a large input),
 against numpy, with no host fallback; plus their numerics (compensated float sums, integer
-wrap-around, NaN, determinism)."""
+wrap-around, NaN, determinism).
+
+Not native (host fallback through _fallback.call, counted): sum/prod with dtype=bool (no
+kernel computes in bool; numpy's logical-or/and semantics), and arrays whose allocation holds
+2^32 elements or more (the kernels index in 32 bits); see test_counted_fallback."""
 import math
 import zlib
 
@@ -458,3 +462,12 @@ def test_scan_dtype_and_1d_default_axis():
     assert xp.runtime_stats()["host_fallbacks"] == {}
     with pytest.raises(ValueError):
         xp.cumulative_sum(dev(np.ones((2, 2))))  # axis required past one dimension
+
+
+def test_counted_fallback():
+    """What has no kernel goes to numpy and is counted."""
+    h = np.array([[0, 2, 0], [1, 0, 0]], np.int32)
+    xp.reset_runtime_stats()
+    got = np.asarray(xp.sum(dev(h), axis=1, dtype=xp.bool))
+    np.testing.assert_array_equal(got, np.sum(h, axis=1, dtype=bool))
+    assert xp.runtime_stats()["host_fallbacks"] == {"sum": 1}
