@@ -228,6 +228,20 @@ _NEEDS = {int8: ("storage8",), uint8: ("storage8",), int16: ("storage16",),
           float64: ("float64", "int64"), complex128: ("float64", "int64")}
 
 
+def accumulator_dtype(dtype, device):
+    """The default result dtype of sum, prod, cumulative_sum, cumulative_prod and trace for an
+    input of `dtype` on `device` (the standard): bool and signed integers accumulate in the
+    default integer dtype, unsigned integers in the unsigned integer dtype of its width, each
+    unless the input is wider; floating dtypes in themselves."""
+    d = defaults(device)["integral"]
+    if dtype.kind in "bi":
+        return d if dtype.bits <= d.bits else dtype
+    if dtype.kind == "u":
+        u = uint64 if d.bits == 64 else uint32
+        return u if dtype.bits <= u.bits else dtype
+    return dtype
+
+
 def check_supported(dtype, device):
     """ValueError (as for any other unsupported argument value) if `device` cannot hold dtype."""
     ok = supported(device)

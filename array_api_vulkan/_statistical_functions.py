@@ -1,7 +1,8 @@
-"""Statistical functions (reductions), on the host until the kernels layer has reductions."""
+"""Statistical functions (reductions): native through the kernels layer's reduce family,
+numpy on the host (counted) where it has no kernel for the case."""
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._manipulation_functions import _axes
 
@@ -19,26 +20,37 @@ def _axis_arg(axis, ndim):
     return None if axis is None else _axes(axis, ndim)
 
 
+def _reduced_axes(axis, ndim):
+    """axis as the kernels layer takes it: a sorted tuple of distinct non-negative axes."""
+    return tuple(range(ndim)) if axis is None else tuple(sorted(_axes(axis, ndim)))
+
+
 def _accumulator_dtype(x, dtype):
-    """The dtype of sum/prod/cumulative_*/trace: integers widen to the default integer width."""
+    """The dtype of sum/prod/cumulative_*/trace: dtype= if given, else _dtypes' rule."""
     if dtype is not None:
         _dtypes.check_dtype(dtype)
         _dtypes.check_supported(dtype, x.device)  # (the host result would be narrowed silently)
         return dtype
-    d = _dtypes.defaults(x.device)["integral"]
-    if x.dtype.kind in "bi":
-        return d if x.dtype.bits <= d.bits else x.dtype
-    if x.dtype.kind == "u":
-        u = _dtypes.uint64 if d.bits == 64 else _dtypes.uint32
-        return u if x.dtype.bits <= u.bits else x.dtype
-    return x.dtype
+    return _dtypes.accumulator_dtype(x.dtype, x.device)
 
 
-def _reduce(fname, npfn, x, axis, keepdims, dtype, **kw):
+def _reduce(fname, npfn, x, axis, keepdims, dtype, op=None, correction=0.0, **kw):
+    """op (default fname) over axis natively, else fname through numpy's npfn on the host."""
+    axes = _reduced_axes(axis, x.ndim)
+    keepdims = bool(keepdims)
+    out = _kernels.reduce(op or fname, x, axes, keepdims, dtype, correction)
+    if out is not None:
+        return out
     ax = _axis_arg(axis, x.ndim)
     return _fallback.call(
         fname, lambda a: np.asarray(npfn(a.astype(dtype._np, copy=False), axis=ax,
                                          keepdims=keepdims, **kw)), x, dtype=dtype)
+
+
+def _check_nonempty(fname, x, axis):
+    for k in _reduced_axes(axis, x.ndim):
+        if x.shape[k] == 0:
+            raise ValueError(f"{fname}() of an empty reduction (no identity)")
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
@@ -53,11 +65,13 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False):
 
 def max(x, /, *, axis=None, keepdims=False):
     _check(x, "max", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
+    _check_nonempty("max", x, axis)
     return _reduce("max", np.max, x, axis, keepdims, x.dtype)
 
 
 def min(x, /, *, axis=None, keepdims=False):
     _check(x, "min", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
+    _check_nonempty("min", x, axis)
     return _reduce("min", np.min, x, axis, keepdims, x.dtype)
 
 
@@ -72,12 +86,14 @@ def mean(x, /, *, axis=None, keepdims=False):
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
     _check(x, "std", _dtypes._real_numeric_dtypes)
-    return _reduce("std", np.std, x, axis, keepdims, _float_dtype(x), ddof=correction)
+    return _reduce("std", np.std, x, axis, keepdims, _float_dtype(x), correction=float(correction),
+                   ddof=correction)
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
     _check(x, "var", _dtypes._real_numeric_dtypes)
-    return _reduce("var", np.var, x, axis, keepdims, _float_dtype(x), ddof=correction)
+    return _reduce("var", np.var, x, axis, keepdims, _float_dtype(x), correction=float(correction),
+                   ddof=correction)
 
 
 def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
@@ -90,6 +106,9 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
         raise ValueError(f"{fname}() needs an array of at least one dimension")
     (axis,) = _axes(axis, x.ndim)
     dt = _accumulator_dtype(x, dtype)
+    out = _kernels.scan(fname, x, axis, dt, bool(include_initial))
+    if out is not None:
+        return out
 
     def host(a):
         out = npfn(a.astype(dt._np, copy=False), axis=axis, dtype=dt._np)

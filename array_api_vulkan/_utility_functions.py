@@ -1,7 +1,7 @@
 """Utility functions."""
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._manipulation_functions import _axes, _axis
 
@@ -12,6 +12,10 @@ def _logical_reduce(fname, npfn, x, axis, keepdims):
     if not isinstance(x, Array):
         raise TypeError(f"{fname}() expects an array")
     ax = None if axis is None else _axes(axis, x.ndim)
+    out = _kernels.reduce(fname, x, tuple(range(x.ndim)) if ax is None else tuple(sorted(ax)),
+                          bool(keepdims), _dtypes.bool)
+    if out is not None:
+        return out
     return _fallback.call(fname, lambda a: np.asarray(npfn(a, axis=ax, keepdims=keepdims)), x,
                           dtype=_dtypes.bool)
 

@@ -112,6 +112,33 @@ _ROWS = [
     ("clip", "clip", _same(_REAL_NUMERIC, 3)),
 ]
 
+# -- reduce: rows of elements -> one value per row (glsl/reduce.comp) -----------------------
+# Whole signatures: input -> accumulator = result. sum/prod accumulate integers in the default
+# integer dtype of the same signedness (64-bit, or 32-bit on devices without int64) and every
+# dtype in itself (dtype=, and the second pass over partials); count_nonzero and argmin/argmax
+# give the default index dtype; sqdev is var/std's pass over deviations from the row mean.
+_WIDEN64 = ("?->l", "b->l", "h->l", "i->l", "B->L", "H->L", "I->L")
+_WIDEN32 = ("?->i", "b->i", "h->i", "B->I", "H->I")
+for _n in ("sum", "prod"):
+    _ROWS.append((_n, "reduce", _WIDEN64))
+    _ROWS.append((_n, "reduce", _WIDEN32))
+    _ROWS.append((_n, "reduce", _same(_NUMERIC, 1)))
+_ROWS.append(("min", "reduce", _same(_BOOL + _REAL_NUMERIC, 1)))
+_ROWS.append(("max", "reduce", _same(_BOOL + _REAL_NUMERIC, 1)))
+_ROWS.append(("all", "reduce", _to(_ALL, 1, "?")))
+_ROWS.append(("any", "reduce", _to(_ALL, 1, "?")))
+for _r in "li":
+    _ROWS.append(("count_nonzero", "reduce", _to(_ALL, 1, _r)))
+    _ROWS.append(("argmax", "reduce", _to(_BOOL + _REAL_NUMERIC, 1, _r)))
+    _ROWS.append(("argmin", "reduce", _to(_BOOL + _REAL_NUMERIC, 1, _r)))
+_ROWS.append(("sqdev", "reduce", _same(_REALF, 1)))
+del _r
+# -- scan: cumulative sums and products along rows (glsl/scan.comp), sum/prod's signatures --
+for _n in ("cumulative_sum", "cumulative_prod"):
+    _ROWS.append((_n, "scan", _WIDEN64))
+    _ROWS.append((_n, "scan", _WIDEN32))
+    _ROWS.append((_n, "scan", _same(_NUMERIC, 1)))
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",

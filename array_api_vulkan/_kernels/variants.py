@@ -52,8 +52,9 @@ def per_op(family, tin):
 
 def has_nof64(family, tin):
     """float32/complex64 variants that divide or take square roots through float64 (exact where
-    float32 ones are not, e.g. on NVIDIA) also come without float64, for devices lacking it."""
-    return family in ("unary", "binary") and tin in "fF"
+    float32 ones are not, e.g. on NVIDIA) also come without float64, for devices lacking it.
+    reduce: float32/complex64 means and variances divide (and take square roots) in float64."""
+    return family in ("unary", "binary", "reduce") and tin in "fF"
 
 
 def has_dp(tin, tout):

@@ -1,0 +1,473 @@
+"""Issue 8's sweep: the reductions (statistical, utility and searching functions) x every
+advertised dtype x axis forms (None, int, negative, tuples, keepdims) x layouts (0-d, empty,
+size 1, strided, transposed, negative strides, long rows split over two passes, a large input),
+against numpy, with no host fallback; plus their numerics (compensated float sums, integer
+wrap-around, NaN, determinism).
+
+Not native (host fallback through _fallback.call, counted): sum/prod with dtype=bool (no
+kernel computes in bool; numpy's logical-or/and semantics), and arrays whose allocation holds
+2^32 elements or more (the kernels index in 32 bits); see test_counted_fallback."""
+import math
+import zlib
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan._array_object import Array
+from array_api_vulkan._dtypes import from_np
+
+INFO = xp.__array_namespace_info__()
+DEV = INFO.default_device()
+DTYPES = list(INFO.dtypes(device=DEV).values())
+DEFAULTS = INFO.default_dtypes(device=DEV)
+# (numpy's reference answers for empty slices and correction >= n warn)
+pytestmark = pytest.mark.filterwarnings("ignore:Degrees of freedom:RuntimeWarning",
+                                        "ignore:Mean of empty slice:RuntimeWarning",
+                                        "ignore:invalid value:RuntimeWarning")
+
+
+def dev(h):
+    """Upload without the spec layer's asarray (which counts itself as a host round trip)."""
+    h = np.asarray(h)
+    return Array._new(DEV.upload(np.ascontiguousarray(h)), from_np(h.dtype), h.shape)
+
+
+def values(dt, shape, rng, op):
+    n = int(np.prod(shape))
+    k = dt._np.kind
+    if k == "b":
+        v = rng.random(n) < (0.9 if op in ("all", "prod") else 0.2)
+    elif k in "iu":
+        info = np.iinfo(dt._np)
+        if op == "prod":
+            v = rng.integers(max(info.min, -3), 4, n).astype(dt._np)
+            v[v == 0] = 1
+        elif op in ("all", "any", "count_nonzero"):
+            v = (rng.random(n) < 0.8) * rng.integers(1, 100, n)
+            v = v.astype(dt._np)
+        else:
+            v = rng.integers(info.min, info.max, n, dtype=dt._np, endpoint=True)
+            v[rng.random(n) < 0.3] = 7  # ties for argmin/argmax
+    else:
+        if op == "prod":
+            v = 1 + 0.05 * rng.standard_normal(n)
+        elif op in ("all", "any", "count_nonzero"):
+            v = (rng.random(n) < 0.8) * rng.standard_normal(n)
+        else:
+            v = rng.standard_normal(n) * 10.0 ** rng.integers(-2, 3, n)
+        if k == "c":
+            v = v + 1j * (1 + 0.05 * rng.standard_normal(n) if op == "prod" else rng.standard_normal(n))
+            if op == "prod":
+                v = v / np.abs(v)
+        v = v.astype(dt._np)
+        if op in ("min", "max", "argmin", "argmax") and n > 3:
+            v[rng.integers(0, n)] = v[rng.integers(0, n)]  # a tie
+    return v.reshape(shape)
+
+
+def exact_sum(h, axis, keepdims):
+    """The sum of h over axis by math.fsum (rows of moved axes), as float64 / complex128."""
+    axes = tuple(range(h.ndim)) if axis is None else tuple(a % h.ndim for a in np.atleast_1d(axis))
+    kept = [k for k in range(h.ndim) if k not in axes]
+    m = np.transpose(h, kept + list(axes)).reshape(int(np.prod([h.shape[k] for k in kept])),
+                                                   int(np.prod([h.shape[k] for k in axes])))
+    if h.dtype.kind == "c":
+        r = np.array([complex(math.fsum(v.real.astype(np.float64)), math.fsum(v.imag.astype(np.float64))) for v in m])
+    else:
+        r = np.array([math.fsum(v.astype(np.float64)) for v in m], np.float64)
+    shape = [1 if k in axes else n for k, n in enumerate(h.shape)] if keepdims else [h.shape[k] for k in kept]
+    return r.reshape(shape)
+
+
+def numpy_ref(op, h, axis, keepdims, **kw):
+    """numpy's answer in the standard's dtype (float sums and means: the exactly rounded ones)."""
+    dt = from_np(h.dtype)
+    if op in ("sum", "mean") and (dt._np.kind in "fc" or op == "mean"):
+        r = exact_sum(h, axis, keepdims)
+        if op == "mean":
+            cnt = h.size if axis is None else int(np.prod([h.shape[k] for k in np.atleast_1d(axis)] or [1]))
+            with np.errstate(all="ignore"):
+                r = r / cnt if cnt else r * np.nan
+        fdt = kw.get("dtype") or (dt if dt._np.kind in "fc" else DEFAULTS["real floating"])
+        with np.errstate(all="ignore"):
+            return np.asarray(r).astype(fdt._np)
+    if op in ("sum", "prod"):
+        acc = kw.get("dtype") or _acc(dt)
+        return getattr(np, op)(h, axis=axis, keepdims=keepdims, dtype=acc._np)
+    if op in ("mean", "var", "std"):
+        fdt = dt if dt._np.kind in "fc" else DEFAULTS["real floating"]
+        h64 = h.astype(np.complex128 if dt._np.kind == "c" else np.float64)
+        with np.errstate(all="ignore"):
+            if op == "mean":
+                r = np.mean(h64, axis=axis, keepdims=keepdims)
+            else:
+                r = getattr(np, op)(h64, axis=axis, keepdims=keepdims, ddof=kw.get("correction", 0.0))
+        return np.asarray(r).astype(fdt._np)
+    if op in ("argmin", "argmax"):
+        return np.asarray(getattr(np, op)(h, axis=axis, keepdims=keepdims)).astype(DEFAULTS["indexing"]._np)
+    if op == "count_nonzero":
+        return np.asarray(np.count_nonzero(h, axis=axis, keepdims=keepdims)).astype(DEFAULTS["indexing"]._np)
+    return np.asarray(getattr(np, op)(h, axis=axis, keepdims=keepdims))
+
+
+def _acc(dt):
+    from array_api_vulkan._dtypes import accumulator_dtype
+
+    return accumulator_dtype(dt, DEV)
+
+
+def check(op, got, want, h, axis):
+    assert got.shape == want.shape, (op, got.shape, want.shape)
+    assert got.dtype == want.dtype, (op, got.dtype, want.dtype)
+    if want.dtype.kind in "biu" or op in ("min", "max"):
+        np.testing.assert_array_equal(got, want, err_msg=op)
+        return
+    eps = np.finfo(want.dtype).eps
+    a = np.abs(h.astype(np.complex128 if h.dtype.kind == "c" else np.float64))
+    if op in ("sum", "mean"):
+        # error bound of a compensated sum plus a tree: a few ulps of sum |x| (numpy's pairwise
+        # sum is within log2(n) ulps of it)
+        scale = np.sum(a, axis=axis, keepdims=want.ndim == h.ndim and h.ndim > 0)
+        if op == "mean":
+            cnt = h.size if axis is None else int(np.prod([h.shape[k] for k in np.atleast_1d(axis)]))
+            scale = scale / max(cnt, 1)
+        err = np.abs(got.astype(np.complex128) - want.astype(np.complex128))
+        lim = 8 * eps * np.broadcast_to(scale, err.shape) + np.finfo(want.dtype).tiny
+        assert np.all((err <= lim) | (got == want) | (np.isnan(got) & np.isnan(want))), (op, got, want)
+        return
+    np.testing.assert_allclose(got, want, rtol=200 * eps, atol=0 if op != "var" else 50 * eps * float(np.max(a, initial=0) ** 2),
+                               err_msg=op)
+
+
+OPS = {
+    "sum": "numeric+bool", "prod": "numeric+bool", "min": "real+bool", "max": "real+bool",
+    "mean": "numeric", "all": "all", "any": "all", "var": "real", "std": "real",
+    "count_nonzero": "all", "argmax": "real+bool", "argmin": "real+bool",
+}
+
+
+def allowed(op, dt):
+    k = dt._np.kind
+    cat = OPS[op]
+    if cat == "all":
+        return True
+    if cat == "numeric":
+        return k != "b"
+    if cat == "numeric+bool":
+        return True
+    if cat == "real":
+        return k in "iuf"
+    return k != "c"  # real+bool
+
+
+def cases():
+    return [pytest.param(op, dt, id=f"{op}-{dt.name}") for op in OPS for dt in DTYPES if allowed(op, dt)]
+
+
+# (shape, axis, keepdims, view): views are applied to the uploaded array and the host copy alike
+LAYOUTS = [
+    ((), None, False, None),
+    ((), None, True, None),
+    ((1,), None, False, None),
+    ((1, 1), 0, True, None),
+    ((0, 3), None, False, None),
+    ((0, 3), 0, False, None),
+    ((0, 3), 1, True, None),
+    ((2, 0, 3, 4), (1, 3), False, None),   # empty, and neither part collapses
+    ((2, 3, 0, 4), 3, True, None),
+    ((5, 6, 7), None, False, None),
+    ((5, 6, 7), 0, False, None),
+    ((5, 6, 7), 1, True, None),
+    ((5, 6, 7), -1, False, None),
+    ((5, 6, 7), (0, 2), False, None),
+    ((5, 6, 7), (-1, -2), True, None),
+    ((5, 6, 7), (), False, None),
+    ((6, 10), 0, False, lambda a: a.T),
+    ((6, 10), None, False, lambda a: a[::-2, 1::3]),
+    ((6, 10), 1, False, lambda a: a[::-1, ::-1]),
+    ((4, 5, 6), 1, False, lambda a: a[:, ::-1, 1:]),
+    ((3, 5000), 1, False, None),    # long rows: two passes (ROWS)
+    ((5000, 3), 0, True, None),     # a long leading axis: two passes (COLS)
+    ((4099,), None, False, lambda a: a[::2]),
+]
+
+
+@pytest.mark.parametrize("op,dt", cases())
+def test_sweep(op, dt):
+    rng = np.random.default_rng(zlib.crc32(f"{op}-{dt.name}".encode()))
+    fn = getattr(xp, op)
+    xp.reset_runtime_stats()
+    for shape, axis, keepdims, view in LAYOUTS:
+        if op in ("argmin", "argmax") and isinstance(axis, tuple):
+            continue  # (an int axis or None)
+        h = values(dt, shape, rng, op)
+        x = dev(h)
+        if view is not None:
+            h, x = view(h), view(x)
+        n_red = h.size if axis is None else int(np.prod([h.shape[k] for k in np.atleast_1d(axis)]))
+        if op in ("min", "max", "argmin", "argmax") and n_red == 0:
+            with pytest.raises(ValueError):
+                fn(x, axis=axis, keepdims=keepdims)
+            continue
+        got = np.asarray(fn(x, axis=axis, keepdims=keepdims))
+        want = numpy_ref(op, h, axis, keepdims)
+        check(op, got, want, h, axis)
+        if op in ("var", "std") and n_red > 1:
+            got = np.asarray(fn(x, axis=axis, keepdims=keepdims, correction=1))
+            check(op, got, numpy_ref(op, h, axis, keepdims, correction=1), h, axis)
+    assert xp.runtime_stats()["host_fallbacks"] == {}, op
+
+
+def test_large_float32_ones():
+    """2^24 + 2^20 float32 ones: a naive float32 sum stalls at 16777216; numpy's pairwise one
+    and this one do not. Also the large-input case of the sweep (two passes, every workgroup)."""
+    n = (1 << 24) + (1 << 20)
+    x = xp.ones((n,), dtype=xp.float32)
+    xp.reset_runtime_stats()
+    s = xp.sum(x)
+    assert s.dtype == xp.float32 and float(s) == n
+    assert float(xp.mean(x)) == 1.0
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def _adversarial(n, rng):
+    """Alternating large values of both signs among ones: cancellation everywhere."""
+    v = np.ones(n)
+    k = (n + 1) // 2
+    big = 10.0 ** rng.integers(6, 9, k)
+    v[0::2] = np.where(np.arange(k) % 2 == 0, big, -big)
+    v[1::4] *= 1 + rng.random(len(v[1::4]))
+    return v
+
+
+@pytest.mark.parametrize("dtname", ["float32", "float64"])
+def test_adversarial_sum_against_fsum(dtname):
+    dt = getattr(xp, dtname)
+    if dt not in DTYPES:
+        pytest.skip(f"no {dtname} on this device")
+    rng = np.random.default_rng(8)
+    h = _adversarial(200_001, rng).astype(dt._np)
+    exact = math.fsum(h.astype(np.float64))
+    got = float(xp.sum(dev(h)))
+    ours, numpys = abs(got - exact), abs(float(np.sum(h)) - exact)
+    eps = float(np.finfo(dt._np).eps)
+    assert ours <= max(numpys, 4 * eps * abs(exact) + eps), (got, exact, float(np.sum(h)))
+    # along both axes of a 2-D view: rows (ROWS mode) and columns (COLS mode, no copy)
+    m = h[:200_000].reshape(400, 500)
+    x = dev(m)
+    for axis in (0, 1):
+        g = np.asarray(xp.sum(x, axis=axis)).astype(np.float64)
+        ex = np.array([math.fsum(r) for r in np.moveaxis(m.astype(np.float64), axis, -1)])
+        npe = np.abs(np.sum(m, axis=axis).astype(np.float64) - ex)
+        assert np.all(np.abs(g - ex) <= np.maximum(npe, 4 * eps * np.abs(ex) + eps)), axis
+
+
+def test_deterministic():
+    rng = np.random.default_rng(3)
+    h = (rng.standard_normal(300_000) * 10.0 ** rng.integers(-5, 6, 300_000)).astype(np.float32)
+    x = dev(h)
+    first = [np.asarray(f(x)).tobytes() for f in (xp.sum, xp.mean, xp.var, xp.std)]
+    for _ in range(3):
+        assert [np.asarray(f(x)).tobytes() for f in (xp.sum, xp.mean, xp.var, xp.std)] == first
+
+
+def test_integer_wraparound():
+    for dt in DTYPES:
+        if dt._np.kind not in "iu":
+            continue
+        info = np.iinfo(dt._np)
+        h = np.full(1000, info.max, dt._np)
+        h[::3] = info.min
+        for op in ("sum", "prod"):
+            got = np.asarray(getattr(xp, op)(dev(h)))
+            with np.errstate(all="ignore"):
+                want = getattr(np, op)(h, dtype=_acc(dt)._np)
+            assert got == want and got.dtype == want.dtype, (op, dt)
+            # in the array's own dtype (dtype=): wraps there
+            got = np.asarray(getattr(xp, op)(dev(h), dtype=dt))
+            assert got == getattr(np, op)(h, dtype=dt._np), (op, dt)
+
+
+def test_nan_and_empty():
+    for dt in DTYPES:
+        if dt._np.kind != "f":
+            continue
+        h = np.arange(20, dtype=dt._np).reshape(4, 5)
+        h[2, 3] = np.nan
+        x = dev(h)
+        for op in ("min", "max", "sum", "mean"):
+            got = np.asarray(getattr(xp, op)(x, axis=1))
+            np.testing.assert_array_equal(np.isnan(got), [False, False, True, False])
+            assert np.isnan(float(getattr(xp, op)(x)))
+    e = dev(np.zeros((0, 4), np.float32))
+    assert float(xp.sum(e)) == 0 and float(xp.prod(e)) == 1
+    assert math.isnan(float(xp.mean(e)))
+    assert bool(xp.all(e)) is True and bool(xp.any(e)) is False
+    np.testing.assert_array_equal(np.asarray(xp.sum(e, axis=0)), np.zeros(4))
+    assert np.asarray(xp.sum(e, axis=1)).shape == (0,)
+    for op in (xp.min, xp.max):
+        with pytest.raises(ValueError):
+            op(e)
+        with pytest.raises(ValueError):
+            op(e, axis=0)
+        assert np.asarray(op(e, axis=1)).shape == (0,)
+
+
+def test_dtype_argument():
+    """dtype=: the input is converted first (natively), then reduced in dtype."""
+    h = np.arange(-50, 50, dtype=np.int32).reshape(10, 10)
+    x = dev(h)
+    xp.reset_runtime_stats()
+    for dt in DTYPES:
+        if dt._np.kind == "b":
+            continue
+        for op in ("sum", "prod"):
+            hh = h if op == "sum" else (h % 3 + 1)
+            got = np.asarray(getattr(xp, op)(dev(hh), axis=1, dtype=dt))
+            with np.errstate(all="ignore"):
+                want = getattr(np, op)(hh.astype(dt._np), axis=1, dtype=dt._np)
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+    f = np.asarray(xp.sum(dev(h.astype(np.float32)), dtype=xp.float32))
+    assert f.dtype == np.float32 and f == -50
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_compiled_plan_reused():
+    """A repeated reduction of one layout is one compiled plan call (both passes)."""
+    from array_api_vulkan._kernels import _reduce
+
+    x = xp.ones((3, 70_000), dtype=xp.float32)
+    xp.sum(x, axis=1)
+    key = (x._dtype, x._shape, x._strides, (1,), False, xp.float32, 0.0)
+    plan = _reduce._plans["sum"][key]
+    y = xp.ones((3, 70_000), dtype=xp.float32)
+    xp.reset_runtime_stats()
+    out = xp.sum(y, axis=1)
+    assert _reduce._plans["sum"][key] is plan
+    assert np.asarray(out).tolist() == [70_000.0] * 3
+
+
+def test_var_large_offset():
+    """float32 data far from 0 (1e4 + noise): var/std against numpy in float64, by a two-pass
+    (mean, then deviations with the corrected formula) whatever the axis."""
+    rng = np.random.default_rng(11)
+    h = (1e4 + 0.01 * rng.standard_normal((300, 2000))).astype(np.float32)
+    x = dev(h)
+    for axis in (None, 0, 1):
+        for op in ("var", "std"):
+            for corr in (0, 1):
+                got = np.asarray(getattr(xp, op)(x, axis=axis, correction=corr))
+                want = getattr(np, op)(h.astype(np.float64), axis=axis, ddof=corr)
+                assert got.dtype == np.float32
+                np.testing.assert_allclose(got, want, rtol=2e-5, err_msg=f"{op} {axis} {corr}")
+    # correction >= n: numpy's inf/NaN
+    one = dev(np.array([3.0, 3.0], np.float32))
+    assert math.isnan(float(xp.var(one, correction=2)))
+    assert math.isinf(float(xp.var(dev(np.array([1.0, 3.0], np.float32)), correction=2)))
+
+
+def test_arg_nan_and_ties():
+    """argmin/argmax: the first occurrence, and the first NaN as numpy; long rows (two passes)
+    and leading axes (one invocation per column) too."""
+    for dt in DTYPES:
+        if dt._np.kind not in "iufb":
+            continue
+        rng = np.random.default_rng(5)
+        n = 20_000
+        h = rng.integers(0, 2 if dt._np.kind == "b" else 5, (3, n)).astype(dt._np)
+        if dt._np.kind == "f":
+            h[1, [7000, 123, 15000]] = np.nan
+            h[2, -1] = np.nan
+        x = dev(h)
+        for op in ("argmin", "argmax"):
+            for axis, hv, xv in ((1, h, x), (0, h.T, x.T), (None, h, x), (0, h[:, ::-7].T, x[:, ::-7].T)):
+                got = np.asarray(getattr(xp, op)(xv, axis=axis))
+                want = getattr(np, op)(hv, axis=axis)
+                np.testing.assert_array_equal(got, want, err_msg=f"{op} {dt} {axis}")
+
+
+SCAN_LAYOUTS = [
+    ((1,), 0, None),
+    ((7,), -1, None),
+    ((0,), 0, None),
+    ((0, 3), 1, None),
+    ((3, 0), 1, None),
+    ((4, 5, 6), 0, None),
+    ((4, 5, 6), 1, None),
+    ((4, 5, 6), 2, None),
+    ((6, 10), 0, lambda a: a.T),
+    ((6, 10), 1, lambda a: a[::-2, 1::3]),
+    ((4, 5, 6), 1, lambda a: a[:, ::-1, ::2]),
+    ((3, 5000), 1, None),   # tiles and carries (a workgroup per row)
+    ((300, 7), 0, None),    # an invocation per row, coalesced
+]
+
+
+def scan_ref(op, h, axis, include_initial, dtype=None):
+    acc = dtype or _acc(from_np(h.dtype))
+    fn = np.cumsum if op == "cumulative_sum" else np.cumprod
+    with np.errstate(all="ignore"):
+        r = fn(h, axis=axis, dtype=acc._np)
+    if include_initial:
+        shape = list(r.shape)
+        shape[axis] = 1
+        r = np.concatenate([np.full(shape, 0 if op == "cumulative_sum" else 1, r.dtype), r], axis=axis)
+    return r
+
+
+def scan_cases():
+    return [pytest.param(op, dt, id=f"{op}-{dt.name}") for op in ("cumulative_sum", "cumulative_prod")
+            for dt in DTYPES]
+
+
+@pytest.mark.parametrize("op,dt", scan_cases())
+def test_scan_sweep(op, dt):
+    rng = np.random.default_rng(zlib.crc32(f"{op}-{dt.name}".encode()))
+    fn = getattr(xp, op)
+    xp.reset_runtime_stats()
+    for shape, axis, view in SCAN_LAYOUTS:
+        h = values(dt, shape, rng, "prod" if op == "cumulative_prod" else "sum")
+        x = dev(h)
+        if view is not None:
+            h, x = view(h), view(x)
+        for inc in (False, True):
+            got = np.asarray(fn(x, axis=axis, include_initial=inc))
+            want = scan_ref(op, h, axis, inc)
+            assert got.shape == want.shape and got.dtype == want.dtype, (got.shape, want.shape, got.dtype)
+            if want.dtype.kind in "biu":
+                np.testing.assert_array_equal(got, want)
+            else:
+                # running sums: within a few ulps of the running sum of |x| (numpy's is naive)
+                eps = np.finfo(want.dtype).eps
+                if op == "cumulative_sum":
+                    scale = scan_ref(op, np.abs(h.astype(np.complex128 if h.dtype.kind == "c" else np.float64)), axis, inc)
+                    assert np.all(np.abs(got - want) <= 16 * eps * np.abs(scale) + 1e-30)
+                else:
+                    np.testing.assert_allclose(got, want, rtol=64 * eps * max(shape))
+    assert xp.runtime_stats()["host_fallbacks"] == {}, op
+
+
+def test_scan_dtype_and_1d_default_axis():
+    h = np.arange(1, 11, dtype=np.int16)
+    xp.reset_runtime_stats()
+    for dt in DTYPES:
+        if dt._np.kind == "b":
+            continue
+        got = np.asarray(xp.cumulative_prod(dev(h), dtype=dt))
+        want = np.cumprod(h.astype(dt._np), dtype=dt._np)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+    with pytest.raises(ValueError):
+        xp.cumulative_sum(dev(np.ones((2, 2))))  # axis required past one dimension
+
+
+def test_counted_fallback():
+    """What has no kernel goes to numpy and is counted."""
+    h = np.array([[0, 2, 0], [1, 0, 0]], np.int32)
+    xp.reset_runtime_stats()
+    got = np.asarray(xp.sum(dev(h), axis=1, dtype=xp.bool))
+    np.testing.assert_array_equal(got, np.sum(h, axis=1, dtype=bool))
+    assert xp.runtime_stats()["host_fallbacks"] == {"sum": 1}
