@@ -31,7 +31,7 @@ def _is_int_key(k):
 # Allocations up to this size are read through Device.host_bytes (a host copy the runtime keeps
 # until a recorded op writes the allocation): the conformance suite and scikit-learn's Python
 # loops make tens of thousands of element reads, and a cached copy makes each one free.
-_CACHE_LIMIT = 1 << 22
+_CACHE_LIMIT = _runtime.device.HOST_COPY_LIMIT
 
 
 class Array(Storage):

@@ -126,7 +126,12 @@ def denorm_preserve(dev):
     results are off wherever a float32 result or input is subnormal."""
     info = getattr(dev, "info", None) or {}
     fc = info.get("float_controls") or {}
-    return bool(fc.get("denorm_preserve_f32")) or info.get("vendor_id") == NVIDIA_VENDOR_ID
+    if bool(fc.get("denorm_preserve_f32")):
+        return True
+    # The NVIDIA use is outside the Vulkan spec (the validation layer reports it):
+    # ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE=0 turns it off, e.g. for validation runs.
+    return (info.get("vendor_id") == NVIDIA_VENDOR_ID
+            and os.environ.get("ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE", "1") != "0")
 
 
 def device_supports(dev, code):

@@ -37,6 +37,10 @@ EARLY_SUBMIT_BYTES = 16 << 20
 # that layer (every hazard per allocation is also one per arena, so this only adds barriers).
 HAZARDS_PER_BUFFER = os.environ.get("ARRAY_API_VULKAN_HAZARDS", "allocation") == "buffer"
 
+# A write of a whole allocation up to this size keeps a host copy of it (host_bytes), so that
+# element reads after small writes cost no read-back; a larger one would be a second full-size
+# host copy on every upload.
+HOST_COPY_LIMIT = 1 << 22
 # Arenas double from FIRST_ARENA (pool.py) up to this; a larger array gets a buffer of its own.
 MAX_ARENA = 1 << 30
 
@@ -245,7 +249,7 @@ class Device:
             fresh[byte_offset:byte_offset + n] = data
             fresh.flags.writeable = False
             alloc.host = fresh
-        elif byte_offset == 0 and n == alloc.nbytes:
+        elif byte_offset == 0 and n == alloc.nbytes and n <= HOST_COPY_LIMIT:
             fresh = data.copy()
             fresh.flags.writeable = False
             alloc.host = fresh
@@ -300,6 +304,8 @@ class Device:
         raw = self.download_bytes(alloc, lo * item, (hi - lo) * item)
         view = np.ndarray(shape, dtype, buffer=raw, offset=(offset - lo) * item,
                           strides=tuple(s * item for s in strides))
+        if view.flags.c_contiguous and view.nbytes == raw.nbytes:
+            return view  # raw is a new array already: no second full-size copy
         return view.copy()
 
     # -- recording ------------------------------------------------------------------------
