@@ -24,6 +24,7 @@ from ._set_functions import *  # noqa: E402,F401,F403
 from ._sorting_functions import *  # noqa: E402,F401,F403
 from ._statistical_functions import *  # noqa: E402,F401,F403
 from ._utility_functions import *  # noqa: E402,F401,F403
+from ._warmup import warmup  # noqa: E402
 from . import fft, linalg  # noqa: E402
 
 from . import (_constants, _creation_functions, _data_type_functions,  # noqa: E402
@@ -32,7 +33,7 @@ from . import (_constants, _creation_functions, _data_type_functions,  # noqa: E
                _sorting_functions, _statistical_functions, _utility_functions)
 
 __all__ = (["__array_api_version__", "__array_namespace_info__", "Array", "fft", "linalg",
-            "runtime_stats", "reset_runtime_stats", "synchronize",
+            "runtime_stats", "reset_runtime_stats", "synchronize", "warmup",
             "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
             "float32", "float64", "complex64", "complex128"]
            + _constants.__all__ + _creation_functions.__all__ + _data_type_functions.__all__
