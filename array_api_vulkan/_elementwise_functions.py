@@ -8,8 +8,6 @@ import inspect
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
-from ._kernels import _launch
-from ._kernels._launch import table
 from ._array_object import _SCALARS, Array
 from ._dtypes import _categories
 

@@ -239,6 +239,7 @@ def contiguous(a, shape=None):
 # the push words with every offset and scalar slot to patch, the spec constants and the count.
 # Repeated calls (a loop over arrays of one layout) then only patch offsets and scalars.
 _plans = {}
+MAX_PLANS = 4096
 _SCALAR_SET = frozenset(_SCALARS)
 
 
@@ -367,6 +368,8 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
     if _allow_copy:  # (a plan for the copied inputs' layout would not match the caller's)
         slots = tuple(words[3 + j] if scalar_w[j] is not None else 0 for j in range(len(args)))
         first_index = next(j for j, a in enumerate(args) if scalar_w[j] is None)
+        if len(_plans) >= MAX_PLANS:
+            _plans.clear()  # bounded: a loop over ever-new shapes must not grow memory
         plan = _plans[key] = (template, spec, count, slots, first_index, tcode)
         st.last_plan = (shader, plan)
     out._alloc.device.launch(shader, spec, buffers, writes, push, count)
