@@ -1,0 +1,135 @@
+"""Data-op, matmul and FFT workloads of issues 8 and 9 against CuPy and torch on the same GPU,
+each timed with a synchronize after every call (median of repeats). Each row of ours says
+whether it ran natively or through a host fallback. Not a test; prints JSON.
+
+    python benchmarks/dataops.py [--out results.json] [--quick] [--only name,name]
+"""
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+import array_api_vulkan as xp
+
+N = 16 << 20
+
+
+def workloads(m, rng_arr):
+    """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
+    def v32(n=N):
+        return rng_arr(n, "float32")
+
+    def shaped(a, shape):
+        return xp.reshape(a, shape) if m is xp else a.reshape(shape)
+
+    def sq(k, dt="float32"):
+        return shaped(rng_arr(k * k, dt), (k, k))
+
+    w = {
+        "sum_f32_16M": (lambda: (v32(),), lambda a: m.sum(a), None),
+        "max_f32_16M": (lambda: (v32(),), lambda a: m.max(a), None),
+        "argmax_f32_16M": (lambda: (v32(),), lambda a: m.argmax(a), None),
+        "mean_var_f32_16M": (lambda: (v32(),), lambda a: (m.mean(a), m.var(a)), None),
+        "sum_axis0_4096sq": (lambda: (sq(4096),), lambda a: m.sum(a, axis=0), None),
+        "sum_axis1_4096sq": (lambda: (sq(4096),), lambda a: m.sum(a, axis=1), None),
+        "cumsum_f32_16M": (lambda: (v32(),), lambda a: m.cumulative_sum(a) if hasattr(m, "cumulative_sum")
+                           else m.cumsum(a), None),
+        "sort_f32_16M": (lambda: (v32(),), lambda a: m.sort(a), None),
+        "argsort_f32_16M": (lambda: (v32(),), lambda a: m.argsort(a), None),
+        "where_f32_16M": (lambda: (v32(), v32()), lambda a, b: m.where(a > 0.5, a, b), None),
+        "mask_f32_16M": (lambda: (v32(),), lambda a: a[a > 0.5], None),
+        "concat_2x16M": (lambda: (v32(), v32()), lambda a, b: m.concat((a, b)) if hasattr(m, "concat")
+                         else m.concatenate((a, b)), None),
+        "transpose_copy_4096sq": (lambda: (sq(4096),), lambda a: m.asarray(a.T, copy=True) if m is xp
+                                  else (a.T.copy() if hasattr(a.T, "copy") else a.T.contiguous()), None),
+        "matmul_f32_1024": (lambda: (sq(1024), sq(1024)), lambda a, b: a @ b, 2 * 1024 ** 3),
+        "matmul_f32_4096": (lambda: (sq(4096), sq(4096)), lambda a, b: a @ b, 2 * 4096 ** 3),
+        "matmul_f64_4096": (lambda: (sq(4096, "float64"), sq(4096, "float64")), lambda a, b: a @ b, 2 * 4096 ** 3),
+        "batched_matmul_64x256_f32": (lambda: (shaped(rng_arr(64 * 256 * 256, "float32"), (64, 256, 256)),) * 2,
+                                      lambda a, b: a @ b, 2 * 64 * 256 ** 3),
+    }
+    return w
+
+
+def timed(fn, args, sync, repeats):
+    fn(*args)
+    sync()
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn(*args)
+        sync()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def run_lib(name, res, only, repeats):
+    if name == "ours":
+        m = xp
+        rng = np.random.default_rng(0)
+
+        def arr(n, dt):
+            return xp.asarray(rng.random(n, dtype=np.float64).astype(dt))
+        sync = xp.synchronize
+    elif name == "cupy":
+        import cupy as m
+        sync = m.cuda.Device().synchronize
+
+        def arr(n, dt):
+            return m.random.random(n).astype(dt)
+    else:
+        import torch as m
+        assert m.cuda.is_available()
+        m.backends.cuda.matmul.allow_tf32 = False
+        m.backends.cudnn.allow_tf32 = False
+        sync = m.cuda.synchronize
+
+        def arr(n, dt):
+            return m.rand(n, device="cuda", dtype=getattr(m, dt))
+    for wname, (setup, fn, flops) in workloads(m, arr).items():
+        if only and wname not in only:
+            continue
+        try:
+            args = setup()
+            if name == "ours":
+                before = dict(xp.runtime_stats()["host_fallbacks"])
+            t = timed(fn, args, sync, repeats)
+            row = {"us": round(t * 1e6, 1)}
+            if flops:
+                row["TFLOPs"] = round(flops / t / 1e12, 2)
+            if name == "ours":
+                after = xp.runtime_stats()["host_fallbacks"]
+                host = {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
+                row["native"] = not host
+                if host:
+                    row["host"] = host
+            res[f"{name}_{wname}"] = row
+        except Exception as e:
+            res[f"{name}_{wname}"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--libs", default="ours,cupy,torch")
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    res = {"device": xp.__array_namespace_info__().default_device().name}
+    for lib in args.libs.split(","):
+        try:
+            run_lib(lib, res, only, 3 if args.quick else 7)
+        except Exception as e:
+            res[lib] = f"unavailable: {type(e).__name__}: {e}"
+    text = json.dumps(res, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
