@@ -55,16 +55,19 @@ def main():
     dev = xp.__array_namespace_info__().default_device()
     dev._ensure()
     rec = dev._rec
-    for chunk in (8, 16, 32, 64):
-        for threads in (1, 4, 8):
-            rec.transfer_chunk = chunk << 20
-            rec.transfer_threads = threads
-            up = med(lambda: (xp.asarray(host), xp.synchronize()), 3)
-            src = xp.asarray(host)
-            down = med(lambda: np.asarray(src), 3)
-            out[f"chunk{chunk}MiB_threads{threads}"] = {"up_GBps": round(host.nbytes / up / 1e9, 2),
-                                                        "down_GBps": round(host.nbytes / down / 1e9, 2)}
-    rec.transfer_chunk, rec.transfer_threads = 16 << 20, 4
+    default = (rec.transfer_chunk, rec.transfer_threads, dev.upload_staging)
+    for staging in ("wc", "cached"):
+        dev.upload_staging = dev.staging_wc if staging == "wc" else dev.staging
+        for chunk in (16, 32, 64):
+            for threads in (4, 8):
+                rec.transfer_chunk = chunk << 20
+                rec.transfer_threads = threads
+                up = med(lambda: (xp.asarray(host), xp.synchronize()), 3)
+                src = xp.asarray(host)
+                down = med(lambda: np.asarray(src), 3)
+                out[f"upload_staging_{staging}_chunk{chunk}MiB_threads{threads}"] = {
+                    "up_GBps": round(host.nbytes / up / 1e9, 2), "down_GBps": round(host.nbytes / down / 1e9, 2)}
+    rec.transfer_chunk, rec.transfer_threads, dev.upload_staging = default
     add_and_chain("after_transfers", out)
     s = xp.runtime_stats()
     out["pool_MiB"] = (s["pool_bytes_reserved"] >> 20, s["pool_bytes_in_use"] >> 20)

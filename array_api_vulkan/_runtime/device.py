@@ -172,12 +172,19 @@ class Device:
                                  first_arena=FIRST_ARENA)
         self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
                                     first_arena=FIRST_ARENA)
-        self.pool.before_grow = self.staging.before_grow = self._before_grow
+        # Uploads stage in write-combined memory (the device reads it faster), downloads in
+        # cached memory (the host reads it): ARRAY_API_VULKAN_UPLOAD_STAGING=cached uses the latter.
+        self.staging_wc = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
+                                       first_arena=FIRST_ARENA, cached=False)
+        self.upload_staging = (self.staging if os.environ.get("ARRAY_API_VULKAN_UPLOAD_STAGING") == "cached"
+                               else self.staging_wc)
+        self.pool.before_grow = self.staging.before_grow = self.staging_wc.before_grow = self._before_grow
         self._host_views = {}
         rec = self._rec = _vkcore.Recorder(core, load_spirv, HAZARDS_PER_BUFFER)
         self._configure(rec)
         self.pool.set_recorder(rec)
         self.staging.set_recorder(rec)
+        self.staging_wc.set_recorder(rec)
         self._cache_file = pipeline_cache_file(self.info)
         if self._cache_file:
             try:
@@ -241,7 +248,7 @@ class Device:
             raise ValueError(f"writing {n} bytes at {byte_offset} into an allocation of {alloc.nbytes}")
         self._ensure()
         cached = alloc.host
-        self._rec.upload(self.staging, data, alloc, byte_offset)
+        self._rec.upload(self.upload_staging, data, alloc, byte_offset)
         stats.counters["bytes_uploaded"] += n
         if cached is not None:
             # Copy on write: whoever holds the old copy keeps what they read.
@@ -261,6 +268,7 @@ class Device:
         self._rec.download(self.staging, alloc, start, out)
         self.pool.reclaim()
         self.staging.reclaim()
+        self.staging_wc.reclaim()
         stats.counters["bytes_downloaded"] += nbytes
         return out
 
@@ -355,3 +363,4 @@ class Device:
         self._rec.synchronize()
         self.pool.reclaim()
         self.staging.reclaim()
+        self.staging_wc.reclaim()

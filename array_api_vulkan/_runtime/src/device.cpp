@@ -255,7 +255,7 @@ Device::timestamps() const
 }
 
 std::shared_ptr<Buffer>
-Device::create_buffer(uint64_t nbytes, bool host)
+Device::create_buffer(uint64_t nbytes, bool host, bool cached)
 {
     if (nbytes == 0 || nbytes % 16 != 0)
         throw std::invalid_argument("buffer size must be a positive multiple of 16");
@@ -273,9 +273,15 @@ Device::create_buffer(uint64_t nbytes, bool host)
         if (zeros == MAP_FAILED)
             throw std::bad_alloc();
         try {
+            // (a static of the patched Kompute: one buffer is made at a time)
+            static std::mutex lock;
+            std::lock_guard<std::mutex> guard(lock);
+            kp::Tensor::preferHostCached = cached;
             buf->tensor = mManager->tensor(zeros, count, 4, kp::Tensor::TensorDataTypes::eUnsignedInt,
                                            kp::Tensor::TensorTypes::eHost);
+            kp::Tensor::preferHostCached = true;
         } catch (...) {
+            kp::Tensor::preferHostCached = true;
             munmap(zeros, nbytes);
             throw;
         }

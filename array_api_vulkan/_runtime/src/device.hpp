@@ -48,7 +48,9 @@ class Device
     // The VkDevice is deliberately never destroyed: Python may release arrays (and so Kompute
     // tensors) in any order at interpreter exit, and each needs a live device to free itself.
 
-    std::shared_ptr<Buffer> create_buffer(uint64_t nbytes, bool host);
+    // host: host-visible staging; cached: cached system memory (else write-combined where the
+    // device has it, which it reads faster: upload staging).
+    std::shared_ptr<Buffer> create_buffer(uint64_t nbytes, bool host, bool cached = true);
     const std::shared_ptr<Submitter>& submitter() const { return mSub; }
     PipelineCache& pipelines() { return *mPipelines; }
     const std::shared_ptr<vk::Device>& device() const { return mDevice; }

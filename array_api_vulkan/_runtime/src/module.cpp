@@ -138,11 +138,12 @@ PYBIND11_MODULE(_vkcore, m)
 
     py::class_<Pool, std::shared_ptr<Pool>>(m, "Pool")
       .def(py::init([](Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered,
-                       uint64_t first_arena) {
-               return std::make_shared<Pool>(core, std::move(device), max_arena, host, stream_ordered, first_arena);
+                       uint64_t first_arena, bool cached) {
+               return std::make_shared<Pool>(core, std::move(device), max_arena, host, stream_ordered, first_arena,
+                                             cached);
            }),
            py::arg("core"), py::arg("device"), py::arg("max_arena"), py::arg("host"), py::arg("stream_ordered"),
-           py::arg("first_arena"), py::keep_alive<1, 2>())
+           py::arg("first_arena"), py::arg("cached") = true, py::keep_alive<1, 2>())
       .def("alloc", &Pool::alloc)
       .def("reclaim", &Pool::reclaim)
       .def(
@@ -152,6 +153,7 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readonly("device", &Pool::device)
       .def_readonly("max_arena", &Pool::max_arena)
       .def_readonly("host", &Pool::host)
+      .def_readonly("cached", &Pool::cached)
       .def_readonly("stream_ordered", &Pool::stream_ordered)
       .def_readonly("next_arena", &Pool::next_arena)
       .def_readonly("bytes_reserved", &Pool::bytes_reserved)
@@ -174,7 +176,8 @@ PYBIND11_MODULE(_vkcore, m)
 
     py::class_<Device>(m, "Device")
       .def(py::init<uint32_t>())
-      .def("create_buffer", &Device::create_buffer, py::arg("nbytes"), py::arg("host") = false)
+      .def("create_buffer", &Device::create_buffer, py::arg("nbytes"), py::arg("host") = false,
+           py::arg("cached") = true)
       .def_property_readonly("timestamps", &Device::timestamps)
       .def_property_readonly("max_buffer_bytes", &Device::max_buffer_bytes)
       .def("features", &Device::features)

@@ -49,8 +49,10 @@ struct Allocation
 class Pool : public std::enable_shared_from_this<Pool>
 {
   public:
-    Pool(Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered, uint64_t first_arena)
-      : mCore(core)
+    Pool(Device& core, py::object device, uint64_t max_arena, bool host, bool stream_ordered, uint64_t first_arena,
+         bool cached = true)
+      : cached(cached)
+      , mCore(core)
       , device(std::move(device))
       , max_arena(std::min(max_arena - max_arena % kAlign, core.max_buffer_bytes()))
       , host(host)
@@ -59,6 +61,7 @@ class Pool : public std::enable_shared_from_this<Pool>
     {
     }
 
+    bool cached; // host pools: cached system memory, else write-combined (see Device::create_buffer)
     py::object device;
     uint64_t max_arena;
     bool host, stream_ordered;
@@ -188,7 +191,7 @@ class Pool : public std::enable_shared_from_this<Pool>
         size = std::max(std::min((size + kAlign - 1) / kAlign * kAlign, max_arena), block);
         std::shared_ptr<Buffer> buffer;
         try {
-            buffer = mCore.create_buffer(size, host);
+            buffer = mCore.create_buffer(size, host, cached);
         } catch (const vk::OutOfDeviceMemoryError&) {
             memory_exhausted(block);
         } catch (const vk::OutOfHostMemoryError&) {
