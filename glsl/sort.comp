@@ -217,7 +217,7 @@ void search(uint i)
         uint mid = lo + ((hi - lo) >> 1);
         uint j = mid;
         if ((flags & F_SORTER) != 0u)
-            j = uint(RIn(p.addr[2]).v[p.w[9] + mid]);
+            j = min(uint(RIn(p.addr[2]).v[p.w[9] + mid]), n - 1u);  // (invalid sorter: in bounds)
         uvec2 k = key_of(load_t(p.addr[0], p.w[6] + j * p.w[7]));
         int c = cmp_key(k, q);
         if (c < 0 || (right && c == 0))
