@@ -349,6 +349,10 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
         if x2 is None:
             return None
     n = x1._shape[0]
+    if n == 0:
+        from . import full
+
+        return full(x2._shape, 0, index_dtype, dev)
     flags = F_RIGHT if side == "right" else 0
     words = {1: n, 6: x1._offset, 7: x1._strides[0] if n > 1 else 0, 8: x2._offset}
     allocs = [x1._alloc, x2._alloc]
