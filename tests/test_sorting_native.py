@@ -14,6 +14,7 @@ from array_api_vulkan._dtypes import from_np
 
 from conftest import DEVICE, DTYPES, computes_natively
 
+INDEX = xp.__array_namespace_info__().default_dtypes(device=DEVICE)["indexing"]
 REAL = [d for d in DTYPES if "complex" not in d.name and computes_natively(d)]
 IDS = [d.name for d in REAL]
 
@@ -95,7 +96,7 @@ def test_sort_argsort(dt):
             for desc in (False, True):
                 idx = ref_argsort(h, axis, desc)
                 got = xp.argsort(x, axis=axis, descending=desc)
-                assert got.dtype == xp.__array_namespace_info__().default_dtypes()["indexing"]
+                assert got.dtype == INDEX
                 same(got, idx)
                 same(xp.sort(x, axis=axis, descending=desc), np.take_along_axis(h, idx, axis))
     assert xp.runtime_stats()["host_fallbacks"] == {}
@@ -204,7 +205,7 @@ def test_searchsorted(dt):
         a = values(dt, (200,), rng, ties)
         q = values(dt, (3, 50), rng, ties)
         s = np.sort(a)
-        perm = np.argsort(a, kind="stable")
+        perm = np.argsort(a, kind="stable").astype(INDEX._np)
         for side in ("left", "right"):
             same(xp.searchsorted(dev(s), dev(q), side=side), np.searchsorted(s, q, side=side))
             same(xp.searchsorted(dev(a), dev(q), side=side, sorter=dev(perm)),
