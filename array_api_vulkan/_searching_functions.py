@@ -81,12 +81,36 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     dt, _ = _promote_args((x1, x2), "searchsorted")
     if sorter is not None and (not isinstance(sorter, Array) or sorter.dtype.kind not in "iu"):
         raise TypeError("searchsorted(): sorter must be an integer array")
+    out = _searchsorted_native(x1, x2, dt, side, sorter)
+    if out is not None:
+        return out
     return _fallback.call(
         "searchsorted",
         lambda a, v, s: np.asarray(np.searchsorted(a.astype(dt._np, copy=False),
                                                    np.asarray(v, dtype=dt._np), side=side,
                                                    sorter=s)),
         x1, x2, sorter, dtype=_index_dtype(x1))
+
+
+def _searchsorted_native(x1, x2, dt, side, sorter):
+    if x2.__class__ in (bool, int, float):
+        ok = {bool: "b", int: "iuf", float: "f"}[x2.__class__]
+        if dt.kind not in ok or (dt.kind in "iu" and not np.iinfo(dt._np).min <= x2 <= np.iinfo(dt._np).max):
+            return None
+        v = _dtypes.scalar_value(x2, dt)
+        x2 = _kernels.full((), v, dt, x1.device)
+    elif isinstance(x2, Array) and x2.device != x1.device:
+        return None
+    if not isinstance(x2, Array) or (sorter is not None and sorter.device != x1.device):
+        return None
+    args = []
+    for a in (x1, x2):
+        if a.dtype != dt:
+            a = _kernels.astype(a, dt)
+            if a is None:
+                return None
+        args.append(a)
+    return _kernels.searchsorted(args[0], args[1], side, sorter, _index_dtype(x1))
 
 
 def where(condition, x1, x2, /):

@@ -4,7 +4,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._elementwise_functions import _promote_args
 
@@ -36,6 +36,11 @@ def _check(x, fname):
 def _unique(fname, x, **kw):
     _check(x, fname)
     idx = _dtypes.defaults(x.device)["indexing"]
+    if x.dtype.kind != "c":
+        out = _kernels.unique(x, True, bool(kw.get("return_index")), bool(kw.get("return_inverse")),
+                              bool(kw.get("return_counts")), idx)
+        if out is not None:
+            return out
 
     def host(a):
         out = np.unique(a.reshape(-1), equal_nan=False, **kw)

@@ -1,7 +1,7 @@
 """Sorting functions."""
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._manipulation_functions import _axis
 
@@ -30,12 +30,18 @@ def _argsort_host(a, axis, descending, stable):
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     axis = _prep("argsort", x, axis)
+    out = _kernels.sort(x, axis, bool(descending), True, _dtypes.defaults(x.device)["indexing"])
+    if out is not None:
+        return out
     return _fallback.call("argsort", lambda a: _argsort_host(a, axis, descending, stable), x,
                           dtype=_dtypes.defaults(x.device)["indexing"])
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     axis = _prep("sort", x, axis)
+    out = _kernels.sort(x, axis, bool(descending), False, _dtypes.defaults(x.device)["indexing"])
+    if out is not None:
+        return out
 
     def host(a):
         if a.ndim == 0:

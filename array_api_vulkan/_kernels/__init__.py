@@ -11,6 +11,7 @@ import math
 from . import _launch
 from ._launch import table
 from ._reduce import reduce, scan  # noqa: F401
+from ._sort import searchsorted, sort, unique  # noqa: F401
 
 
 set_result_type = _launch.set_result_type

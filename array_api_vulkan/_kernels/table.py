@@ -139,6 +139,28 @@ for _n in ("cumulative_sum", "cumulative_prod"):
     _ROWS.append((_n, "scan", _WIDEN32))
     _ROWS.append((_n, "scan", _same(_NUMERIC, 1)))
 
+# -- sort: radix sort, unique and searchsorted kernels (glsl/sort.comp) ----------------------
+# Keys are uint32 words ('I'); index results the default index dtype ('l', or 'i' without
+# int64). sort_keys/unique_flags T -> I, sort_gather/unique_compact T -> T, the radix passes
+# I -> I, index outputs I -> l/i, sort_search (searchsorted) T -> l/i.
+_SORTABLE = _BOOL + _REAL_NUMERIC
+_ROWS.append(("sort_keys", "sort", _to(_SORTABLE, 1, "I")))
+_ROWS.append(("sort_hist", "sort", ("I->I",)))
+_ROWS.append(("sort_scatter", "sort", ("I->I",)))
+_ROWS.append(("sort_gather", "sort", _same(_SORTABLE, 1)))
+for _r in "li":
+    _ROWS.append(("sort_index", "sort", ("I->" + _r,)))
+_ROWS.append(("unique_flags", "sort", _to(_SORTABLE, 1, "I")))
+_ROWS.append(("unique_compact", "sort", _same(_SORTABLE, 1)))
+for _r in "li":
+    _ROWS.append(("unique_first", "sort", ("I->" + _r,)))
+_ROWS.append(("unique_start", "sort", ("I->I",)))
+for _r in "li":
+    _ROWS.append(("unique_count", "sort", ("I->" + _r,)))
+    _ROWS.append(("unique_inverse", "sort", ("I->" + _r,)))
+    _ROWS.append(("sort_search", "sort", _to(_SORTABLE, 1, _r)))
+del _r
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",

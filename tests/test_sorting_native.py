@@ -1,0 +1,231 @@
+"""Issue 8, sorting and sets: sort/argsort (stable, descending, any axis), unique_* and
+searchsorted native through the sort family (glsl/sort.comp), against numpy / array-api-strict's
+behaviour, for every advertised real dtype and bool, with no host fallback.
+
+References: argsort ascending is numpy's stable argsort; descending is array-api-strict's
+flip(argsort(flip(x))) (equal keys in input order, NaNs first); unique_* are numpy >= 2's
+np.unique(x.reshape(-1), equal_nan=False) (sorted values, each NaN distinct)."""
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan._array_object import Array
+from array_api_vulkan._dtypes import from_np
+
+from conftest import DEVICE, DTYPES, computes_natively
+
+INDEX = xp.__array_namespace_info__().default_dtypes(device=DEVICE)["indexing"]
+REAL = [d for d in DTYPES if "complex" not in d.name and computes_natively(d)]
+IDS = [d.name for d in REAL]
+
+
+def dev(h):
+    """Upload without the spec layer's asarray (which counts itself as a host round trip)."""
+    h = np.asarray(h)
+    return Array._new(DEVICE.upload(np.ascontiguousarray(h)), from_np(h.dtype), h.shape)
+
+
+def values(dt, shape, rng, ties=False):
+    n = int(np.prod(shape))
+    k = dt._np.kind
+    if k == "b":
+        v = rng.random(n) < 0.5
+    elif k in "iu":
+        info = np.iinfo(dt._np)
+        if ties:
+            v = rng.integers(max(info.min, -2), 3, n).astype(dt._np)
+        else:
+            v = rng.integers(info.min, info.max, n, dtype=dt._np, endpoint=True)
+    else:
+        if ties:
+            v = rng.integers(-2, 3, n).astype(dt._np)
+        else:
+            v = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(dt._np)
+            sp = rng.random(n)
+            v[sp < 0.05] = np.nan
+            v[(sp >= 0.05) & (sp < 0.1)] = -0.0
+            v[(sp >= 0.1) & (sp < 0.15)] = 0.0
+            v[(sp >= 0.15) & (sp < 0.17)] = np.inf
+            v[(sp >= 0.17) & (sp < 0.19)] = -np.inf
+    return v.reshape(shape)
+
+
+def ref_argsort(a, axis, descending):
+    if not descending:
+        return np.argsort(a, axis=axis, kind="stable")
+    n = a.shape[axis]
+    return n - 1 - np.flip(np.argsort(np.flip(a, axis=axis), axis=axis, kind="stable"), axis=axis)
+
+
+def same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if got.dtype.kind == "f":
+        ok = (got == want) | (np.isnan(got) & np.isnan(want))
+    else:
+        ok = got == want
+    assert ok.all(), (got, want)
+
+
+# (shape, axis, view)
+LAYOUTS = [
+    ((1000,), -1, None),
+    ((1,), 0, None),
+    ((13, 257), 1, None),
+    ((13, 257), 0, None),
+    ((4, 5, 6), 1, None),
+    ((4, 5, 6), -3, None),
+    ((300, 3), 0, None),
+    ((20, 30), 1, lambda a: a[::2, ::-3]),
+    ((20, 30), 0, lambda a: a.T),
+    ((0, 5), 1, None),
+    ((5, 0), 1, None),
+]
+
+
+@pytest.mark.parametrize("dt", REAL, ids=IDS)
+def test_sort_argsort(dt):
+    rng = np.random.default_rng(1)
+    xp.reset_runtime_stats()
+    for ties in (False, True):
+        for shape, axis, view in LAYOUTS:
+            h = values(dt, shape, rng, ties)
+            x = dev(h)
+            if view is not None:
+                h, x = view(h), view(x)
+            for desc in (False, True):
+                idx = ref_argsort(h, axis, desc)
+                got = xp.argsort(x, axis=axis, descending=desc)
+                assert got.dtype == INDEX
+                same(got, idx)
+                same(xp.sort(x, axis=axis, descending=desc), np.take_along_axis(h, idx, axis))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_nan_and_zeros():
+    for dt in REAL:
+        if dt._np.kind != "f":
+            continue
+        h = np.array([1.0, np.nan, 2.0, np.nan, -0.0, 0.0, 1.0, -np.inf, np.inf, -0.0], dt._np)
+        x = dev(h)
+        xp.reset_runtime_stats()
+        # ascending: NaNs last in input order; -0 == +0 keep input order
+        same(xp.argsort(x), [7, 4, 5, 9, 0, 6, 2, 8, 1, 3])
+        # descending (array-api-strict): NaNs first, equal keys in input order
+        same(xp.argsort(x, descending=True), [1, 3, 8, 2, 0, 6, 4, 5, 9, 7])
+        s = np.asarray(xp.sort(x))
+        assert np.signbit(s[1:4]).tolist() == [True, False, True]
+        assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_zero_d():
+    """0-d: sort gives the value, argsort 0 (this package's behaviour, as its host path)."""
+    x = dev(np.float32(2.5))
+    xp.reset_runtime_stats()
+    s, a = xp.sort(x), xp.argsort(x)
+    assert s.shape == () and float(s) == 2.5 and a.shape == () and int(a) == 0
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+    with pytest.raises(Exception):
+        xp.sort(x, axis=1)
+
+
+def test_stability_many_equal_keys():
+    rng = np.random.default_rng(2)
+    h = rng.integers(0, 4, 100_000).astype(np.int32)
+    x = dev(h)
+    xp.reset_runtime_stats()
+    same(xp.argsort(x), np.argsort(h, kind="stable"))
+    same(xp.argsort(x, descending=True), ref_argsort(h, 0, True))
+    # many short rows
+    h2 = rng.integers(0, 3, (5000, 7)).astype(np.int32)
+    same(xp.argsort(dev(h2), axis=1), np.argsort(h2, axis=1, kind="stable"))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_large():
+    n = 1 << 22
+    rng = np.random.default_rng(3)
+    h = rng.standard_normal(n).astype(np.float32)
+    h[::1000] = 0.5  # ties
+    x = dev(h)
+    xp.reset_runtime_stats()
+    same(xp.argsort(x), np.argsort(h, kind="stable"))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def _unique_ref(h):
+    return np.unique(h.reshape(-1), return_index=True, return_inverse=True, return_counts=True,
+                     equal_nan=False)
+
+
+@pytest.mark.parametrize("dt", REAL, ids=IDS)
+def test_unique(dt):
+    rng = np.random.default_rng(4)
+    xp.reset_runtime_stats()
+    for shape, view in [((600,), None), ((30, 40), lambda a: a[::-2, 1::3]), ((0,), None),
+                        ((), None), ((7, 1, 3), None)]:
+        for ties in (True, False):
+            h = values(dt, shape, rng, ties)
+            x = dev(h)
+            if view is not None:
+                h, x = view(h), view(x)
+            v, i, inv, c = _unique_ref(h)
+            r = xp.unique_all(x)
+            same(r.values, v)
+            same(r.indices, i)
+            same(r.inverse_indices, inv.reshape(h.shape))
+            same(r.counts, c)
+            same(xp.unique_values(x), v)
+            rc = xp.unique_counts(x)
+            same(rc.values, v)
+            same(rc.counts, c)
+            ri = xp.unique_inverse(x)
+            same(ri.values, v)
+            same(ri.inverse_indices, inv.reshape(h.shape))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_unique_nan_zero():
+    for dt in REAL:
+        if dt._np.kind != "f":
+            continue
+        h = np.array([np.nan, 1.0, -0.0, np.nan, 0.0, 1.0], dt._np)
+        r = xp.unique_all(dev(h))
+        same(r.values, [0.0, 1.0, np.nan, np.nan])
+        same(r.indices, [2, 1, 0, 3])
+        same(r.counts, [2, 2, 1, 1])
+        same(r.inverse_indices, [2, 1, 0, 3, 0, 1])
+
+
+@pytest.mark.parametrize("dt", REAL, ids=IDS)
+def test_searchsorted(dt):
+    rng = np.random.default_rng(5)
+    xp.reset_runtime_stats()
+    for ties in (True, False):
+        a = values(dt, (200,), rng, ties)
+        q = values(dt, (3, 50), rng, ties)
+        s = np.sort(a)
+        perm = np.argsort(a, kind="stable").astype(INDEX._np)
+        for side in ("left", "right"):
+            same(xp.searchsorted(dev(s), dev(q), side=side), np.searchsorted(s, q, side=side))
+            same(xp.searchsorted(dev(a), dev(q), side=side, sorter=dev(perm)),
+                 np.searchsorted(a, q, side=side, sorter=perm))
+            # strided x1 and x2
+            s2 = np.sort(a)[::-1]
+            same(xp.searchsorted(dev(s2)[::-1], dev(q)[:, ::2], side=side),
+                 np.searchsorted(s2[::-1], q[:, ::2], side=side))
+            same(xp.searchsorted(dev(s), dev(q[0, 0]), side=side),
+                 np.searchsorted(s, q[0, 0], side=side))
+            same(xp.searchsorted(dev(s[:0]), dev(q), side=side), np.zeros(q.shape, np.int64))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_searchsorted_nan_scalar():
+    dt = REAL[-1] if REAL[-1]._np.kind == "f" else xp.float32
+    s = np.array([-np.inf, -1.0, -0.0, 0.0, 2.0, np.inf, np.nan, np.nan], dt._np)
+    q = np.array([np.nan, 0.0, -0.0, np.inf, -5.0, 2.0], dt._np)
+    xp.reset_runtime_stats()
+    for side in ("left", "right"):
+        same(xp.searchsorted(dev(s), dev(q), side=side), np.searchsorted(s, q, side=side))
+        same(xp.searchsorted(dev(s), 2.0, side=side), np.searchsorted(s, 2.0, side=side))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
