@@ -203,9 +203,9 @@ def test_staging_block_is_not_reused_before_its_batch_finishes(dev):
     """The host writes staging memory directly, so only finished work may give it back."""
     a = dev.upload(np.arange(256, dtype=np.float32))  # pending: a copy reads its staging block
     gc.collect()
-    stage_blocks = {(arena, off) for _, arena, off, _ in dev.staging.deferred}
+    stage_blocks = {(arena, off) for _, arena, off, _ in dev.upload_staging.deferred}
     assert stage_blocks  # the upload's staging block is waiting for its batch
-    s = dev.staging.alloc(1024)
+    s = dev.upload_staging.alloc(1024)
     assert (s.arena, s.offset) not in stage_blocks
     np.testing.assert_array_equal(dev.download(a, np.float32, (256,), (1,), 0), np.arange(256))
 
