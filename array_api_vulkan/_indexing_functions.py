@@ -47,6 +47,42 @@ def _common_index(arrays):
     return None if any(a is None for a in out) else out
 
 
+_BIG = (1 << 31) - 1
+
+
+def _combine(terms, shape, wrap):
+    """More index arrays than the gather kernel takes (two) folded into one, on the device:
+    terms [(index Array, axis length n, x stride s)] -> (P, lo), P of `shape` (broadcast) in the
+    default index dtype with P = sum_k wrapclamp(I_k) * s_k - lo >= 0, lo the sum's least value
+    (negative strides); or None. wrap: negative indices wrap and all clamp (as the kernel)."""
+    it = _dtypes.defaults(terms[0][0].device)["indexing"]
+    ew = _kernels.elementwise
+    acc, lo = None, 0
+    for a, n, s in terms:
+        if a._dtype != it:
+            a = _kernels.astype(a, it)
+            if a is None:
+                return None
+        if wrap:
+            neg = ew("less", [a, 0], _dtypes.bool, a._shape)
+            up = None if neg is None else ew("add", [a, n], it, a._shape)
+            a = None if up is None else ew("where", [neg, up, a], it, a._shape)
+            a = None if a is None else ew("clip", [a, 0, n - 1], it, a._shape)
+            if a is None:
+                return None
+        if s < 0:
+            lo += (n - 1) * s
+        t = ew("multiply", [a, s], it, a._shape)
+        if t is not None and acc is not None:
+            t = ew("add", [acc, t], it, _bshape(acc._shape, t._shape))
+        if t is None:
+            return None
+        acc = t
+    if acc._shape != tuple(shape) or lo:
+        acc = ew("add", [acc, -lo], it, tuple(shape))
+    return None if acc is None else (acc, lo)
+
+
 def take(x, indices, /, *, axis=None):
     """Elements of x at `indices` (a one-dimensional integer array) along axis."""
     if not isinstance(x, Array) or not isinstance(indices, Array):
@@ -140,7 +176,7 @@ def _array_key_geometry(x, key):
             return None
     adv = [j for j, e in enumerate(entries) if e[0] == "a"]
     arrays = [e for e in entries if e[0] == "a" and e[1] is not None]
-    if not arrays or len(arrays) > 2:
+    if not arrays:
         return None
     b = _bshape(*(e[1]._shape for e in arrays))
     if b is None:
@@ -150,7 +186,16 @@ def _array_key_geometry(x, key):
     after = [e for j, e in enumerate(entries) if e[0] == "b" and not (adjacent and j < adv[0])]
     out_shape = tuple(e[1] for e in before) + b + tuple(e[1] for e in after)
     xs = [e[2] for e in before] + [0] * len(b) + [e[2] for e in after]
-    ids = _common_index([e[1] for e in arrays])
+    if len(arrays) > 2:
+        if any(e[2] == 0 for e in arrays) or math.prod(b) == 0:
+            return None
+        r = _combine([e[1:] for e in arrays], b, True)
+        if r is None:
+            return None
+        off += r[1]
+        ids, arrays = [r[0]], [("a", r[0], _BIG, 1)]
+    else:
+        ids = _common_index([e[1] for e in arrays])
     if ids is None:
         return None
     idx, nb = [], len(before)
@@ -203,12 +248,10 @@ def _groups(x, k):
 
 def _mask_geometry(x, m):
     """gather/scatter geometry of x[m]: the coordinates of the set elements over x's leading
-    dimensions merged into runs (_groups), at most two (index arrays); None where more or no
-    kernel."""
+    dimensions merged into runs (_groups), as index arrays (more than two folded into one
+    position array); None where no kernel."""
     k = m.ndim
     gs, gst = _groups(x, k)
-    if len(gs) > 2:
-        return None
     r = _compact(m, tuple(gs))
     if r is None:
         return None
@@ -218,18 +261,23 @@ def _mask_geometry(x, m):
     st = [1] + [0] * (x.ndim - k)
     idx = [(Array._new(out._alloc, out._dtype, (count,), (1,), out._offset + d * count), st, n, s)
            for d, (n, s) in enumerate(zip(gs, gst))]
-    return out_shape, xs, x._offset, idx
+    off = x._offset
+    if len(idx) > 2 and count:
+        # more than two runs: their coordinates folded into one position array
+        c = _combine([(a, n, s) for a, _, n, s in idx], (count,), False)
+        if c is None:
+            return None
+        idx = [(c[0], st, _BIG, 1)]
+        off += c[1]
+    elif len(idx) > 2:
+        idx = []
+    return out_shape, xs, off, idx
 
 
 def getitem_native(x, key):
     """x[key] on the device for integer-array and boolean-mask keys, or None."""
     m = _mask_key(x, key)
     if m is not None:
-        if len(_groups(x, m.ndim)[0]) > 2:
-            xc = _kernels.astype(x, x._dtype)  # one strided leading dimension needed
-            if xc is None:
-                return None
-            x = xc
         g = _mask_geometry(x, m)
     else:
         g = _array_key_geometry(x, key)

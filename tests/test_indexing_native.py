@@ -4,8 +4,9 @@ advertised dtype, against numpy, with no host fallback.
 
 Documented behaviour beyond numpy's: out-of-bounds integer array indices are clamped (negative
 ones wrap once first); duplicate scatter positions store one of the values (unspecified which).
-Not native (counted host fallback): more than two index arrays, boolean arrays mixed with other
-indices, masks over a non-leading axis, 0-d masks."""
+More than two index arrays (and masks whose leading dimensions are more than two strided runs)
+are folded into one position array by elementwise kernels first. Not native (counted host
+fallback): boolean arrays mixed with other indices, masks over a non-leading axis, 0-d masks."""
 import numpy as np
 import pytest
 
@@ -146,6 +147,11 @@ def test_getitem_arrays(dt):
         same(da[dk], a[hk])
         same(da[::-1, 1:, ::-1][dk], a[::-1, 1:, ::-1][hk])
     same(da[dev(ix(2))], a[ix(2)])  # 0-d index array
+    i3 = ix([[0, -1], [3, 2]])
+    h, d = (i3, k, j), (dev(i3), dev(k), dev(j))
+    same(da[d], a[h])  # three index arrays
+    same(da[::-1, :, ::-1][d], a[::-1, :, ::-1][h])
+    same(da[::-1, ::2, 1:][dev(i3), 1, dev(ix([0, 4])), None], a[::-1, ::2, 1:][i3, 1, ix([0, 4]), None])
     same(da[dev(ix(np.zeros((0,))))], a[ix(np.zeros((0,)))])
 
 
@@ -204,6 +210,17 @@ def test_setitem(dt):
     view[dev(ix([0, 2])), 1] = dev(v[:3])
     hv[ix([0, 2]), 1] = v[:3]
     same(da, a)
+    view3 = da[::-1, ::2, ::2]  # leading dimensions in three strided runs
+    hv3 = a[::-1, ::2, ::2]
+    m3 = rng.random((4, 3, 3)) < 0.5
+    same(view3[dev(m3)], hv3[m3])
+    view3[dev(m3)] = s
+    hv3[m3] = s
+    same(da, a)
+    i3 = ix([[0, -1], [3, 2]])
+    da[dev(i3), dev(ix([1, 2])), dev(ix([[0], [5]]))] = dev(v[:1])
+    a[i3, ix([1, 2]), ix([[0], [5]])] = v[:1]
+    same(da, a)
     da[dev(np.zeros((4, 5), bool))] = s  # nothing selected
     same(da, a)
 
@@ -237,9 +254,10 @@ def test_large():
 def test_counted_fallbacks():
     a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     i = ix([0, 1])
-    same(dev(a)[dev(i), dev(i), dev(i)], a[i, i, i])  # three index arrays
-    assert xp.runtime_stats()["host_fallbacks"]
     m = np.array([True, False, True, True])
     same(dev(a)[:, :, dev(m)], a[:, :, m])  # a mask over a non-leading axis
+    assert xp.runtime_stats()["host_fallbacks"]
+    m2 = np.array([True, False, False, True])
+    same(dev(a)[dev(i), 1, dev(m2)], a[i, 1, m2])  # a mask mixed with other indices
     with pytest.raises(IndexError):
         dev(a)[dev(ix(np.zeros((0,)))), 0][0]  # empty result, then out of range
