@@ -24,6 +24,10 @@ def _ew():
     return sys.modules["array_api_vulkan._elementwise_functions"]
 
 
+def _indexing():
+    return sys.modules["array_api_vulkan._indexing_functions"]
+
+
 def _is_int_key(k):
     return isinstance(k, (int, np.integer)) and not isinstance(k, (bool, np.bool_))
 
@@ -247,6 +251,9 @@ class Array(Storage):
         if view is not None:
             return view
         self._check_advanced(tkey)
+        out = _indexing().getitem_native(self, tkey)
+        if out is not None:
+            return out
         return _fallback.call("__getitem__", lambda a, k: a[k], self, key)
 
     def _check_advanced(self, key):
@@ -281,6 +288,8 @@ class Array(Storage):
         else:
             raise TypeError(f"cannot assign {type(value).__name__} to an array")
         if view is not None and self._assign_native(view, value):
+            return
+        if view is None and _indexing().setitem_native(self, tkey, value):
             return
         if isinstance(value, Array):
             value = value._host()

@@ -64,6 +64,17 @@ def nonzero(x, /):
         raise TypeError("nonzero() expects an array")
     if x.ndim == 0:
         raise ValueError("nonzero() of a zero-dimensional array")
+    from ._indexing_functions import _compact
+
+    m = x
+    if x.dtype != _dtypes.bool:
+        zero = {"i": 0, "u": 0, "f": 0.0, "c": 0j}[x.dtype.kind]
+        m = _kernels.elementwise("not_equal", [x, zero], _dtypes.bool, x.shape)
+    r = None if m is None else _compact(m, x.shape)
+    if r is not None:
+        out, count = r
+        return tuple(Array._new(out._alloc, out._dtype, (count,), (1,), out._offset + d * count)
+                     for d in range(x.ndim))
     return _fallback.call("nonzero", lambda a: tuple(np.nonzero(a)), x, dtype=_index_dtype(x))
 
 

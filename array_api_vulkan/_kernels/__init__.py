@@ -12,6 +12,7 @@ from . import _launch
 from ._launch import table
 from ._reduce import reduce, scan  # noqa: F401
 from ._sort import searchsorted, sort, unique  # noqa: F401
+from ._index import compact, gather, scatter  # noqa: F401
 
 
 set_result_type = _launch.set_result_type
@@ -174,8 +175,13 @@ def elementwise(name, args, dtype, shape):
     if not arrays:
         return None
     dev = arrays[0]._alloc.device
-    tc = _code(arrays[0]._dtype)
     rc = _code(dtype)
+    key = table.KEY_INPUT.get(name)
+    if key is None:
+        tc = _code(arrays[0]._dtype)
+    else:  # e.g. where: looked up by its values' dtype (a Python scalar takes the result's)
+        ka = args[key] if key < len(args) else None
+        tc = rc if isinstance(ka, (bool, int, float, complex)) or ka is None else _code(ka._dtype)
     if name == "divide" and tc not in "fdFD":
         # integer division: the spec layer hands integer operands; divide in the result dtype
         conv = []
@@ -198,10 +204,10 @@ def elementwise(name, args, dtype, shape):
     if name == "clip" and tc in table._INT:
         args = [_launch.clamp_int(a, tc) if isinstance(a, int) else a for a in args]
     out = _empty(dev, dtype, shape)
-    nin = {"unary": 1, "binary": 2, "math": 2, "clip": 3}[op.family]
+    nin = {"unary": 1, "binary": 2, "math": 2, "clip": 3, "select": 3}[op.family]
     if op.family == "math" and op.nargs == 1:
         args = [args[0], args[0]]
     if not _launch.map_op(variant, op.code, out, list(args), nin,
-                          dynamic=op.family in _launch.DYNAMIC_MODES):
+                          dynamic=op.family in _launch.DYNAMIC_MODES, tcode=tc):
         return None
     return out

@@ -65,7 +65,11 @@ def variant(family, tin, tout, op=None, dev=None):
     a device feature that dev lacks (see shader_needs)."""
     f64 = dev is None or dev.supports_float64
     dp = dev is not None and denorm_preserve(dev)
-    name = _variants.variant_name(family, tin, tout, op, f64, dp)
+    return named(_variants.variant_name(family, tin, tout, op, f64, dp), dev)
+
+
+def named(name, dev=None):
+    """spv name `name` if it is a built variant that dev can run (see variant), else None."""
     ok = _built.get(name)
     if ok is None:
         from .._runtime.device import SPV_DIRS
@@ -255,10 +259,11 @@ class _LaunchState(threading.local):
 state = _LaunchState()
 
 
-def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
+def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tcode=None):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
     to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
-    beyond what the push block can describe."""
+    beyond what the push block can describe. tcode: the dtype code scalars are stored in
+    (default: the first Array argument's)."""
     key = (shader, op_code, out._shape, out._dtype, dynamic,
            tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
                   for a in args]))
@@ -296,7 +301,8 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
         if not isinstance(a, _SCALARS):
             first = a
             break
-    tcode = table.DTYPES[first._dtype.name][0]
+    if tcode is None:
+        tcode = table.DTYPES[first._dtype.name][0]
     cstr = _c_strides(shape)
     modes, strides = [], []
     for a in args:
@@ -334,7 +340,8 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False):
             if c is None:
                 return False
             args[j] = c
-        return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic)
+        return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic,
+                      tcode=tcode)
     nd = len(sh)
     words = [n, out._offset, nd] + [0] * nin + sh + [0] * (nd * nin)
     for idx, j in enumerate(strided):

@@ -110,6 +110,9 @@ _ROWS = [
     ("imag", "unary", _to(_CPLX, 1, _real)),
     # -- clip: x, lo, hi ----------------------------------------------------------------------
     ("clip", "clip", _same(_REAL_NUMERIC, 3)),
+    # -- select: where(cond, x1, x2), a bool condition and two values of the result dtype ----
+    # (keyed by input 1: see KEY_INPUT)
+    ("where", "select", tuple("?" + c + c + "->" + c for c in _ALL)),
 ]
 
 # -- reduce: rows of elements -> one value per row (glsl/reduce.comp) -----------------------
@@ -179,6 +182,19 @@ MATH_INCLUDES = {"f": {"f": "math_f32.glsl", "d": "math_f64.glsl"},
                  "c": {"F": "complex_math.glsl", "D": "complex_math.glsl"}}
 
 
+# Ops whose signatures are keyed by another input than the first: op name -> input position.
+# where's condition (input 0) is always bool; its values (inputs 1, 2) and result share the
+# dtype the row is looked up by, and the variant's T is that dtype.
+KEY_INPUT = {"where": 1}
+
+# Index families, outside the per-signature scheme (variants.py builds them directly):
+# gather/scatter (glsl/gather.comp) per (index dtype, element width); compact (glsl/compact.comp)
+# per index dtype of the default index kinds.
+GATHER_WIDTHS = {8: ("uint8_t", 1), 16: ("uint16_t", 2), 32: ("uint", 4), 64: ("uvec2", 8),
+                 128: ("uvec4", 16)}
+COMPACT_CODES = "il"
+
+
 class Op:
     """One row: an op in one family. `sigs` maps input dtype code -> result dtype code."""
 
@@ -187,7 +203,8 @@ class Op:
         self.family = family
         self.code = code
         self.nargs = len(sigs[0].split("->")[0])
-        self.sigs = {s.split("->")[0][0]: s.split("->")[1] for s in sigs}
+        key = KEY_INPUT.get(name, 0)
+        self.sigs = {s.split("->")[0][key]: s.split("->")[1] for s in sigs}
 
     def __repr__(self):
         return f"Op({self.name!r}, {self.family!r}, {self.code}, {sorted(self.sigs)})"

@@ -117,7 +117,19 @@ def _build():
         d.update(type_defines("R", tin))
         for f64, dp, extra in flavours("fill", None, tin):
             out[variant_name("fill", None, tin, None, f64, dp)] = ("fill", dict(d, **extra))
+    for icode in table._INT:
+        st, _, kind, bits = table.DTYPES[table.CODE[icode]][1:]
+        idx = {"I_S": st, "I_BITS": bits, "I_ALIGN": bits // 8, "I_SIGNED": int(kind == "i")}
+        for width, (es, align) in table.GATHER_WIDTHS.items():
+            out[gather_name(icode, width)] = ("gather", dict(idx, E_S=es, E_ALIGN=align))
+        if icode in table.COMPACT_CODES:
+            out[f"compact_{table.CODE[icode]}"] = ("compact", idx)
     return out
+
+
+def gather_name(icode, width):
+    """spv name of the gather/scatter variant for index dtype `icode` and element width (bits)."""
+    return f"gather_{table.CODE[icode]}_w{width}"
 
 
 VARIANTS = _build()

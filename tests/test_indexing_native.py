@@ -1,0 +1,263 @@
+"""Issue 8: where, take, take_along_axis, integer-array and boolean-mask __getitem__ /
+__setitem__, nonzero on the device (select, gather/scatter and compaction kernels) for every
+advertised dtype, against numpy, with no host fallback.
+
+Documented behaviour beyond numpy's: out-of-bounds integer array indices are clamped (negative
+ones wrap once first); duplicate scatter positions store one of the values (unspecified which).
+More than two index arrays (and masks whose leading dimensions are more than two strided runs)
+are folded into one position array by elementwise kernels first. Not native (counted host
+fallback): boolean arrays mixed with other indices, masks over a non-leading axis, 0-d masks."""
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan._array_object import Array
+from array_api_vulkan._dtypes import from_np
+
+from conftest import computes_natively, needs
+
+INFO = xp.__array_namespace_info__()
+DEV = INFO.default_device()
+DTYPES = list(INFO.dtypes(device=DEV).values())
+INDEX = [d for d in DTYPES if d.kind in "iu"]
+IDS = [d.name for d in DTYPES]
+DEFAULT_INDEX = INFO.default_dtypes(device=DEV)["indexing"]._np
+DEFAULT_FLOAT = INFO.default_dtypes(device=DEV)["real floating"]._np
+# Masks and conditions are bool: without 8-bit storage buffers every bool kernel is the host
+# fallback (conftest.computes_natively), and so are these ops.
+NATIVE = computes_natively(xp.bool)
+
+
+def ix(a):
+    """Index data in the default index dtype (numpy's default int64 may not be advertised)."""
+    return np.asarray(a).astype(DEFAULT_INDEX)
+
+
+def dev(h):
+    h = np.asarray(h)
+    return Array._new(DEV.upload(np.ascontiguousarray(h)), from_np(h.dtype), h.shape)
+
+
+def host(a):
+    return np.asarray(a)
+
+
+def vals(dt, shape, rng):
+    k = dt._np.kind
+    if k == "b":
+        return rng.random(shape) < 0.5
+    if k == "c":
+        return (rng.integers(-50, 50, shape) + 1j * rng.integers(-50, 50, shape)).astype(dt._np)
+    lo = 0 if k == "u" else -50
+    return rng.integers(lo, 50, shape).astype(dt._np)
+
+
+def scalar(dt):
+    return {"b": True, "i": -3, "u": 3, "f": -2.5, "c": 1.5 - 2j}[dt._np.kind]
+
+
+@pytest.fixture(autouse=True)
+def no_fallback(request):
+    xp.reset_runtime_stats()
+    yield
+    if NATIVE and request.node.name != "test_counted_fallbacks":
+        assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def same(a, h):
+    a = host(a)
+    assert a.dtype == h.dtype and a.shape == h.shape
+    np.testing.assert_array_equal(a, h)
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_where(dt):
+    rng = np.random.default_rng(1)
+    c = rng.random((3, 4, 5)) < 0.5
+    a, b = vals(dt, (3, 4, 5), rng), vals(dt, (4, 1), rng)
+    same(xp.where(dev(c), dev(a), dev(b)), np.where(c, a, b))
+    # strided / negative strides / broadcast condition
+    same(xp.where(dev(c)[:, ::-1, :1], dev(a)[:, :, ::-2], dev(b)),
+         np.where(c[:, ::-1, :1], a[:, :, ::-2], b))
+    s = scalar(dt)
+    same(xp.where(dev(c), s, dev(a)), np.where(c, np.asarray(s, dt._np), a))
+    same(xp.where(dev(c), dev(a), s), np.where(c, a, np.asarray(s, dt._np)))
+    # 0-d and empty
+    same(xp.where(dev(np.bool_(True)), dev(a[0, 0, 0]), dev(b[0, 0])),
+         np.where(True, a[0, 0, 0], b[0, 0]))
+    same(xp.where(dev(c[:0]), dev(a[:0]), dev(b)), np.where(c[:0], a[:0], b))
+
+
+@needs("int8", "int16")
+def test_where_promotes():
+    c = np.array([True, False, True])
+    a, b = np.array([1, 2, 3], np.int8), np.array([4, 5, 6], np.int16)
+    same(xp.where(dev(c), dev(a), dev(b)), np.where(c, a, b))
+    same(xp.where(dev(c), dev(np.array([1.5, 2.5, 3.5], np.float32)), 2),
+         np.array([1.5, 2, 3.5], np.float32))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_take(dt):
+    rng = np.random.default_rng(2)
+    a = vals(dt, (4, 5, 6), rng)
+    for idt in INDEX:
+        i = np.array([0, 3, 2, 3, 4, 1], idt._np)
+        same(xp.take(dev(a), dev(i), axis=1), np.take(a, i, axis=1))
+    i = ix([0, -1, -6, 5])
+    same(xp.take(dev(a), dev(i), axis=-1), np.take(a, i, axis=-1))
+    same(xp.take(dev(a)[::-1, 1:, ::2], dev(i[:2]), axis=0), np.take(a[::-1, 1:, ::2], i[:2], axis=0))
+    same(xp.take(dev(a[0, 0]), dev(i[:0])), a[0, 0][:0])
+    same(xp.take(dev(a)[:, :, 3], dev(i[:1]), axis=0), np.take(a[:, :, 3], i[:1], axis=0))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_take_along_axis(dt):
+    rng = np.random.default_rng(3)
+    a = vals(dt, (4, 5, 6), rng)
+    for idt in INDEX:
+        lo = 0 if idt.kind == "u" else -6
+        i = rng.integers(lo, 6, (4, 5, 3)).astype(idt._np)
+        same(xp.take_along_axis(dev(a), dev(i), axis=2), np.take_along_axis(a, i, axis=2))
+    i = ix(rng.integers(-5, 5, (1, 7, 6)))
+    same(xp.take_along_axis(dev(a), dev(i), axis=1), np.take_along_axis(a, i, axis=1))
+    i = ix(rng.integers(0, 3, (4, 3, 1)))
+    same(xp.take_along_axis(dev(a)[:, ::-1, ::-2], dev(i), axis=1),
+         np.take_along_axis(a[:, ::-1, ::-2], i, axis=1))
+
+
+def test_out_of_bounds_clamps():
+    a = np.arange(5, dtype=np.int32)
+    same(xp.take(dev(a), dev(ix([7, -9, 4, -1])), axis=0), np.array([4, 0, 4, 4], np.int32))
+    same(dev(a)[dev(ix([100, -100]))], np.array([4, 0], np.int32))
+
+
+def _keys(j, k):
+    return [(j,), (slice(None), j), (j, k), (j, slice(1, None), k), (0, slice(None), k),
+            (slice(None, None, -1), j, 2), (None, j, Ellipsis), (Ellipsis, k), (k, None, j)]
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_getitem_arrays(dt):
+    rng = np.random.default_rng(4)
+    a = vals(dt, (4, 5, 6), rng)
+    j, k = ix([[0, 1], [2, -1]]), ix([1, 3])
+    da = dev(a)
+    for hk, dk in zip(_keys(j, k), _keys(dev(j), dev(k))):
+        same(da[dk], a[hk])
+        same(da[::-1, 1:, ::-1][dk], a[::-1, 1:, ::-1][hk])
+    same(da[dev(ix(2))], a[ix(2)])  # 0-d index array
+    i3 = ix([[0, -1], [3, 2]])
+    h, d = (i3, k, j), (dev(i3), dev(k), dev(j))
+    same(da[d], a[h])  # three index arrays
+    same(da[::-1, :, ::-1][d], a[::-1, :, ::-1][h])
+    same(da[::-1, ::2, 1:][dev(i3), 1, dev(ix([0, 4])), None], a[::-1, ::2, 1:][i3, 1, ix([0, 4]), None])
+    same(da[dev(ix(np.zeros((0,))))], a[ix(np.zeros((0,)))])
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_mask_and_nonzero(dt):
+    rng = np.random.default_rng(5)
+    a = vals(dt, (4, 5, 6), rng)
+    da = dev(a)
+    for m in (rng.random((4,)) < 0.5, rng.random((4, 5)) < 0.5, rng.random((4, 5, 6)) < 0.5,
+              np.zeros((4, 5), bool), np.ones((4, 5), bool)):
+        same(da[dev(m)], a[m])
+        same(da[dev(m), ...], a[m, ...])
+        same(da[::-1][dev(m)], a[::-1][m])
+    m = rng.random((5, 4)) < 0.5
+    same(da[:, :, 0].T[dev(m)], a[:, :, 0].T[m])  # leading dims not one strided dimension
+    same(da[dev(m.T)[::1]], a[m.T])
+    m2 = rng.random((8, 6)) < 0.5  # a strided, negative-stride mask
+    same(da[:, ::2, 1:][dev(m2)[::-2, ::2]], a[:, ::2, 1:][m2[::-2, ::2]])
+    for x in (a, a[:, ::-2, 1:], a[:0], a[1, 2]):
+        for d, h in zip(xp.nonzero(dev(np.ascontiguousarray(x)) if x is not a else da), np.nonzero(x)):
+            same(d, h.astype(DEFAULT_INDEX))
+    res = xp.nonzero(da[:, ::-2, 1:])
+    for d, h in zip(res, np.nonzero(a[:, ::-2, 1:])):
+        same(d, h.astype(DEFAULT_INDEX))
+
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_setitem(dt):
+    rng = np.random.default_rng(6)
+    a = vals(dt, (4, 5, 6), rng)
+    da = dev(a)
+    m = rng.random((4, 5)) < 0.5
+    s = scalar(dt)
+    da[dev(m)] = s
+    a[m] = s
+    same(da, a)
+    v = vals(dt, (6,), rng)
+    da[dev(m)] = dev(v)
+    a[m] = v
+    same(da, a)
+    j, k = ix([[0, 1], [2, 3]]), ix([1, 4])
+    da[dev(j), dev(k)] = dev(v)
+    a[j, k] = v
+    same(da, a)
+    da[1, :, dev(k)] = s
+    a[1, :, k] = s
+    same(da, a)
+    # a strided / negative-stride view writes through to its base
+    view = da[::-1, :, ::2]
+    hv = a[::-1, :, ::2]
+    mm = rng.random((4, 5, 3)) < 0.5
+    view[dev(mm)] = s
+    hv[mm] = s
+    same(da, a)
+    view[dev(ix([0, 2])), 1] = dev(v[:3])
+    hv[ix([0, 2]), 1] = v[:3]
+    same(da, a)
+    view3 = da[::-1, ::2, ::2]  # leading dimensions in three strided runs
+    hv3 = a[::-1, ::2, ::2]
+    m3 = rng.random((4, 3, 3)) < 0.5
+    same(view3[dev(m3)], hv3[m3])
+    view3[dev(m3)] = s
+    hv3[m3] = s
+    same(da, a)
+    i3 = ix([[0, -1], [3, 2]])
+    da[dev(i3), dev(ix([1, 2])), dev(ix([[0], [5]]))] = dev(v[:1])
+    a[i3, ix([1, 2]), ix([[0], [5]])] = v[:1]
+    same(da, a)
+    da[dev(np.zeros((4, 5), bool))] = s  # nothing selected
+    same(da, a)
+
+
+def test_setitem_promotes_value():
+    a = np.zeros((3, 4), DEFAULT_FLOAT)
+    da = dev(a)
+    m = np.array([True, False, True])
+    da[dev(m)] = dev(np.arange(4, dtype=np.int8))
+    a[m] = np.arange(4)
+    same(da, a)
+
+
+def test_large():
+    n = 1 << 22
+    rng = np.random.default_rng(7)
+    a = rng.standard_normal(n).astype(np.float32)
+    m = a > 0.3
+    da, dm = dev(a), dev(m)
+    same(da[dm], a[m])
+    (nz,) = xp.nonzero(dm)
+    same(nz, np.nonzero(m)[0].astype(DEFAULT_INDEX))
+    i = ix(rng.integers(-n, n, n // 2))
+    same(xp.take(da, dev(i), axis=0), np.take(a, i))
+    same(xp.where(dm, da, 0.0), np.where(m, a, np.float32(0)))
+    da[dm] = 0.0
+    a[m] = 0
+    same(da, a)
+
+
+def test_counted_fallbacks():
+    a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    i = ix([0, 1])
+    m = np.array([True, False, True, True])
+    same(dev(a)[:, :, dev(m)], a[:, :, m])  # a mask over a non-leading axis
+    assert xp.runtime_stats()["host_fallbacks"]
+    m2 = np.array([True, False, False, True])
+    same(dev(a)[dev(i), 1, dev(m2)], a[i, 1, m2])  # a mask mixed with other indices
+    with pytest.raises(IndexError):
+        dev(a)[dev(ix(np.zeros((0,)))), 0][0]  # empty result, then out of range
