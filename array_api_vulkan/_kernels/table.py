@@ -139,6 +139,9 @@ for _n in ("cumulative_sum", "cumulative_prod"):
     _ROWS.append((_n, "scan", _WIDEN32))
     _ROWS.append((_n, "scan", _same(_NUMERIC, 1)))
 
+# -- matmul: matrix products (glsl/matmul.comp), accumulating in the dtype itself ------------
+_ROWS.append(("matmul", "matmul", _same(_NUMERIC, 2)))
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",
