@@ -41,12 +41,23 @@ def matmul(x1, x2, /):
         x1, x2, dtype=dt)
 
 
+# 1-D @ 1-D of at least this many elements: a multiply and a sum (no split-K kernel yet)
+DOT_AS_SUM = 4096
+
+
 def _native_matmul(x1, x2, dt):
     """x1 @ x2 through the matmul kernels (operands converted to dt first), or None."""
     a = x1 if x1.dtype == dt else _kernels.astype(x1, dt)
     b = x2 if x2.dtype == dt else _kernels.astype(x2, dt)
     if a is None or b is None:
         return None
+    if a.ndim == 1 and b.ndim == 1 and a.shape[0] >= DOT_AS_SUM:
+        # a long vector dot: the matmul kernel's direct path would give it one invocation;
+        # the reduce family's sum spreads it over the device (and compensates float sums)
+        from ._elementwise_functions import multiply
+        from ._statistical_functions import sum as _sum
+
+        return _sum(multiply(a, b), dtype=dt)
     return _kernels.matmul(a, b)
 
 

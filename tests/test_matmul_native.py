@@ -65,6 +65,7 @@ SHAPES = [
     ((3, 0), (0, 5)), ((2, 0, 3), (3, 2)), ((1, 1), (1, 1)),
     ((2, 3, 2, 17, 20), (3, 1, 20, 18)),  # three batch dims: copied
     ((100, 16, 16), (100, 16, 16)), ((5,), (2, 5, 70)), ((70, 130), (130,)),
+    ((5000,), (5000,)), ((1, 3000), (3000, 2)),
 ]
 
 
@@ -75,7 +76,7 @@ def test_matmul_shapes_float32(sa, sb):
 
 @pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
 @pytest.mark.parametrize("sa,sb", [((67, 33), (33, 129)), ((3, 4, 5), (5, 6)), ((9,), (9,)),
-                                   ((40, 70), (70, 20))])
+                                   ((40, 70), (70, 20)), ((4100,), (4100,))])
 def test_matmul_dtypes(dt, sa, sb):
     _matmul_case(sa, sb, dt)
 
