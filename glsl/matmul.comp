@@ -16,8 +16,8 @@
 //     elements (ty + i * WY, tx + j * WX), i < RM, j < RN: its B reads are consecutive across
 //     tx (no bank conflicts), its A reads broadcast. Tiles are loaded with the operand's
 //     contiguous axis fastest across invocations (coalesced for A, A.mT, B and B.mT alike).
-//     Grid (ceil(N / TN), ceil(M / TM), min(nbatch, 65535)); a workgroup walks batches
-//     gl_WorkGroupID.z, + gl_NumWorkGroups.z, ...
+//     Grid (ceil(N / TN), ceil(M / TM), min(S * nbatch, 65535)); a workgroup walks
+//     z = gl_WorkGroupID.z, + gl_NumWorkGroups.z, ... (z = s * nbatch + batch)
 //   SMALL == 1 (direct): one invocation per element of C (all batches flattened), a dot
 //     product straight from memory: batched small products, matrix-vector products.
 //     Grid: a 2-D grid of WX-wide groups (row-major over gl_NumWorkGroups.x).
@@ -27,6 +27,9 @@
 //   w[0] M  w[1] N  w[2] K  w[3] nbatch  w[4] B1 (inner batch extent)
 //   w[5] a_off  w[6] a_rs  w[7] a_cs  w[8] a_bs0  w[9] a_bs1
 //   w[10] b_off w[11] b_rs w[12] b_cs w[13] b_bs0 w[14] b_bs1
+//   w[15] S (split-K: the K range is cut in S chunks of w[16] elements, chunk s writing its
+//         partial products at C + s * nbatch * M * N; a second pass sums them; 1: no split)
+//   w[16] KC (elements of K per chunk)
 //   addr[0] C, addr[1] A, addr[2] B: each the first byte of its allocation.
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -79,21 +82,26 @@ void direct()
     uint M = p.w[0], N = p.w[1], K = p.w[2];
     uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * NT + gl_LocalInvocationID.x;
     uint mn = M * N;
-    if (g >= p.w[3] * mn)
+    uint per = p.w[3] * mn;
+    if (g >= per * p.w[15])
         return;
-    uint b = g / mn;
-    uint r = g - b * mn;
+    uint s = g / per;
+    uint b = (g - s * per) / mn;
+    uint r = g - s * per - b * mn;
+    uint kc = p.w[16];
+    uint kbeg = s * kc;
+    uint kend = min(K, kbeg + kc);
     uint m = r / N;
     uint n = r - m * N;
     uint B1 = p.w[4];
     uint b0 = b / B1, b1 = b - (b / B1) * B1;
-    uint ai = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m * p.w[6];
-    uint bi = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n * p.w[12];
     uint acs = p.w[7], brs = p.w[11];
+    uint ai = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m * p.w[6] + kbeg * acs;
+    uint bi = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n * p.w[12] + kbeg * brs;
     AvkIn A = AvkIn(p.addr[1]);
     AvkIn B = AvkIn(p.addr[2]);
     T_C acc = T_C(0);
-    for (uint k = 0; k < K; k++) {
+    for (uint k = kbeg; k < kend; k++) {
         acc = MAD(acc, T_C(A.v[ai]), T_C(B.v[bi]));
         ai += acs;
         bi += brs;
@@ -115,7 +123,12 @@ void tiled()
     AvkIn A = AvkIn(p.addr[1]);
     AvkIn B = AvkIn(p.addr[2]);
     AvkOut C = AvkOut(p.addr[0]);
-    for (uint b = gl_WorkGroupID.z; b < nbatch; b += gl_NumWorkGroups.z) {
+    uint S = p.w[15], kc = p.w[16];
+    for (uint z = gl_WorkGroupID.z; z < nbatch * S; z += gl_NumWorkGroups.z) {
+        uint s = z / nbatch;
+        uint b = z - s * nbatch;
+        uint kbeg = s * kc;
+        uint kend = min(K, kbeg + kc);
         uint b0 = b / B1, b1 = b - (b / B1) * B1;
         uint abase = p.w[5] + b0 * p.w[8] + b1 * p.w[9];
         uint bbase = p.w[10] + b0 * p.w[13] + b1 * p.w[14];
@@ -123,7 +136,7 @@ void tiled()
         [[unroll]] for (uint i = 0; i < RM; i++)
             [[unroll]] for (uint j = 0; j < RN; j++)
                 acc[i][j] = T_C(0);
-        for (uint k0 = 0; k0 < K; k0 += TK) {
+        for (uint k0 = kbeg; k0 < kend; k0 += TK) {
             for (uint e = lid; e < TM * TK; e += NT) {
                 uint mm, kk;
                 if (a_kfast) {
@@ -135,7 +148,7 @@ void tiled()
                 }
                 uint gm = m0 + mm, gk = k0 + kk;
                 T_C v = T_C(0);
-                if (gm < M && gk < K)
+                if (gm < M && gk < kend)
                     v = T_C(A.v[abase + gm * a_rs + gk * a_cs]);
                 As[kk * TM + mm] = v;
             }
@@ -150,7 +163,7 @@ void tiled()
                 }
                 uint gn = n0 + nn, gk = k0 + kk;
                 T_C v = T_C(0);
-                if (gn < N && gk < K)
+                if (gn < N && gk < kend)
                     v = T_C(B.v[bbase + gk * b_rs + gn * b_cs]);
                 Bs[kk * TN + nn] = v;
             }
@@ -168,7 +181,7 @@ void tiled()
             }
             barrier();
         }
-        uint cbase = b * M * N;
+        uint cbase = z * M * N;
         [[unroll]] for (uint i = 0; i < RM; i++) {
             uint gm = m0 + ty + i * WY;
             if (gm < M) {

@@ -66,6 +66,8 @@ SHAPES = [
     ((2, 3, 2, 17, 20), (3, 1, 20, 18)),  # three batch dims: copied
     ((100, 16, 16), (100, 16, 16)), ((5,), (2, 5, 70)), ((70, 130), (130,)),
     ((5000,), (5000,)), ((1, 3000), (3000, 2)),
+    # split-K (tall-skinny): tiled and direct, batched, transposed below
+    ((20, 9000), (9000, 24)), ((3, 5000), (5000, 2)), ((2, 40, 3000), (2, 3000, 40)),
 ]
 
 
@@ -76,7 +78,8 @@ def test_matmul_shapes_float32(sa, sb):
 
 @pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
 @pytest.mark.parametrize("sa,sb", [((67, 33), (33, 129)), ((3, 4, 5), (5, 6)), ((9,), (9,)),
-                                   ((40, 70), (70, 20)), ((4100,), (4100,))])
+                                   ((40, 70), (70, 20)), ((4100,), (4100,)),
+                                   ((17, 2500), (2500, 19))])
 def test_matmul_dtypes(dt, sa, sb):
     _matmul_case(sa, sb, dt)
 
@@ -192,3 +195,11 @@ def test_tensordot_vecdot_outer(dt):
     u, v = _data((5,), dt), _data((7,), dt)
     _check(linalg.outer(xp.asarray(u), xp.asarray(v)), np.outer(u, v), 1)
     assert _fallbacks() == before
+
+
+def test_matmul_split_k_transposed():
+    def tr(a, b, m):
+        return (m.matrix_transpose(a) if m is xp else a.T), b
+    _matmul_case((3000, 33), (3000, 18), xp.float32, tr)
+    from array_api_vulkan._kernels import _matmul
+    assert _matmul._split_k(4, 3000, 16, 33 * 18)[0] > 1

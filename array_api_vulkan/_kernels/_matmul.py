@@ -13,7 +13,7 @@ products, matrix-vector and vector-matrix products.
 """
 import math
 
-from . import _launch
+from . import _launch, _reduce
 from ._launch import ADDRESS, ARG, OFFSET, OUT, table
 
 FAMILY = "matmul"
@@ -25,6 +25,11 @@ DIRECT_LOCAL = 256
 A_C, A_A, A_B = 24, 26, 28
 W_A_OFF, W_B_OFF = 5, 10
 PUSH_WORDS = 32
+# split-K: where a product gives fewer than SPLIT_WORK workgroups and K >= SPLIT_MIN_K, K is cut
+# in up to MAX_SPLITS chunks of at least SPLIT_MIN_K / 4 whose partial products a reduce pass sums
+SPLIT_WORK = 128
+SPLIT_MIN_K = 1024
+MAX_SPLITS = 256
 
 _plans = {}
 
@@ -58,6 +63,21 @@ def tiles(dev, code, m, n):
     while tk > 1 and tk * (wy * rm + wx * rn) * s > shared:
         tk //= 2
     return wx, wy, rm, rn, tk
+
+
+def _split_k(work, k, tk, total):
+    """(S, KC): K cut in S chunks of KC elements (a multiple of tk) where the product alone
+    would give the device fewer than SPLIT_WORK workgroups and K is long (tall-skinny)."""
+    if work >= SPLIT_WORK or k < SPLIT_MIN_K:
+        return 1, k
+    s = min(-(-SPLIT_WORK // work), k // (SPLIT_MIN_K // 4), MAX_SPLITS)
+    if total * s >= 1 << 31:
+        s = 1
+    if s <= 1:
+        return 1, k
+    kc = -(-k // s)
+    kc = -(-kc // tk) * tk
+    return -(-k // kc), kc
 
 
 def _batch_strides(shape, strides, batch_shape):
@@ -136,27 +156,46 @@ def matmul(x1, x2):
     else:
         b1, bs = bsh[1], [(bsts[0][0], bsts[0][1]), (bsts[1][0], bsts[1][1])]
     u32 = 0xFFFFFFFF
-    w = [0] * PUSH_WORDS
-    w[0:15] = [m, n, k, nbatch, b1,
-               0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
-               0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
-    if min(m, n) < SMALL_MN or m * n * k <= 4096:
+    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
+    if direct:
         spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1]
-        groups = _launch.grid_1d(total, DIRECT_LOCAL)
+        work, tk = -(-total // DIRECT_LOCAL), 1
     else:
         wx, wy, rm, rn, tk = tiles(dev, code, m, n)
         gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
         if gx > MAX_GRID or gy > MAX_GRID:
             return None
         spec = [0, wx, wy, rm, rn, tk, 0]
-        groups = (gx, gy, min(nbatch, MAX_GRID))
-    buffers = [(OUT, 0, True), (ARG, 0, False), (ARG, 1, False)]
-    patches = [(A_C, ADDRESS, OUT, 0), (A_A, ADDRESS, ARG, 0), (W_A_OFF, OFFSET, ARG, 0),
+        work = gx * gy * nbatch
+    splits, kc = _split_k(work, k, tk, total)
+    w = [0] * PUSH_WORDS
+    w[0:15] = [m, n, k, nbatch, b1,
+               0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
+               0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
+    w[15], w[16] = splits, kc
+    if direct:
+        groups = _launch.grid_1d(total * splits, DIRECT_LOCAL)
+    else:
+        groups = (gx, gy, min(nbatch * splits, MAX_GRID))
+    b = _reduce._Builder()
+    res = b.out(total * dt.itemsize, dt, out_shape)
+    dst = res if splits == 1 else b.temp(splits * total * dt.itemsize)
+    buffers = [(dst[0], dst[1], True), (ARG, 0, False), (ARG, 1, False)]
+    patches = [(A_C, ADDRESS, dst[0], dst[1]), (A_A, ADDRESS, ARG, 0), (W_A_OFF, OFFSET, ARG, 0),
                (A_B, ADDRESS, ARG, 1), (W_B_OFF, OFFSET, ARG, 1)]
-    step = (shader, spec, w, groups, buffers, patches)
-    outputs = [(total * dt.itemsize, dt, out_shape, _launch._c_strides(out_shape))]
+    b.steps.append((shader, spec, w, groups, buffers, patches))
+    if splits > 1:
+        # the partial products [split][element of C] summed over the splits (reduce family)
+        sum_shader = _reduce._variant("sum", code, code, dev)
+        if sum_shader is None:
+            return None
+        b.partial_sizes = (dt.itemsize, dt.itemsize)
+        b.floating = table.DTYPES[dt.name][3] in "fc"
+        b.second_shader = sum_shader
+        _reduce._pass(b, sum_shader, "sum", dst, splits, total, total, 0, 1, total, res,
+                      single=True)
     args = [("array", dt.itemsize), ("array", dt.itemsize)]
-    plan = dev.compile_plan(_launch.result_type, args, outputs, [], [step])
+    plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
     _plans[key] = plan
