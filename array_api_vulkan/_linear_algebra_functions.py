@@ -1,9 +1,10 @@
 """Linear algebra functions of the main namespace."""
+import math
 import operator
 
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._elementwise_functions import _broadcast_shapes
 
@@ -31,9 +32,33 @@ def matmul(x1, x2, /):
     k2 = x2.shape[0] if x2.ndim == 1 else x2.shape[-2]
     if k1 != k2:
         raise ValueError(f"matmul(): contracted dimensions differ ({k1} and {k2})")
+    _broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    out = _native_matmul(x1, x2, dt)
+    if out is not None:
+        return out
     return _fallback.call(
         "matmul", lambda a, b: np.asarray(np.matmul(a.astype(dt._np), b.astype(dt._np))),
         x1, x2, dtype=dt)
+
+
+# 1-D @ 1-D of at least this many elements: a multiply and a sum (no split-K kernel yet)
+DOT_AS_SUM = 4096
+
+
+def _native_matmul(x1, x2, dt):
+    """x1 @ x2 through the matmul kernels (operands converted to dt first), or None."""
+    a = x1 if x1.dtype == dt else _kernels.astype(x1, dt)
+    b = x2 if x2.dtype == dt else _kernels.astype(x2, dt)
+    if a is None or b is None:
+        return None
+    if a.ndim == 1 and b.ndim == 1 and a.shape[0] >= DOT_AS_SUM:
+        # a long vector dot: the matmul kernel's direct path would give it one invocation;
+        # the reduce family's sum spreads it over the device (and compensates float sums)
+        from ._elementwise_functions import multiply
+        from ._statistical_functions import sum as _sum
+
+        return _sum(multiply(a, b), dtype=dt)
+    return _kernels.matmul(a, b)
 
 
 def matrix_transpose(x, /):
@@ -59,10 +84,43 @@ def tensordot(x1, x2, /, *, axes=2):
             if x1.shape[i] != x2.shape[j]:
                 raise ValueError("tensordot(): contracted dimensions differ")
         axes = (a1, a2)
+    out = _native_tensordot(x1, x2, axes, dt)
+    if out is not None:
+        return out
     return _fallback.call(
         "tensordot",
         lambda a, b: np.asarray(np.tensordot(a.astype(dt._np), b.astype(dt._np), axes=axes)),
         x1, x2, dtype=dt)
+
+
+def _native_tensordot(x1, x2, axes, dt):
+    """tensordot as one matrix product: x1's free axes then its contracted ones, and x2's
+    contracted axes then its free ones, reshaped (views where the strides allow) to matrices."""
+    from ._manipulation_functions import permute_dims, reshape
+
+    if isinstance(axes, int):
+        a1 = list(range(x1.ndim - axes, x1.ndim))
+        a2 = list(range(axes))
+    else:
+        a1 = [a % x1.ndim if x1.ndim else a for a in axes[0]]
+        a2 = [a % x2.ndim if x2.ndim else a for a in axes[1]]
+        if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
+            return None
+        if any(not 0 <= a < x1.ndim for a in a1) or any(not 0 <= a < x2.ndim for a in a2):
+            return None
+    f1 = [i for i in range(x1.ndim) if i not in a1]
+    f2 = [i for i in range(x2.ndim) if i not in a2]
+    if any(x1.shape[i] != x2.shape[j] for i, j in zip(a1, a2)):
+        return None
+    s1 = tuple(x1.shape[i] for i in f1)
+    s2 = tuple(x2.shape[i] for i in f2)
+    k = math.prod(x1.shape[i] for i in a1)
+    a = reshape(permute_dims(x1, tuple(f1 + a1)), (math.prod(s1), k))
+    b = reshape(permute_dims(x2, tuple(a2 + f2)), (k, math.prod(s2)))
+    out = _native_matmul(a, b, dt)
+    if out is None:
+        return None
+    return reshape(out, s1 + s2)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
@@ -81,6 +139,16 @@ def vecdot(x1, x2, /, *, axis=-1):
     ax = axis - nd if axis >= 0 else axis
     if -ax > min(x1.ndim, x2.ndim) or x1.shape[ax] != x2.shape[ax]:
         raise ValueError("vecdot(): the reduced dimensions differ")
+
+    from ._elementwise_functions import conj, multiply
+    from ._statistical_functions import sum as _sum
+
+    if dt.kind in "iufc":
+        a = x1 if x1.dtype == dt else _kernels.astype(x1, dt)
+        b = x2 if x2.dtype == dt else _kernels.astype(x2, dt)
+        if a is not None and b is not None:
+            # sum(conj(a) * b) natively: the product broadcasts, the sum is compensated
+            return _sum(multiply(conj(a) if dt.kind == "c" else a, b), axis=ax, dtype=dt)
 
     def host(a, b):
         a, b = np.broadcast_arrays(a.astype(dt._np), b.astype(dt._np))

@@ -169,8 +169,11 @@ def outer(x1, x2, /):
     dt = _pair("outer", x1, x2)
     if x1.ndim != 1 or x2.ndim != 1:
         raise ValueError("outer() needs one-dimensional arrays")
-    return _host("outer", lambda a, b: np.outer(a.astype(dt._np), b.astype(dt._np)), x1, x2,
-                 dtype=dt)
+    from ._elementwise_functions import multiply
+    from ._manipulation_functions import expand_dims
+
+    # a broadcast multiply: x1[:, None] * x2, promoted as multiply() does
+    return multiply(expand_dims(x1, axis=1), x2)
 
 
 def pinv(x, /, *, rtol=None):

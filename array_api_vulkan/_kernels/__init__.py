@@ -10,6 +10,7 @@ import math
 
 from . import _launch
 from ._launch import table
+from ._matmul import matmul  # noqa: F401
 from ._reduce import reduce, scan  # noqa: F401
 from ._sort import searchsorted, sort, unique  # noqa: F401
 from ._index import compact, gather, scatter  # noqa: F401

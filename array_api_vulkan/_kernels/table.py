@@ -164,6 +164,9 @@ for _r in "li":
     _ROWS.append(("sort_search", "sort", _to(_SORTABLE, 1, _r)))
 del _r
 
+# -- matmul: matrix products (glsl/matmul.comp), accumulating in the dtype itself ------------
+_ROWS.append(("matmul", "matmul", _same(_NUMERIC, 2)))
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",

@@ -1,0 +1,204 @@
+#version 450
+// Matrix products C[b] = A[b] @ B[b] (docs/kernels.md, "Matrix products"): variants per dtype
+// (T_* defines: input = accumulator = result), from the op table's matmul row.
+//
+// Operands are read in place through their strides (element strides, signed, uint arithmetic:
+// negative ones wrap): element (m, k) of A in batch b is at
+//   a_off + (b / B1) * a_bs0 + (b % B1) * a_bs1 + m * a_rs + k * a_cs
+// and likewise B's (k, n); a broadcast batch dimension has stride 0. C is a fresh C-contiguous
+// array of nbatch * M * N elements.
+//
+// Specialisation constants: 0 unused (the op code slot), 1 WX, 2 WY (the workgroup's size),
+// 3 RM, 4 RN (each invocation's register block of C), 5 TK (the K depth of a shared tile),
+// 6 SMALL.
+//   SMALL == 0 (tiled): a workgroup computes a TM x TN tile of C (TM = WY * RM, TN = WX * RN)
+//     through shared tiles of A (TM x TK) and B (TK x TN); invocation (tx, ty) holds C's
+//     elements (ty + i * WY, tx + j * WX), i < RM, j < RN: its B reads are consecutive across
+//     tx (no bank conflicts), its A reads broadcast. Tiles are loaded with the operand's
+//     contiguous axis fastest across invocations (coalesced for A, A.mT, B and B.mT alike).
+//     Grid (ceil(N / TN), ceil(M / TM), min(S * nbatch, 65535)); a workgroup walks
+//     z = gl_WorkGroupID.z, + gl_NumWorkGroups.z, ... (z = s * nbatch + batch)
+//   SMALL == 1 (direct): one invocation per element of C (all batches flattened), a dot
+//     product straight from memory: batched small products, matrix-vector products.
+//     Grid: a 2-D grid of WX-wide groups (row-major over gl_NumWorkGroups.x).
+// Integers wrap as numpy's (8/16-bit ones computed in 32 bits and truncated on store).
+//
+// Push block (32 words):
+//   w[0] M  w[1] N  w[2] K  w[3] nbatch  w[4] B1 (inner batch extent)
+//   w[5] a_off  w[6] a_rs  w[7] a_cs  w[8] a_bs0  w[9] a_bs1
+//   w[10] b_off w[11] b_rs w[12] b_cs w[13] b_bs0 w[14] b_bs1
+//   w[15] S (split-K: the K range is cut in S chunks of w[16] elements, chunk s writing its
+//         partial products at C + s * nbatch * M * N; a second pass sums them; 1: no split)
+//   w[16] KC (elements of K per chunk)
+//   addr[0] C, addr[1] A, addr[2] B: each the first byte of its allocation.
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_8bit_storage : require
+#extension GL_EXT_shader_16bit_storage : require
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#define K_BOOL 0
+#define K_INT 1
+#define K_UINT 2
+#define K_FLOAT 3
+#define K_CPLX 4
+
+#ifdef AVK_DENORM_PRESERVE
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
+#endif
+
+layout(local_size_x_id = 1, local_size_y_id = 2, local_size_z = 1) in;
+layout(constant_id = 0) const uint OP = 0;
+layout(constant_id = 1) const uint WX = 16;
+layout(constant_id = 2) const uint WY = 16;
+layout(constant_id = 3) const uint RM = 4;
+layout(constant_id = 4) const uint RN = 4;
+layout(constant_id = 5) const uint TK = 16;
+layout(constant_id = 6) const uint SMALL = 0;
+const uint TM = WY * RM;
+const uint TN = WX * RN;
+const uint NT = WX * WY;
+
+layout(push_constant) uniform Push { uint w[24]; uvec2 addr[4]; } p;
+
+#define T_ALIGN (T_BITS / 8)
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) readonly buffer AvkIn { T_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buffer AvkOut { T_S v[]; };
+
+#if T_K == K_CPLX
+#define MAD(acc, a, b) ((acc) + T_C((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
+#else
+#define MAD(acc, a, b) ((acc) + (a) * (b))
+#endif
+
+shared T_C As[TK * TM];
+shared T_C Bs[TK * TN];
+
+void direct()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2];
+    uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * NT + gl_LocalInvocationID.x;
+    uint mn = M * N;
+    uint per = p.w[3] * mn;
+    if (g >= per * p.w[15])
+        return;
+    uint s = g / per;
+    uint b = (g - s * per) / mn;
+    uint r = g - s * per - b * mn;
+    uint kc = p.w[16];
+    uint kbeg = s * kc;
+    uint kend = min(K, kbeg + kc);
+    uint m = r / N;
+    uint n = r - m * N;
+    uint B1 = p.w[4];
+    uint b0 = b / B1, b1 = b - (b / B1) * B1;
+    uint acs = p.w[7], brs = p.w[11];
+    uint ai = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m * p.w[6] + kbeg * acs;
+    uint bi = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n * p.w[12] + kbeg * brs;
+    AvkIn A = AvkIn(p.addr[1]);
+    AvkIn B = AvkIn(p.addr[2]);
+    T_C acc = T_C(0);
+    for (uint k = kbeg; k < kend; k++) {
+        acc = MAD(acc, T_C(A.v[ai]), T_C(B.v[bi]));
+        ai += acs;
+        bi += brs;
+    }
+    AvkOut(p.addr[0]).v[g] = T_S(acc);
+}
+
+void tiled()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2];
+    uint nbatch = p.w[3], B1 = p.w[4];
+    uint a_rs = p.w[6], a_cs = p.w[7], b_rs = p.w[11], b_cs = p.w[12];
+    // the operand's contiguous axis fastest across invocations when loading its tile
+    bool a_kfast = a_cs == 1u || (a_rs != 1u && K > M);
+    bool b_nfast = b_cs == 1u || (b_rs != 1u && N > K);
+    uint tx = gl_LocalInvocationID.x, ty = gl_LocalInvocationID.y;
+    uint lid = ty * WX + tx;
+    uint m0 = gl_WorkGroupID.y * TM, n0 = gl_WorkGroupID.x * TN;
+    AvkIn A = AvkIn(p.addr[1]);
+    AvkIn B = AvkIn(p.addr[2]);
+    AvkOut C = AvkOut(p.addr[0]);
+    uint S = p.w[15], kc = p.w[16];
+    for (uint z = gl_WorkGroupID.z; z < nbatch * S; z += gl_NumWorkGroups.z) {
+        uint s = z / nbatch;
+        uint b = z - s * nbatch;
+        uint kbeg = s * kc;
+        uint kend = min(K, kbeg + kc);
+        uint b0 = b / B1, b1 = b - (b / B1) * B1;
+        uint abase = p.w[5] + b0 * p.w[8] + b1 * p.w[9];
+        uint bbase = p.w[10] + b0 * p.w[13] + b1 * p.w[14];
+        T_C acc[RM][RN];
+        [[unroll]] for (uint i = 0; i < RM; i++)
+            [[unroll]] for (uint j = 0; j < RN; j++)
+                acc[i][j] = T_C(0);
+        for (uint k0 = kbeg; k0 < kend; k0 += TK) {
+            for (uint e = lid; e < TM * TK; e += NT) {
+                uint mm, kk;
+                if (a_kfast) {
+                    mm = e / TK;
+                    kk = e - mm * TK;
+                } else {
+                    kk = e / TM;
+                    mm = e - kk * TM;
+                }
+                uint gm = m0 + mm, gk = k0 + kk;
+                T_C v = T_C(0);
+                if (gm < M && gk < kend)
+                    v = T_C(A.v[abase + gm * a_rs + gk * a_cs]);
+                As[kk * TM + mm] = v;
+            }
+            for (uint e = lid; e < TN * TK; e += NT) {
+                uint nn, kk;
+                if (b_nfast) {
+                    kk = e / TN;
+                    nn = e - kk * TN;
+                } else {
+                    nn = e / TK;
+                    kk = e - nn * TK;
+                }
+                uint gn = n0 + nn, gk = k0 + kk;
+                T_C v = T_C(0);
+                if (gn < N && gk < kend)
+                    v = T_C(B.v[bbase + gk * b_rs + gn * b_cs]);
+                Bs[kk * TN + nn] = v;
+            }
+            barrier();
+            [[unroll]] for (uint kk = 0; kk < TK; kk++) {
+                T_C av[RM];
+                T_C bv[RN];
+                [[unroll]] for (uint i = 0; i < RM; i++)
+                    av[i] = As[kk * TM + ty + i * WY];
+                [[unroll]] for (uint j = 0; j < RN; j++)
+                    bv[j] = Bs[kk * TN + tx + j * WX];
+                [[unroll]] for (uint i = 0; i < RM; i++)
+                    [[unroll]] for (uint j = 0; j < RN; j++)
+                        acc[i][j] = MAD(acc[i][j], av[i], bv[j]);
+            }
+            barrier();
+        }
+        uint cbase = z * M * N;
+        [[unroll]] for (uint i = 0; i < RM; i++) {
+            uint gm = m0 + ty + i * WY;
+            if (gm < M) {
+                [[unroll]] for (uint j = 0; j < RN; j++) {
+                    uint gn = n0 + tx + j * WX;
+                    if (gn < N)
+                        C.v[cbase + gm * N + gn] = T_S(acc[i][j]);
+                }
+            }
+        }
+    }
+}
+
+void main()
+{
+    if (SMALL != 0u)
+        direct();
+    else
+        tiled();
+}

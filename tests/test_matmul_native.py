@@ -1,0 +1,205 @@
+"""Matrix products on the device (the matmul family): matmul, @, tensordot, vecdot, outer,
+matrix_transpose, against numpy; no host fallback for native cases."""
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import linalg
+from array_api_vulkan._runtime import runtime_stats
+
+from conftest import DTYPES, computes_natively, has
+
+NUMERIC = [d for d in DTYPES if d != xp.bool and computes_natively(d)]
+_rng = np.random.default_rng(1234)
+
+
+def _data(shape, dt, lo=-4, hi=5):
+    npdt = np.dtype(dt.name)
+    if npdt.kind == "u":
+        a = _rng.integers(0, hi + 3, shape)
+    elif npdt.kind == "i":
+        a = _rng.integers(lo, hi, shape)
+    elif npdt.kind == "c":
+        a = _rng.standard_normal(shape) + 1j * _rng.standard_normal(shape)
+    else:
+        a = _rng.standard_normal(shape)
+    return a.astype(npdt)
+
+
+def _check(got, want, k):
+    got = np.asarray(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if want.dtype.kind in "fc":
+        single = want.dtype in (np.float32, np.complex64)
+        rtol = (1e-5 if single else 1e-12) * max(1, k) ** 0.5 * 4
+        scale = np.max(np.abs(want)) if want.size else 0
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * scale)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+def _fallbacks():
+    return dict(runtime_stats()["host_fallbacks"])
+
+
+def _matmul_case(sa, sb, dt, transform=None):
+    a, b = _data(sa, dt), _data(sb, dt)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    if transform:
+        a, b = transform(a, b, np)
+        xa, xb = transform(xa, xb, xp)
+    before = _fallbacks()
+    with np.errstate(all="ignore"):
+        want = np.matmul(a, b)
+    got = xa @ xb
+    assert _fallbacks() == before, "matmul went through the host"
+    _check(got, want, a.shape[-1])
+    return got
+
+
+SHAPES = [
+    ((5,), (5,)), ((7,), (7, 3)), ((4, 7), (7,)), ((3, 4), (4, 5)),
+    ((2, 3, 4), (4, 5)), ((2, 1, 3, 4), (3, 4, 6)), ((6, 40, 33), (33, 20)),
+    ((67, 33), (33, 129)), ((2, 67, 33), (2, 33, 129)), ((3, 4), (4, 0)), ((0, 4), (4, 5)),
+    ((3, 0), (0, 5)), ((2, 0, 3), (3, 2)), ((1, 1), (1, 1)),
+    ((2, 3, 2, 17, 20), (3, 1, 20, 18)),  # three batch dims: copied
+    ((100, 16, 16), (100, 16, 16)), ((5,), (2, 5, 70)), ((70, 130), (130,)),
+    ((5000,), (5000,)), ((1, 3000), (3000, 2)),
+    # split-K (tall-skinny): tiled and direct, batched, transposed below
+    ((20, 9000), (9000, 24)), ((3, 5000), (5000, 2)), ((2, 40, 3000), (2, 3000, 40)),
+]
+
+
+@pytest.mark.parametrize("sa,sb", SHAPES, ids=[f"{a}@{b}" for a, b in SHAPES])
+def test_matmul_shapes_float32(sa, sb):
+    _matmul_case(sa, sb, xp.float32)
+
+
+@pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
+@pytest.mark.parametrize("sa,sb", [((67, 33), (33, 129)), ((3, 4, 5), (5, 6)), ((9,), (9,)),
+                                   ((40, 70), (70, 20)), ((4100,), (4100,)),
+                                   ((17, 2500), (2500, 19))])
+def test_matmul_dtypes(dt, sa, sb):
+    _matmul_case(sa, sb, dt)
+
+
+@pytest.mark.parametrize("dt", [d for d in NUMERIC if np.dtype(d.name).kind in "iu"],
+                         ids=lambda d: d.name)
+def test_matmul_integers_wrap(dt):
+    info = np.iinfo(np.dtype(dt.name))
+    a = np.full((20, 30), info.max // 3 + 1, np.dtype(dt.name))
+    b = np.full((30, 25), 7, np.dtype(dt.name))
+    got = xp.asarray(a) @ xp.asarray(b)
+    _check(got, np.matmul(a, b), 30)
+
+
+def test_matmul_transposed_in_place():
+    a, b = _data((67, 33), xp.float32), _data((129, 33), xp.float32)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    _check(xa @ xb.mT, a @ b.T, 33)  # warm: the plan is made
+    d0 = runtime_stats()["dispatches"]
+    got = xa @ xb.mT
+    assert runtime_stats()["dispatches"] - d0 == 1  # no copy of xb.mT
+    _check(got, a @ b.T, 33)
+    at = _data((33, 67), xp.float32)
+    xat = xp.asarray(at)
+    _check(xat.mT @ xb.mT, at.T @ b.T, 33)
+    d0 = runtime_stats()["dispatches"]
+    _check(xat.mT @ xb.mT, at.T @ b.T, 33)
+    assert runtime_stats()["dispatches"] - d0 == 1
+    # matrix_transpose is a view
+    assert xp.matrix_transpose(xb)._alloc is xb._alloc
+
+
+def test_matmul_strided_operands():
+    def tr(a, b, m):
+        return a[::2, 1::3], b[::-1, ::2]
+    _matmul_case((80, 90), (30, 70), xp.float32, tr)
+
+    def tr3(a, b, m):
+        return m.permute_dims(a, (1, 0, 2)), b[:, ::-1]
+    _matmul_case((20, 3, 16), (16, 40), xp.float32, tr3)
+
+
+def test_matmul_broadcast_batch_transposed():
+    def tr(a, b, m):
+        return a, m.matrix_transpose(b) if m is xp else np.swapaxes(b, -1, -2)
+    _matmul_case((4, 1, 30, 20), (3, 50, 20), xp.float32, tr)
+
+
+def test_matmul_mixed_dtypes():
+    pairs = [(xp.float32, xp.int8), (xp.int16, xp.int32), (xp.uint8, xp.int16)]
+    if has("float64"):
+        pairs.append((xp.float32, xp.float64))
+    if has("complex64"):
+        pairs.append((xp.complex64, xp.float32))
+    for d1, d2 in pairs:
+        if not computes_natively(d1, d2):
+            continue
+        a, b = _data((9, 13), d1), _data((13, 11), d2)
+        before = _fallbacks()
+        got = xp.matmul(xp.asarray(a), xp.asarray(b))
+        assert _fallbacks() == before
+        assert got.dtype == xp.result_type(d1, d2)
+        _check(got, np.matmul(a, b), 13)
+
+
+def test_matmul_k_zero_and_empty():
+    got = xp.asarray(np.ones((3, 0), np.float32)) @ xp.asarray(np.ones((0, 4), np.float32))
+    _check(got, np.zeros((3, 4), np.float32), 0)
+    got = xp.asarray(np.ones((0,), np.int32)) @ xp.asarray(np.ones((0,), np.int32))
+    _check(got, np.zeros((), np.int32), 0)
+
+
+def test_matmul_large():
+    a, b = _data((512, 512), xp.float32), _data((512, 512), xp.float32)
+    before = _fallbacks()
+    got = xp.asarray(a) @ xp.asarray(b)
+    assert _fallbacks() == before
+    _check(got, a @ b, 512)
+
+
+def test_matmul_repeated_is_one_dispatch():
+    a, b = xp.asarray(_data((2, 40, 50), xp.float32)), xp.asarray(_data((50, 60), xp.float32))
+    a @ b
+    d0 = runtime_stats()["dispatches"]
+    for _ in range(3):
+        a @ b
+    assert runtime_stats()["dispatches"] - d0 == 3
+
+
+def test_matmul_errors():
+    a = xp.asarray(np.ones((3, 4), np.float32))
+    with pytest.raises(ValueError):
+        a @ a
+    with pytest.raises(ValueError):
+        xp.matmul(xp.asarray(np.ones((2, 3, 4), np.float32)), xp.asarray(np.ones((3, 4, 5), np.float32)))
+    assert linalg.matmul is xp.matmul or linalg.matmul(a, a.mT).shape == (3, 3)
+
+
+@pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
+def test_tensordot_vecdot_outer(dt):
+    a, b = _data((3, 4, 5), dt), _data((4, 5, 6), dt)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    before = _fallbacks()
+    _check(xp.tensordot(xa, xb), np.tensordot(a, b), 20)
+    _check(linalg.tensordot(xa, xb, axes=([1], [0])), np.tensordot(a, b, axes=([1], [0])), 4)
+    _check(xp.tensordot(xa, xb, axes=([2, 1], [1, 0])), np.tensordot(a, b, axes=([2, 1], [1, 0])), 20)
+    _check(xp.tensordot(xa, xb, axes=0), np.tensordot(a, b, axes=0), 1)
+    c, d = _data((6, 7), dt), _data((3, 6, 7), dt)
+    want = np.sum(np.conj(c) * d, axis=-1).astype(c.dtype)
+    _check(xp.vecdot(xp.asarray(c), xp.asarray(d)), want, 7)
+    _check(linalg.vecdot(xp.asarray(c), xp.asarray(d), axis=-2),
+           np.sum(np.conj(c) * d, axis=-2).astype(c.dtype), 6)
+    u, v = _data((5,), dt), _data((7,), dt)
+    _check(linalg.outer(xp.asarray(u), xp.asarray(v)), np.outer(u, v), 1)
+    assert _fallbacks() == before
+
+
+def test_matmul_split_k_transposed():
+    def tr(a, b, m):
+        return (m.matrix_transpose(a) if m is xp else a.T), b
+    _matmul_case((3000, 33), (3000, 18), xp.float32, tr)
+    from array_api_vulkan._kernels import _matmul
+    assert _matmul._split_k(4, 3000, 16, 33 * 18)[0] > 1
