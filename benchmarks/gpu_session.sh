@@ -10,7 +10,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > 
 git log -1 --format='%H %s' > "$out/commit.txt" 2>/dev/null
 start=$(date +%s)
 if [ -z "${SKIP_TESTS:-}" ]; then
-  timeout 300 python3 -m pytest tests -q -p no:cacheprovider -x > "$out/tests.txt" 2>&1
+  timeout 330 python3 -m pytest tests -q -p no:cacheprovider -x --ignore=tests/test_install.py > "$out/tests.txt" 2>&1
   echo "tests exit $? in $(( $(date +%s) - start )) s" >> "$out/tests.txt"
 fi
 python3 -m array_api_vulkan > "$out/demo.txt" 2>&1
