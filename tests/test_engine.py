@@ -71,7 +71,7 @@ def test_array_of_512_mib_end_to_end():
     copy and a download of one 512 MiB array, all native."""
     dev = xp.__array_namespace_info__().default_device()
     n = (512 << 20) // 4
-    assert 4 * n > dev.limits["max_storage_buffer_range"] or dev.limits["max_storage_buffer_range"] >= 1 << 32
+    # (beyond one descriptor's reach where the device's range is smaller, as lavapipe's 128 MiB)
     host = (np.arange(n, dtype=np.uint32) % 7).astype(np.float32)
     xp.reset_runtime_stats()
     x = xp.asarray(host)
