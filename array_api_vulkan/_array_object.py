@@ -6,18 +6,11 @@ import numpy as np
 
 from . import _dtypes, _fallback, _kernels, _runtime
 from ._runtime.storage import Storage
+from ._runtime.storage import c_strides as _c_strides
 
 _SCALARS = (bool, int, float, complex)
 _VULKAN_DLPACK = 7  # kDLVulkan
 _CPU_DLPACK = 1
-
-
-def _c_strides(shape):
-    strides, acc = [], 1
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return tuple(reversed(strides))
 
 
 def _ew():
