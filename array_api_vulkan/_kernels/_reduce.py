@@ -203,6 +203,15 @@ def _out_shape(shape, axes, keepdims):
     return tuple(m for k, m in enumerate(shape) if k not in axes)
 
 
+def _replay(plans, op, key, x):
+    """(op's plan cache, the result of its compiled plan for layout `key` on x, or None)."""
+    cache = plans.get(op)
+    if cache is None:
+        cache = plans[op] = {}
+    plan = cache.get(key)
+    return cache, (plan(x) if plan is not None else None)
+
+
 def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     """op over `axes` (a sorted tuple of distinct non-negative axes; every axis for a full
     reduction) of x, keepdims as the standard; dtype: the result's (sum/prod: the accumulator,
@@ -211,14 +220,9 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     The caller has checked the standard's rules (min/max/argmin/argmax of nothing raise).
     Returns the result, or None where no kernel covers the case."""
     key = (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction)
-    cache = _plans.get(op)
-    if cache is None:
-        cache = _plans[op] = {}
-    plan = cache.get(key)
-    if plan is not None:
-        out = plan(x)
-        if out is not None:
-            return out
+    cache, out = _replay(_plans, op, key, x)
+    if out is not None:
+        return out
     dev = x._alloc.device
     tc, rc = _code(x._dtype), _code(dtype)
     base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
@@ -322,14 +326,9 @@ def scan(op, x, axis, dtype, include_initial):
     accumulator dtype `dtype` (x is converted to it first where no signature takes x's dtype
     to it), with the identity first where include_initial. The result or None."""
     key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial)
-    cache = _scan_plans.get(op)
-    if cache is None:
-        cache = _scan_plans[op] = {}
-    plan = cache.get(key)
-    if plan is not None:
-        out = plan(x)
-        if out is not None:
-            return out
+    cache, out = _replay(_scan_plans, op, key, x)
+    if out is not None:
+        return out
     dev = x._alloc.device
     tc, rc = _code(x._dtype), _code(dtype)
     if rc not in _SCAN_SIGS.get((op, tc), ()):
