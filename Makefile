@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spirv-tools \
-	vulkan-validationlayers libfmt-dev cmake g++
+	vulkan-validationlayers libfmt-dev cmake g++ glslang-dev libvkfft-dev
 EXT := array_api_vulkan/_runtime/_vkcore$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
 .PHONY: setup system-packages demo test test-install test-profiles test-validation spv conformance clean

@@ -96,11 +96,23 @@ class BuildPy(build_py):
         self.mkpath(dest)
         for f in _spv_files():
             self.copy_file(f, dest)
+        # the GLSL library that run-time compiled kernels include (_runtime/compiler.py)
+        inc = os.path.join(self.build_lib, "array_api_vulkan", "glsl", "include")
+        if os.path.isdir(inc):
+            shutil.rmtree(inc)
+        self.mkpath(inc)
+        for f in _glsl_includes():
+            self.copy_file(f, inc)
 
     def get_outputs(self, include_bytecode=1):
         dest = os.path.join(self.build_lib, "array_api_vulkan", "spv")
-        return super().get_outputs(include_bytecode) + [os.path.join(dest, os.path.basename(f))
-                                                        for f in _spv_files()]
+        inc = os.path.join(self.build_lib, "array_api_vulkan", "glsl", "include")
+        return (super().get_outputs(include_bytecode) + [os.path.join(dest, os.path.basename(f)) for f in _spv_files()]
+                + [os.path.join(inc, os.path.basename(f)) for f in _glsl_includes()])
+
+
+def _glsl_includes():
+    return sorted(glob.glob(os.path.join("glsl", "include", "*.glsl")))
 
 
 def _spv_files():
@@ -110,6 +122,21 @@ def _spv_files():
     return spv + sorted(glob.glob(os.path.join("spv", "*.json")))
 
 
+# glslang's static libraries (Debian's glslang-dev) give the run-time GLSL compiler that fusion and
+# VkFFT use; without them the extension builds without it (compiler.cpp's fallback).
+GLSLANG_LIBS = ["glslang-default-resource-limits", "SPIRV", "glslang", "MachineIndependent", "OSDependent",
+                "GenericCodeGen", "OGLCompiler", "SPIRV-Tools-opt", "SPIRV-Tools"]
+
+
+def _have_glslang():
+    if os.environ.get("ARRAY_API_VULKAN_NO_GLSLANG"):
+        return False
+    libdirs = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib", "/usr/local/lib"]
+    header = any(os.path.exists(f"{d}/glslang/Include/glslang_c_interface.h") for d in ("/usr/include", "/usr/local/include"))
+    return header and all(any(os.path.exists(f"{d}/lib{n}.a") for d in libdirs) for n in GLSLANG_LIBS)
+
+
+HAVE_GLSLANG = _have_glslang()
 sources = sorted(glob.glob(f"{RUNTIME}/_vkcore.cpp")) + sorted(glob.glob(f"{RUNTIME}/src/*.cpp"))
 vkcore = Pybind11Extension(
     "array_api_vulkan._runtime._vkcore",
@@ -117,8 +144,9 @@ vkcore = Pybind11Extension(
     include_dirs=[f"{RUNTIME}/src"],  # and Kompute's, added by BuildExt
     depends=sorted(glob.glob(f"{RUNTIME}/src/*.h*")),
     # kp_logger is linked although logging is compiled out: Kompute's headers still reference it.
-    libraries=["vulkan", "fmt"],
-    define_macros=[("KOMPUTE_OPT_LOG_LEVEL_DISABLED", "1"), ("KOMPUTE_DISABLE_VK_DEBUG_LAYERS", "1")],
+    libraries=(GLSLANG_LIBS if HAVE_GLSLANG else []) + ["vulkan", "fmt"],
+    define_macros=[("KOMPUTE_OPT_LOG_LEVEL_DISABLED", "1"), ("KOMPUTE_DISABLE_VK_DEBUG_LAYERS", "1")]
+    + ([("AVK_HAVE_GLSLANG", "1")] if HAVE_GLSLANG else []),
     cxx_std=17,
     extra_compile_args=["-O2"],
 )

@@ -45,14 +45,20 @@ HOST_COPY_LIMIT = 1 << 22
 MAX_ARENA = 1 << 30
 
 
-def pipeline_cache_file(info):
-    """Where the device's VkPipelineCache is kept: per device UUID and driver version, under
-    ARRAY_API_VULKAN_CACHE_DIR, else the user's cache directory; None (no disk cache) when
+def cache_dir():
+    """ARRAY_API_VULKAN_CACHE_DIR, else the user's cache directory; None (no disk cache) when
     ARRAY_API_VULKAN_CACHE_DIR is set and empty."""
     root = os.environ.get("ARRAY_API_VULKAN_CACHE_DIR")
     if root is None:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         root = os.path.join(base, "array_api_vulkan")
+    return root or None
+
+
+def pipeline_cache_file(info):
+    """Where the device's VkPipelineCache is kept: per device UUID and driver version, under
+    cache_dir(); None when there is no disk cache."""
+    root = cache_dir()
     if not root:
         return None
     uuid = info.get("uuid", b"").hex()
@@ -94,7 +100,7 @@ def mask_features(info):
     return info
 
 
-_spirv_cache = {}
+_spirv_cache = {}  # shader name -> SPIR-V bytes; compiler.shader() adds run-time compiled ones
 
 
 def load_spirv(shader):

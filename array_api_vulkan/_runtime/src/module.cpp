@@ -1,4 +1,5 @@
 // The Python bindings of the runtime extension, _vkcore.
+#include "compiler.hpp"
 #include "dlpack.hpp"
 #include "plan.hpp"
 
@@ -27,6 +28,9 @@ PYBIND11_MODULE(_vkcore, m)
     m.def("dlpack_export", &dlpack_export, "A DLPack capsule (kDLVulkan) of a device buffer region.",
           py::arg("buffer"), py::arg("byte_offset"), py::arg("shape"), py::arg("strides"), py::arg("code"),
           py::arg("bits"), py::arg("device_id"), py::arg("versioned"), py::arg("read_only") = false);
+    m.def("compile_glsl", &compile_glsl, "SPIR-V of a GLSL compute shader (includes expanded), by glslang.",
+          py::arg("source"), py::arg("name") = "shader");
+    m.attr("has_compiler") = compiler_available();
     m.def("dlpack_info", &dlpack_info, "What an unconsumed DLPack capsule describes (for tests).");
 
     py::class_<Buffer, std::shared_ptr<Buffer>>(m, "Buffer")
