@@ -26,7 +26,7 @@ $(VENV)/.deps-stamp: pyproject.toml
 		pytest-json-report 'ndindex>=1.8' mpmath array-api-strict
 	touch $@
 
-$(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(VENV)/.deps-stamp
+$(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(wildcard scripts/kompute-patches/*.patch) $(VENV)/.deps-stamp
 	scripts/build_kompute.sh $(PY) && touch $@
 
 # The runtime's C++ sources: _vkcore.cpp and/or src/ (setup.py compiles the same set).
