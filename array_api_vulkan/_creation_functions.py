@@ -56,12 +56,15 @@ def _from_python(obj, dtype, device):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return np.array(obj, dtype=dt._np), dt
+    # np.asarray, not np.array: a numpy array already of the dtype is uploaded from where it
+    # is, not first copied into fresh host memory (a 256 MB upload spent most of its time there).
+    # The upload copies it into staging before returning, so later changes to it don't reach us.
     if dtype is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            host = np.array(obj, dtype=dtype._np)
+            host = np.asarray(obj, dtype=dtype._np)
         return host, dtype
-    host = np.array(obj)
+    host = np.asarray(obj)
     if host.dtype == object:
         raise TypeError("cannot convert the object to an array (ragged or out-of-range values?)")
     dt = _dtypes.from_np(host.dtype)
