@@ -1,5 +1,5 @@
 """Where a 256 MB upload spends its time: host copies into staging against waits on the
-device's copies, with the transfer queue (DMA) and without, over chunk sizes and host threads;
+device's copies, over chunk sizes and host threads;
 and plain host memcpy bandwidth for reference. JSON on stdout. Not a test.
 
     python benchmarks/diag_upload.py            (each setting in a fresh process)
@@ -38,7 +38,7 @@ def one():
         del y
     med = sorted(ts)[2]
     return {"GBps": N / med / 1e9, "host_s": s["transfer_host_seconds"], "wait_s": s["transfer_wait_seconds"],
-            "total_s": ts[-1], "dma": dev.dma_uploads}
+            "total_s": ts[-1]}
 
 
 def main():
@@ -51,16 +51,15 @@ def main():
     t = time.perf_counter()
     np.copyto(b, a)
     res = {"host_memcpy_1thread_GBps": N / (time.perf_counter() - t) / 1e9}
-    for dma in ("1", "0"):
-        for chunk in ("8", "32", "64"):
-            for threads in ("1", "4", "8"):
-                env = dict(os.environ, ARRAY_API_VULKAN_DMA_UPLOADS=dma, CHUNK_MB=chunk, THREADS=threads)
-                r = subprocess.run([sys.executable, __file__, "one"], env=env, capture_output=True, text=True)
-                key = f"dma{dma}_chunk{chunk}MB_threads{threads}"
-                try:
-                    res[key] = json.loads(r.stdout.strip().splitlines()[-1])
-                except Exception:  # noqa: BLE001
-                    res[key] = "error: " + r.stderr[-400:]
+    for chunk in ("8", "32", "64"):
+        for threads in ("1", "4", "8"):
+            env = dict(os.environ, CHUNK_MB=chunk, THREADS=threads)
+            r = subprocess.run([sys.executable, __file__, "one"], env=env, capture_output=True, text=True)
+            key = f"chunk{chunk}MB_threads{threads}"
+            try:
+                res[key] = json.loads(r.stdout.strip().splitlines()[-1])
+            except Exception:  # noqa: BLE001
+                res[key] = "error: " + r.stderr[-400:]
     print(json.dumps(res, indent=1))
 
 

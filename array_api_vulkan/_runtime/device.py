@@ -201,11 +201,6 @@ class Device:
             atexit.register(self.save_pipeline_cache)
         self._core = core
 
-    @property
-    def dma_uploads(self):
-        """Whether large uploads run on a transfer-only queue (the DMA engines; transfer.cpp)."""
-        return self._ensure().dma_queue_family >= 0
-
     def save_pipeline_cache(self):
         """Writes the device's pipeline cache to disk (done at exit; warmup() also calls it)."""
         if self._core is None or not self._cache_file:

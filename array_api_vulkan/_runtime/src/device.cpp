@@ -182,23 +182,8 @@ Device::Device(uint32_t index)
     if (mFamily == UINT32_MAX)
         throw std::runtime_error("Vulkan device " + std::to_string(index) + " has no compute queue");
 
-    // A transfer-only family (no compute, no graphics) is the DMA engines' on discrete GPUs.
-    uint32_t dma_family = UINT32_MAX;
-    const char* dma_env = std::getenv("ARRAY_API_VULKAN_DMA_UPLOADS");
-    if (!(dma_env && std::string(dma_env) == "0"))
-        for (uint32_t i = 0; i < families.size(); i++) {
-            auto f = families[i].queueFlags;
-            if ((f & vk::QueueFlagBits::eTransfer) && !(f & vk::QueueFlagBits::eCompute) &&
-                !(f & vk::QueueFlagBits::eGraphics) && families[i].queueCount > 0) {
-                dma_family = i;
-                break;
-            }
-        }
-
     float priority = 1.0f;
-    std::vector<vk::DeviceQueueCreateInfo> queue_infos{ vk::DeviceQueueCreateInfo({}, mFamily, 1, &priority) };
-    if (dma_family != UINT32_MAX)
-        queue_infos.emplace_back(vk::DeviceQueueCreateFlags(), dma_family, 1, &priority);
+    vk::DeviceQueueCreateInfo queue_info({}, mFamily, 1, &priority);
 
     // Enable every feature the shaders use that the device has (and the mask leaves).
     auto exts = mPhysical->enumerateDeviceExtensionProperties();
@@ -229,7 +214,7 @@ Device::Device(uint32_t index)
     s8.pNext = &s16;
     s16.pNext = &bda;
 
-    vk::DeviceCreateInfo info({}, (uint32_t)queue_infos.size(), queue_infos.data(), 0, nullptr, (uint32_t)enabled_exts.size(), enabled_exts.data(),
+    vk::DeviceCreateInfo info({}, 1, &queue_info, 0, nullptr, (uint32_t)enabled_exts.size(), enabled_exts.data(),
                               &core);
     info.pNext = &f16i8;
     mDevice = std::make_shared<vk::Device>(mPhysical->createDevice(info));
@@ -261,26 +246,6 @@ Device::Device(uint32_t index)
         mSub->spin_ns = std::strtoull(spin, nullptr, 10) * 1000;
 
     mPipelines = std::make_unique<PipelineCache>(mDevice, props.limits.maxPushConstantsSize, feedback);
-
-    if (dma_family != UINT32_MAX) {
-        mDma = std::make_unique<DmaQueue>();
-        mDma->device = mDevice;
-        mDma->family = dma_family;
-        mDma->queue = mDevice->getQueue(dma_family, 0);
-        mDma->pool = mDevice->createCommandPool(
-          vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, dma_family));
-    }
-}
-
-void
-DmaQueue::reserve(uint32_t n)
-{
-    while (cbs.size() < n) {
-        vk::CommandBufferAllocateInfo info(pool, vk::CommandBufferLevel::ePrimary, 1);
-        cbs.push_back(device->allocateCommandBuffers(info)[0]);
-        fences.push_back(device->createFence(vk::FenceCreateInfo()));
-        busy.push_back(false);
-    }
 }
 
 bool
@@ -302,18 +267,15 @@ Device::create_buffer(uint64_t nbytes, bool host, bool cached)
     buf->host = host;
     py::gil_scoped_release release;
     uint32_t count = (uint32_t)(nbytes / 4);
-    // (statics of the patched Kompute, read while one buffer is made: one at a time)
-    static std::mutex lock;
-    std::lock_guard<std::mutex> guard(lock);
-    kp::Tensor::sharingQueueFamilies.clear();
-    if (mDma)
-        kp::Tensor::sharingQueueFamilies = { mFamily, mDma->family };
     if (host) {
         // kp copies initial contents from a pointer: give it zero pages, not a heap buffer.
         void* zeros = mmap(nullptr, nbytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (zeros == MAP_FAILED)
             throw std::bad_alloc();
         try {
+            // (a static of the patched Kompute: one buffer is made at a time)
+            static std::mutex lock;
+            std::lock_guard<std::mutex> guard(lock);
             kp::Tensor::preferHostCached = cached;
             buf->tensor = mManager->tensor(zeros, count, 4, kp::Tensor::TensorDataTypes::eUnsignedInt,
                                            kp::Tensor::TensorTypes::eHost);

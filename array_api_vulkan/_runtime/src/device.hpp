@@ -41,22 +41,6 @@ struct Buffer
     vk::Buffer handle() const { return buffer; }
 };
 
-// A transfer-only queue family's queue (the DMA engines of discrete GPUs): large uploads run
-// there, since the compute queue's copies read host memory at 2-3 GB/s on an H100. Its command
-// buffers and fences form the ring of transfer.cpp's staging chunks; one upload at a time.
-struct DmaQueue
-{
-    std::shared_ptr<vk::Device> device;
-    vk::Queue queue;
-    uint32_t family = 0;
-    vk::CommandPool pool;
-    std::vector<vk::CommandBuffer> cbs;
-    std::vector<vk::Fence> fences;
-    std::vector<bool> busy;
-    std::mutex lock;
-    void reserve(uint32_t n);
-};
-
 class Device
 {
   public:
@@ -75,9 +59,6 @@ class Device
     py::dict features() const;
     const Features& feature_set() const { return mFeatures; }
     uint64_t max_buffer_bytes() const { return mMaxBuffer; }
-    // The transfer-only queue, or null where the device has none (lavapipe, many integrated
-    // GPUs) or ARRAY_API_VULKAN_DMA_UPLOADS=0.
-    DmaQueue* dma() const { return mDma.get(); }
 
   private:
     std::shared_ptr<vk::PhysicalDevice> mPhysical;
@@ -89,7 +70,6 @@ class Device
     std::unique_ptr<kp::Manager> mManager;
     std::shared_ptr<Submitter> mSub;
     std::unique_ptr<PipelineCache> mPipelines;
-    std::unique_ptr<DmaQueue> mDma;
 };
 
 } // namespace avk

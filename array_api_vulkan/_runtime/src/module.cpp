@@ -186,8 +186,6 @@ PYBIND11_MODULE(_vkcore, m)
            py::arg("cached") = true)
       .def_property_readonly("timestamps", &Device::timestamps)
       .def_property_readonly("max_buffer_bytes", &Device::max_buffer_bytes)
-      .def_property_readonly("dma_queue_family",
-                             [](const Device& d) { return d.dma() ? (int64_t)d.dma()->family : (int64_t)-1; })
       .def("features", &Device::features)
       .def("pipeline_cache_data", [](Device& d) { return d.pipelines().data(); })
       .def("load_pipeline_cache", [](Device& d, py::bytes blob) { d.pipelines().load(std::string(blob)); });

@@ -66,8 +66,6 @@ class Recorder
     // another, and each host copy is split over threads with the GIL released.
     void upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_offset);
     void download(Pool& staging, Allocation& src, uint64_t src_offset, py::buffer dst);
-    void upload_dma(std::vector<std::shared_ptr<Allocation>>& slots, const uint8_t* host, uint64_t n, uint64_t chunk,
-                    Allocation& dst, uint64_t dst_offset);
     uint64_t transfer_chunk = 32ull << 20; // bytes per staging chunk (H100: best of 8-64 MiB)
     uint32_t transfer_ring = 4;            // chunks in flight
     uint32_t transfer_threads = 8;         // host threads per chunk copy (H100: best of 1-8)

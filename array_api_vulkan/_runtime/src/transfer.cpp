@@ -69,10 +69,6 @@ Recorder::upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_of
     std::vector<uint64_t> used(ring, 0); // serial of the batch that last read each slot
     for (uint32_t r = 0; r < ring; r++)
         slots.push_back(staging.alloc(chunk));
-    if (mCore.dma() && nchunks > 1) {
-        upload_dma(slots, host, n, chunk, dst, dst_offset);
-        return;
-    }
     for (uint64_t k = 0; k < nchunks; k++) {
         uint64_t lo = k * chunk, len = std::min(chunk, n - lo);
         Allocation& slot = *slots[k % ring];
@@ -92,64 +88,6 @@ Recorder::upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_of
         if (nchunks > 1)
             submit(true);
     }
-}
-
-// A large upload on the transfer-only queue: chunk k is filled by the host while the DMA engine
-// copies chunk k - 1. Work recorded before it finishes first (the pool may hand dst out again
-// once earlier work stops using it), and the upload is complete when this returns, so work
-// recorded after it needs no semaphore between the queues (buffers are shared concurrently:
-// Kompute patch 0003).
-void
-Recorder::upload_dma(std::vector<std::shared_ptr<Allocation>>& slots, const uint8_t* host, uint64_t n, uint64_t chunk,
-                     Allocation& dst, uint64_t dst_offset)
-{
-    synchronize();
-    DmaQueue& q = *mCore.dma();
-    uint32_t ring = (uint32_t)slots.size();
-    uint64_t nchunks = (n + chunk - 1) / chunk;
-    vk::Buffer dst_buffer = dst.arena->buffer->buffer;
-    py::gil_scoped_release release;
-    std::lock_guard<std::mutex> guard(q.lock);
-    q.reserve(ring);
-    using clock = std::chrono::steady_clock;
-    auto seconds = [](clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); };
-    auto retire = [&](uint32_t r) {
-        if (!q.busy[r])
-            return;
-        auto t0 = clock::now();
-        (void)q.device->waitForFences(1, &q.fences[r], true, UINT64_MAX);
-        transfer_wait_seconds += seconds(t0);
-        (void)q.device->resetFences(1, &q.fences[r]);
-        q.busy[r] = false;
-    };
-    std::string error;
-    for (uint64_t k = 0; k < nchunks && error.empty(); k++) {
-        uint32_t r = (uint32_t)(k % ring);
-        retire(r);
-        uint64_t lo = k * chunk, len = std::min(chunk, n - lo);
-        Allocation& slot = *slots[r];
-        auto t0 = clock::now();
-        parallel_copy(mapped(slot), host + lo, len, transfer_threads);
-        transfer_host_seconds += seconds(t0);
-        vk::CommandBuffer cb = q.cbs[r];
-        cb.reset();
-        cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-        vk::BufferCopy region(slot.offset, dst.offset + dst_offset + lo, len);
-        cb.copyBuffer(slot.arena->buffer->buffer, dst_buffer, 1, &region);
-        cb.end();
-        vk::SubmitInfo submit_info(0, nullptr, nullptr, 1, &cb);
-        try {
-            q.queue.submit(1, &submit_info, q.fences[r]);
-            q.busy[r] = true;
-        } catch (const std::exception& e) {
-            error = e.what();
-        }
-    }
-    for (uint32_t r = 0; r < ring; r++)
-        retire(r);
-    if (!error.empty())
-        throw std::runtime_error("upload: vkQueueSubmit on the transfer queue failed: " + error);
-    copies += nchunks;
 }
 
 void
