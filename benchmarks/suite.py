@@ -3,6 +3,7 @@ Python Array API, timed through array_api_vulkan ("ours"), numpy, and where impo
 torch and JAX (through array-api-compat / jax.numpy), each synchronised its own way.
 
     python benchmarks/suite.py [--quick] [--libs ours,numpy,cupy,torch,jax] [--only a,b] [--out DIR]
+    python benchmarks/suite.py --replot DIR     # the report and plot again from DIR/suite.json
 
 --only takes workload names or group names (elementwise, chain, dataops, linalg, transfer,
 startup, e2e). Each workload is warmed up once, then timed in two modes, each the median over
@@ -423,8 +424,9 @@ def _selected(name, group, only):
     return not only or name in only or group in only
 
 
-def run(libs, sizes, only=(), repeats=5, log=print):
-    """The results dict: meta, workloads (name, group) and rows {workload: {lib: row}}."""
+def run(libs, sizes, only=(), repeats=5, log=print, progress=None):
+    """The results dict: meta, workloads (name, group) and rows {workload: {lib: row}};
+    progress(res) is called after each library (to save partial results)."""
     table = {w.name: w for w in workload_table(sizes)}
     names = [(n, g) for n, g in all_names(sizes) if _selected(n, g, only)]
     res = {"meta": meta(sizes), "workloads": [{"name": n, "group": g} for n, g in names], "libs": [],
@@ -457,6 +459,8 @@ def run(libs, sizes, only=(), repeats=5, log=print):
             res["rows"][wname][name] = row
             log(f"  {wname:24s} {_cell(row)}  [{row['bench_s']:.1f} s]")
         del lib
+        if progress:
+            progress(res)
     res["meta"]["finished"] = _now()
     return res
 
@@ -613,15 +617,16 @@ def plot(res, path, mode="sync"):
     plt.close(fig)
 
 
-def write(res, out):
+def write(res, out, with_plot=True):
     os.makedirs(out, exist_ok=True)
-    try:
-        plot(res, os.path.join(out, "suite.png"))
-        res["plot"] = "suite.png"
-    except ImportError as e:
-        res["plot_skipped"] = f"matplotlib not available ({e})"
-    except Exception as e:
-        res["plot_skipped"] = f"{type(e).__name__}: {e}"
+    if with_plot:
+        try:
+            plot(res, os.path.join(out, "suite.png"))
+            res["plot"] = "suite.png"
+        except ImportError as e:
+            res["plot_skipped"] = f"matplotlib not available ({e})"
+        except Exception as e:
+            res["plot_skipped"] = f"{type(e).__name__}: {e}"
     with open(os.path.join(out, "suite.json"), "w") as f:
         json.dump(res, f, indent=1, default=str)
     with open(os.path.join(out, "suite.md"), "w") as f:
@@ -635,14 +640,24 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="workload or group names, comma-separated")
     ap.add_argument("--out", default="suite-out", help="folder for suite.json, suite.md, suite.png")
     ap.add_argument("--repeats", type=int, default=None)
+    ap.add_argument("--replot", metavar="DIR", help="only rewrite DIR/suite.md and suite.png from DIR/suite.json "
+                    "(e.g. here, for a GPU host's results where matplotlib was missing)")
     args = ap.parse_args(argv)
+    if args.replot:
+        with open(os.path.join(args.replot, "suite.json")) as f:
+            res = json.load(f)
+        res.pop("plot_skipped", None)
+        write(res, args.replot)
+        print(f"wrote {args.replot}/suite.md" + (", suite.png" if res.get("plot") else ""))
+        return res
     sizes = QUICK if args.quick else FULL
     repeats = args.repeats or (3 if args.quick else 7)
     only = set(filter(None, args.only.split(",")))
     known = {n for n, _ in all_names(sizes)} | set(GROUPS)
     if only - known:
         ap.error(f"unknown workloads or groups: {', '.join(sorted(only - known))}")
-    res = run([x for x in args.libs.split(",") if x], sizes, only, repeats)
+    res = run([x for x in args.libs.split(",") if x], sizes, only, repeats,
+              progress=lambda r: write(r, args.out, with_plot=False))  # partial results, should it be cut off
     write(res, args.out)
     print(f"wrote {args.out}/suite.json, suite.md" + (", suite.png" if res.get("plot") else
                                                       f" (plot skipped: {res.get('plot_skipped')})"))
