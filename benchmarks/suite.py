@@ -333,27 +333,27 @@ def run_chain(lib, s, repeats):
 
 
 def run_transfer(lib, s, repeats, direction):
+    """Upload (put + sync) or download (get) of s["transfer_bytes"] of float32; a download reads a
+    freshly uploaded array each time, so that no library's cached host copy is timed."""
     nbytes = s["transfer_bytes"]
     host = np.random.default_rng(8).random(nbytes // 4, dtype=np.float32)
     before = _host_fallbacks(lib)
-    if direction == "upload":
-        def call():
-            return lib.put(host)
-    else:
+
+    def once():
+        if direction == "upload":
+            t = time.perf_counter()
+            lib.sync(lib.put(host))
+            return time.perf_counter() - t
         dev = lib.put(host)
         lib.sync(dev)
-
-        def call():
-            return lib.get(dev)
-        assert np.array_equal(np.asarray(call()), host)
-    ts = []
-    call_sync = (lambda: lib.sync(call())) if direction == "upload" else call
-    call_sync()
-    for _ in range(repeats):
         t = time.perf_counter()
-        call_sync()
-        ts.append(time.perf_counter() - t)
-    t = statistics.median(ts)
+        got = lib.get(dev)
+        t = time.perf_counter() - t
+        assert np.array_equal(np.asarray(got), host)
+        return t
+
+    once()
+    t = statistics.median([once() for _ in range(repeats)])
     row = {"batched": t, "sync": t, "GBps": nbytes / t / 1e9, "bytes": nbytes}
     if before is not None:
         grown = _grew(before, _host_fallbacks(lib))
@@ -609,7 +609,8 @@ def plot(res, path, mode="sync"):
     ax.set_xlabel(f"time / fastest library's time ({mode}: "
                   f"{'synchronised after every call' if mode == 'sync' else 'batched'}; log scale; 1 = fastest)")
     dev = res["meta"].get("nvidia_smi") or (res["meta"]["libraries"].get("ours") or {}).get("device", "")
-    ax.set_title(f"array_api_vulkan suite, {res['meta']['date']}\n{str(dev)[:110]}", fontsize=8)
+    quick = " (--quick sizes: a smoke test)" if res["meta"].get("sizes", {}).get("n") != FULL["n"] else ""
+    ax.set_title(f"array_api_vulkan suite, {res['meta']['date']}{quick}\n{str(dev)[:110]}", fontsize=8)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", which="both", lw=0.3)
     fig.tight_layout()
