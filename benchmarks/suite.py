@@ -2,7 +2,7 @@
 Python Array API, timed through array_api_vulkan ("ours"), numpy, and where importable CuPy,
 torch and JAX (through array-api-compat / jax.numpy), each synchronised its own way.
 
-    python benchmarks/suite.py [--quick] [--libs ours,numpy,cupy,torch,jax] [--only a,b] [--out DIR]
+    python benchmarks/suite.py [--quick] [--libs ours,cupy,torch,jax,numpy] [--only a,b] [--out DIR]
     python benchmarks/suite.py --replot DIR     # the report and plot again from DIR/suite.json
 
 --only takes workload names or group names (elementwise, chain, dataops, linalg, transfer,
@@ -21,6 +21,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -33,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dataops  # noqa: E402  (the data-op and matmul table, shared with benchmarks/dataops.py)
 import workloads as wl  # noqa: E402
 
-LIBS = ("ours", "numpy", "cupy", "torch", "jax")
+LIBS = ("ours", "cupy", "torch", "jax", "numpy")  # numpy (host) last: the slowest to run
 GROUPS = ("elementwise", "chain", "dataops", "linalg", "transfer", "startup", "e2e")
 
 FULL = dict(n=16 << 20, k=4096, k_small=1024, batch=64, k_batch=256, k_la=1024, rhs=16, fft_n=1 << 24,
@@ -48,10 +49,12 @@ class Lib:
     """One library: its array-API namespace `xp`, put (numpy -> device array), get (-> numpy),
     sync(result) (wait for the device; JAX blocks on the result), and what to report about it."""
 
-    def __init__(self, name, xp, put, get, sync, versions, device, asynchronous=True, dtypes=None):
+    def __init__(self, name, xp, put, get, sync, versions, device, asynchronous=True, dtypes=None,
+                 release=None):
         self.name, self.xp, self.put, self.get, self.sync = name, xp, put, get, sync
         self.versions, self.device, self.asynchronous = versions, device, asynchronous
         self.dtypes = dtypes  # names of the dtypes it has, or None for all
+        self.release = release or (lambda: None)  # gives its memory pool back (before the next library)
 
     def has(self, *names):
         return self.dtypes is None or all(n in self.dtypes for n in names)
@@ -87,7 +90,8 @@ def load(name):
         dev = cupy.cuda.Device()
         props = cupy.cuda.runtime.getDeviceProperties(dev.id)
         return Lib(name, m, cupy.asarray, cupy.asnumpy, lambda r=None: dev.synchronize(),
-                   {"cupy": cupy.__version__, **_compat_version(m)}, _decode(props.get("name", b"?")))
+                   {"cupy": cupy.__version__, **_compat_version(m)}, _decode(props.get("name", b"?")),
+                   release=lambda: cupy.get_default_memory_pool().free_all_blocks())
     if name == "torch":
         import torch
 
@@ -99,8 +103,9 @@ def load(name):
         return Lib(name, m, lambda a: torch.from_numpy(np.ascontiguousarray(a)).to("cuda"),
                    lambda t: t.cpu().numpy(), lambda r=None: torch.cuda.synchronize(),
                    {"torch": torch.__version__, "cuda": str(torch.version.cuda), **_compat_version(m)},
-                   torch.cuda.get_device_name())
+                   torch.cuda.get_device_name(), release=torch.cuda.empty_cache)
     if name == "jax":
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU with the others
         import jax
 
         jax.config.update("jax_enable_x64", True)
@@ -458,9 +463,14 @@ def run(libs, sizes, only=(), repeats=5, log=print, progress=None):
             row["bench_s"] = time.perf_counter() - t0
             res["rows"][wname][name] = row
             log(f"  {wname:24s} {_cell(row)}  [{row['bench_s']:.1f} s]")
+        try:
+            lib.release()
+        except Exception:
+            pass
         del lib
         if progress:
             progress(res)
+    shutil.rmtree(startup_cache, ignore_errors=True)
     res["meta"]["finished"] = _now()
     return res
 

@@ -33,7 +33,7 @@ def quick_run(tmp_path_factory):
 def test_quick_run_writes_report_json_and_plot(quick_run):
     out, res = quick_run
     md = (out / "suite.md").read_text()
-    assert res["libs"] == ["ours", "numpy"]
+    assert res["libs"] == ["ours", "numpy"]  # in --libs order
     names = [n for n, _ in suite.all_names(suite.QUICK)]
     assert [w["name"] for w in res["workloads"]] == names
     assert set(suite.GROUPS) == {w["group"] for w in res["workloads"]}
