@@ -80,8 +80,9 @@ def load(name):
                    {"array_api_vulkan": m.__version__}, _ours_device(dev),
                    dtypes=set(info.dtypes(device=dev)))
     if name == "numpy":
-        return Lib(name, np, lambda a: np.array(a, copy=True), lambda a: np.array(a, copy=True), lambda r=None: None,
-                   {"numpy": np.__version__}, f"host CPU ({platform.processor() or platform.machine()}, "
+        m = _compat("numpy", np)  # numpy 2.0 lacks cumulative_sum, which the wrapper adds
+        return Lib(name, m, lambda a: np.array(a, copy=True), lambda a: np.array(a, copy=True), lambda r=None: None,
+                   {"numpy": np.__version__, **_compat_version(m)}, f"host CPU ({platform.processor() or platform.machine()}, "
                    f"{os.cpu_count()} logical cores)", asynchronous=False)
     if name == "cupy":
         import cupy
@@ -514,10 +515,10 @@ def _fmt_t(t):
 
 
 def _cell(row, mode="sync"):
-    if "error" in row:
-        return "error"
+    if "error" in row:  # the type here, the message under "Errors, skips and host fallbacks"
+        return f"error: {row['error'].split(':')[0]}"
     if "skipped" in row:
-        return "–"
+        return "skipped"
     text = _fmt_t(row[mode])
     if "TFLOPs" in row and mode == "sync":
         text += f" ({row['TFLOPs']:.3g} TFLOP/s)"

@@ -93,7 +93,7 @@ def test_report_ratios_and_errors_without_a_device():
     assert suite.ratios(res, "sync") == {"w1": {"a": 2.0, "b": 1.0}, "w2": {"b": 1.0}}
     md = suite.markdown(res)
     assert "| dataops | w1 | 2 ms host | 1 ms | 2 | 1 |" in md
-    assert "| linalg | w2 | error | 1.50 s (2 TFLOP/s) |  | 1 |" in md
+    assert "| linalg | w2 | error: RuntimeError | 1.50 s (2 TFLOP/s) |  | 1 |" in md
     assert "w2 / a: error: RuntimeError: boom" in md and "unavailable: nope" in md
 
 
