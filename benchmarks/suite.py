@@ -4,6 +4,7 @@ torch and JAX (through array-api-compat / jax.numpy), each synchronised its own 
 
     python benchmarks/suite.py [--quick] [--libs ours,cupy,torch,jax,numpy] [--only a,b] [--out DIR]
     python benchmarks/suite.py --replot DIR     # the report and plot again from DIR/suite.json
+    python benchmarks/suite.py --combine DIR1,DIR2 --out DIR   # runs of different libraries, merged
 
 --only takes workload names or group names (elementwise, chain, dataops, linalg, transfer,
 startup, e2e). Each workload is warmed up once, then timed in two modes, each the median over
@@ -476,6 +477,35 @@ def run(libs, sizes, only=(), repeats=5, log=print, progress=None):
     return res
 
 
+def combine(paths):
+    """One results dict from several runs' suite.json: their libraries side by side (a library in
+    more than one keeps its first run's rows), workloads in first-seen order."""
+    out = None
+    for p in paths:
+        with open(p) as f:
+            r = json.load(f)
+        if out is None:
+            out = r
+            out["meta"]["combined_from"] = [p]
+            continue
+        out["meta"]["combined_from"].append(p)
+        known = {w["name"] for w in out["workloads"]}
+        out["workloads"] += [w for w in r["workloads"] if w["name"] not in known]
+        for lib in r["libs"]:
+            if lib in out["libs"]:
+                continue
+            out["libs"].append(lib)
+            out["meta"]["libraries"][lib] = r["meta"]["libraries"][lib]
+            for name, by_lib in r["rows"].items():
+                if lib in by_lib:
+                    out["rows"].setdefault(name, {})[lib] = by_lib[lib]
+        for lib, v in r["meta"]["libraries"].items():
+            out["meta"]["libraries"].setdefault(lib, v)
+    out.pop("plot", None)
+    out.pop("plot_skipped", None)
+    return out
+
+
 def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
 
@@ -654,7 +684,14 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--replot", metavar="DIR", help="only rewrite DIR/suite.md and suite.png from DIR/suite.json "
                     "(e.g. here, for a GPU host's results where matplotlib was missing)")
+    ap.add_argument("--combine", metavar="DIR,DIR", help="merge the suite.json of runs into one report in --out "
+                    "(e.g. libraries run in separate commands on the same device)")
     args = ap.parse_args(argv)
+    if args.combine:
+        res = combine([os.path.join(d, "suite.json") for d in args.combine.split(",") if d])
+        write(res, args.out)
+        print(f"wrote {args.out}/suite.json, suite.md" + (", suite.png" if res.get("plot") else ""))
+        return res
     if args.replot:
         with open(os.path.join(args.replot, "suite.json")) as f:
             res = json.load(f)

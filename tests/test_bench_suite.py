@@ -224,3 +224,18 @@ def test_mlp_step_ours_matches_numpy():
     assert float(loss) == pytest.approx(float(loss_ref), rel=1e-4)
     for a, b in zip(new, new_ref):
         assert np.allclose(_np(a), b, rtol=1e-4, atol=1e-5)
+
+
+def test_combine_runs(tmp_path):
+    runs = []
+    for i, lib in enumerate(("a", "b")):
+        res = {"meta": suite.meta(suite.QUICK), "libs": [lib], "workloads": [{"name": f"w{i}", "group": "e2e"}],
+               "rows": {f"w{i}": {lib: {"sync": 1.0 + i, "batched": 1.0}}}}
+        res["meta"]["libraries"] = {lib: {"versions": {lib: "1"}, "device": "dev"}}
+        (tmp_path / lib).mkdir()
+        (tmp_path / lib / "suite.json").write_text(json.dumps(res))
+        runs.append(str(tmp_path / lib))
+    res = suite.main(["--combine", ",".join(runs), "--out", str(tmp_path / "both")])
+    assert res["libs"] == ["a", "b"] and [w["name"] for w in res["workloads"]] == ["w0", "w1"]
+    assert res["rows"] == {"w0": {"a": {"sync": 1.0, "batched": 1.0}}, "w1": {"b": {"sync": 2.0, "batched": 1.0}}}
+    assert (tmp_path / "both" / "suite.md").exists()
