@@ -259,9 +259,14 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     num = operator.index(num)
     if num < 0:
         raise ValueError("linspace(): num must be non-negative")
-    return _fallback.call(
-        "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
-        device=dev, dtype=dt)
+    wide = _dtypes.defaults(dev)["complex floating" if dt.kind == "c" else "real floating"]
+    cdt = wide if wide.bits > dt.bits else dt  # numpy computes in float64 / complex128
+    out = _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
+    if out is None:
+        out = _fallback.call(
+            "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
+            device=dev, dtype=dt)
+    return out
 
 
 def meshgrid(*arrays, indexing="xy"):
@@ -295,8 +300,11 @@ def _tri(fname, npfn, x, k):
         raise TypeError(f"{fname}() expects an array")
     if x.ndim < 2:
         raise ValueError(f"{fname}() needs an array of at least two dimensions")
-    operator.index(k)
-    return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
+    k = operator.index(k)
+    out = _kernels.tri(x, k, fname == "triu")
+    if out is None:
+        out = _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
+    return out
 
 
 def tril(x, /, *, k=0):

@@ -1,0 +1,125 @@
+"""Data movement for the manipulation and creation functions (concat, stack, roll, repeat, tile,
+tril/triu, linspace): everything here is the cast family's strided assignment (a view of the
+result <- a possibly broadcast view of an input) or a cast/fill op code, no shader of its own.
+
+The spec layer builds the views (an output at an offset for concat, an interleaved view for
+tile, a broadcast one for repeat) and asks `copy_into` to fill them."""
+import math
+
+import numpy as np
+
+from . import _launch
+from ._launch import table
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _code(dtype):
+    return table.DTYPES[dtype.name][0]
+
+
+def _cast_variant(tc, rc, dev):
+    name = _launch.variant("cast", tc, rc, None, dev)
+    if name is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return None
+    return name
+
+
+def can_copy(src_dtype, dst_dtype, dev):
+    """Whether copy_into can write src_dtype values into a dst_dtype view on dev."""
+    return _cast_variant(_code(src_dtype), _code(dst_dtype), dev) is not None
+
+
+def _view(a, shape, strides, offset):
+    return _launch.result_type._new(a._alloc, a._dtype, tuple(shape), tuple(strides), offset)
+
+
+def copy_into(dst, src):
+    """dst[...] = src (converted to dst's dtype as astype does) for any strided view dst and src
+    an Array broadcastable to it: one dispatch, or one per index of the leading axes where the
+    view's rank (after collapsing) is beyond the push block. False where the device has no cast
+    variant for the pair (nothing is recorded then)."""
+    dev = dst._alloc.device
+    variant = _cast_variant(_code(src._dtype), _code(dst._dtype), dev)
+    if variant is None:
+        return False
+    return _split(variant, dst, src)
+
+
+def _split(variant, dst, src):
+    if _launch.assign(variant, dst, src):
+        return True
+    if not dst._shape:
+        return False
+    # too many dimensions for the push block: one assignment per index of the first axis
+    sst = _launch._broadcast_strides(src, dst._shape)
+    if src.ndim < dst.ndim:
+        src = _view(src, dst._shape, sst, src._offset)
+    for i in range(dst._shape[0]):
+        d = _view(dst, dst._shape[1:], dst._strides[1:], dst._offset + i * dst._strides[0])
+        s = _view(src, dst._shape[1:], sst[1:], src._offset + i * sst[0])
+        if not _split(variant, d, s):
+            return False
+    return True
+
+
+def new(dev, dtype, shape):
+    n = math.prod(shape)
+    return _launch.result_type._new(dev.alloc(n * dtype.itemsize), dtype, tuple(shape))
+
+
+def tri(x, k, upper):
+    """tril (upper False) / triu of x over its last two axes: one cast dispatch whose op code
+    zeroes the elements off the kept triangle. None where the device has no variant."""
+    dev = x._alloc.device
+    code = _code(x._dtype)
+    variant = _cast_variant(code, code, dev)
+    if variant is None:
+        return None
+    out = new(dev, x._dtype, x._shape)
+    rows, cols = x._shape[-2:]
+    if out.size == 0:
+        return out
+    k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k)))
+    if not _launch.map_op(variant, 2 if upper else 1, out, [x], 1,
+                          tail=(cols, rows, k & 0xFFFFFFFF)):
+        return None
+    return out
+
+
+def linspace(start, stop, num, endpoint, dtype, cdt, dev):
+    """numpy.linspace(start, stop, num, endpoint).astype(dtype) for a real or complex floating
+    dtype, computed in cdt (numpy's float64 / complex128 where the device has them, then a cast;
+    else dtype itself, within an ulp or two of numpy): the fill family's linspace op with
+    numpy's parameters. None where not native."""
+    kind = table.DTYPES[dtype.name][3]
+    if kind not in "fc" or table.DTYPES[cdt.name][3] != kind:
+        return None
+    cname = cdt.name
+    ccode = table.DTYPES[cname][0]
+    variant = _launch.variant("fill", None, ccode, None, dev)
+    if variant is None or not _launch.device_supports(dev, ccode):
+        return None
+    npdt = np.dtype(cname).type
+    div = num - 1 if endpoint else num
+    with np.errstate(all="ignore"):
+        s0, s1 = npdt(start), npdt(stop)
+        delta = npdt(s1 - s0)
+        d, m = 1, delta
+        if div > 0:
+            step = npdt(delta / div)
+            if step == 0:  # numpy's special case for subnormal steps: (i / div) * delta
+                d = div
+            else:
+                m = step
+    out = new(dev, cdt, (num,))
+    words = [d, int(bool(endpoint and num > 1))]  # w[2], w[3]; then w[4], w[8], w[12]
+    for v in (s0, m, s1):
+        words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
+                  + [0, 0, 0])[:4]
+    _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
+    if cdt is dtype:
+        return out
+    from . import astype
+
+    return astype(out, dtype)
