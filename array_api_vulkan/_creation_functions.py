@@ -259,8 +259,9 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     num = operator.index(num)
     if num < 0:
         raise ValueError("linspace(): num must be non-negative")
-    wide = _dtypes.defaults(dev)["complex floating" if dt.kind == "c" else "real floating"]
-    cdt = wide if wide.bits > dt.bits else dt  # numpy computes in float64 / complex128
+    # numpy computes in float64, or complex128 for complex bounds, then casts
+    # (float32 / complex64 on a device without float64)
+    cdt = _dtypes.defaults(dev)["complex floating" if cplx else "real floating"]
     out = _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
     if out is None:
         out = _fallback.call(

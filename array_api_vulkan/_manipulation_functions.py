@@ -375,7 +375,7 @@ def _repeat_counts(x, repeats, axis):
 
     from ._statistical_functions import min as amin
 
-    if repeats.dtype.kind == "i" and bool(amin(repeats) < 0):
+    if repeats.dtype.kind == "i" and int(amin(repeats)) < 0:
         raise ValueError("repeat(): repeats must be non-negative")
     ends = cumulative_sum(repeats)
     total = int(ends[-1].__index__()) if ends.size else 0

@@ -89,11 +89,11 @@ def tri(x, k, upper):
 
 def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     """numpy.linspace(start, stop, num, endpoint).astype(dtype) for a real or complex floating
-    dtype, computed in cdt (numpy's float64 / complex128 where the device has them, then a cast;
-    else dtype itself, within an ulp or two of numpy): the fill family's linspace op with
+    dtype, computed in cdt (numpy's float64, or complex128 for complex bounds, where the device
+    has them, then a cast; else float32 / complex64, within an ulp or two of numpy): the fill family's linspace op with
     numpy's parameters. None where not native."""
-    kind = table.DTYPES[dtype.name][3]
-    if kind not in "fc" or table.DTYPES[cdt.name][3] != kind:
+    kind = table.DTYPES[cdt.name][3]
+    if kind not in "fc" or table.DTYPES[dtype.name][3] not in "fc":
         return None
     cname = cdt.name
     ccode = table.DTYPES[cname][0]
