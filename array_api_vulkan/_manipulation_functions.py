@@ -375,6 +375,8 @@ def _repeat_counts(x, repeats, axis):
 
     from ._statistical_functions import min as amin
 
+    if repeats.size == 0:
+        return _new(x.device, x.dtype, x.shape)  # (x's axis is empty too)
     if repeats.dtype.kind == "i" and int(amin(repeats)) < 0:
         raise ValueError("repeat(): repeats must be non-negative")
     ends = cumulative_sum(repeats)

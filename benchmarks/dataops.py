@@ -44,6 +44,19 @@ def workloads(m, rng_arr):
                          else m.concatenate((a, b)), None),
         "transpose_copy_4096sq": (lambda: (sq(4096),), lambda a: m.asarray(a.T, copy=True) if m is xp
                                   else (a.T.copy() if hasattr(a.T, "copy") else a.T.contiguous()), None),
+        "stack_2x16M": (lambda: (v32(), v32()), lambda a, b: m.stack((a, b)), None),
+        "roll_f32_16M": (lambda: (v32(),), lambda a: m.roll(a, 12345), None),
+        "roll2d_4096sq": (lambda: (sq(4096),), lambda a: m.roll(a, (7, -9), axis=(0, 1))
+                          if m.__name__ != "torch" else m.roll(a, (7, -9), dims=(0, 1)), None),
+        "repeat_f32_8M_x2": (lambda: (v32(N // 2),), lambda a: m.repeat_interleave(a, 2)
+                             if m.__name__ == "torch" else m.repeat(a, 2), None),
+        "tile_2048sq_2x2": (lambda: (sq(2048),), lambda a: m.tile(a, (2, 2)), None),
+        "flip_copy_f32_16M": (lambda: (v32(),), lambda a: m.asarray(m.flip(a), copy=True) if m is xp
+                              else (m.flip(a, (0,)) if m.__name__ == "torch" else m.flip(a).copy()),
+                              None),
+        "tril_4096sq": (lambda: (sq(4096),), lambda a: m.tril(a), None),
+        "linspace_f32_16M": (lambda: (), lambda: m.linspace(0.0, 1.0, N, dtype=m.float32, device="cuda")
+                             if m.__name__ == "torch" else m.linspace(0.0, 1.0, N, dtype=m.float32), None),
         "matmul_f32_1024": (lambda: (sq(1024), sq(1024)), lambda a, b: a @ b, 2 * 1024 ** 3),
         "matmul_f32_4096": (lambda: (sq(4096), sq(4096)), lambda a, b: a @ b, 2 * 4096 ** 3),
         "matmul_f64_4096": (lambda: (sq(4096, "float64"), sq(4096, "float64")), lambda a, b: a @ b, 2 * 4096 ** 3),

@@ -150,6 +150,9 @@ def test_repeat_counts(name, native):
         check(xp.repeat(x, xp.asarray(r, dtype=idx), axis=axis), np.repeat(h, r, axis=axis))
     check(xp.repeat(x, xp.asarray([2], dtype=idx), axis=1), np.repeat(h, [2], axis=1))
     check(xp.repeat(x, xp.asarray(0, dtype=idx), axis=1), np.repeat(h, 0, axis=1))
+    e, he = pair(name, "empty")
+    check(xp.repeat(e, xp.asarray([], dtype=idx), axis=1), np.repeat(he, [], axis=1))
+    check(xp.repeat(e[:, :, 0], xp.asarray([], dtype=idx)), np.repeat(he[:, :, 0], []))
     with pytest.raises(ValueError):
         xp.repeat(x, xp.asarray([1, -1], dtype=idx), axis=0)
     with pytest.raises(ValueError):
