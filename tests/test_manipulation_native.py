@@ -253,6 +253,26 @@ def test_linspace(name, endpoint, native):
     check(got, np.linspace(0, 1, 5).astype(FLOAT._np))
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_transposed_copies(name, native):
+    """Copies of transposed views go through the shared-memory tile kernel: 2-D, batched,
+    partial tiles, reversed and stepped views."""
+    from array_api_vulkan import _kernels
+
+    native(name)
+    h = data(name, (3, 45, 70))
+    x = xp.asarray(h)
+    cases = [(x[0].T, h[0].T), (x.mT, h.swapaxes(-1, -2)), (x[1, ::-1].T, h[1, ::-1].T),
+             (x[:, ::2, 3:].mT, h[:, ::2, 3:].swapaxes(-1, -2)),
+             (xp.permute_dims(x, (2, 0, 1)), h.transpose(2, 0, 1))]
+    for v, want in cases:
+        check(xp.asarray(v, copy=True), want)
+        check(xp.reshape(v, (-1,)), want.reshape(-1))
+        if computes_natively(name):
+            assert _kernels.transpose_copy(v) is not None
+    assert _kernels.transpose_copy(x) is None and _kernels.transpose_copy(x[:, :4].mT) is None
+
+
 LARGE = 1 << 24
 
 
@@ -266,4 +286,6 @@ def test_large():
     check(xp.roll(x, 12345), np.roll(h, 12345))
     check(xp.asarray(xp.flip(x), copy=True), h[::-1])
     check(xp.tile(x[:LARGE // 4], (4,)), np.tile(h[:LARGE // 4], 4))
+    t = xp.reshape(x, (4096, 4096)).T  # the tiled transpose
+    check(xp.asarray(t, copy=True), h.reshape(4096, 4096).T)
     assert xp.runtime_stats()["host_fallbacks"] == {}

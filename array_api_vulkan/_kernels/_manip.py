@@ -123,3 +123,45 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     from . import astype
 
     return astype(out, dtype)
+
+
+# A strided copy whose source walks one axis with a small step and the result's last axis with
+# a large one (a transposed view) goes through shared-memory tiles (glsl/transpose.comp), so
+# that reads and writes are both coalesced; both sides at least this long.
+_TRANSPOSE_MIN = 8
+_MAX_GROUPS = 65535
+
+
+def transpose_copy(x):
+    """A new C-contiguous copy of the view x through the tiled transpose, or None where x's
+    layout is not a (batched) transpose: collapsed to at most 3 axes (batch, i, j) with i's
+    stride smaller in magnitude than j's and j's not 1."""
+    shape = x._shape
+    if len(shape) < 2 or math.prod(shape) == 0:
+        return None
+    sh, sts = _launch._collapse(shape, [[s if n != 1 else 0 for n, s in zip(shape, x._strides)]])
+    st = sts[0]
+    if len(sh) not in (2, 3) or st[-1] == 1 or abs(st[-2]) >= abs(st[-1]):
+        return None
+    if sh[-1] < _TRANSPOSE_MIN or sh[-2] < _TRANSPOSE_MIN:
+        return None
+    B, sb = (sh[0], st[0]) if len(sh) == 3 else (1, 0)
+    I, J = sh[-2], sh[-1]
+    groups = (-(-J // 32), -(-I // 32), B)
+    if max(groups) > _MAX_GROUPS:
+        return None
+    dev = x._alloc.device
+    width = x._dtype.itemsize * 8
+    shader = _launch.named(f"transpose_w{width}", dev)
+    if shader is None:
+        return None
+    out = new(dev, x._dtype, shape)
+    push = np.zeros(_launch.PUSH_WORDS, np.uint32)
+    push[:8] = [B, I, J, x._offset, sb & 0xFFFFFFFF, st[-2] & 0xFFFFFFFF,
+                st[-1] & 0xFFFFFFFF, 0]
+    _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
+    _launch.put_address(push, _launch.ADDR_WORD + 2, x._alloc)
+    dev.launch(shader, (), [out._alloc, x._alloc], [True, False], push, groups=groups)
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return out
