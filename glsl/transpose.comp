@@ -17,7 +17,13 @@ layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict writ
 layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict readonly buffer In { E_S v[]; };
 
 #define TILE 32u
-shared E_S tile[TILE][TILE + 1u];
+// 8- and 16-bit elements are held as uint in shared memory (no Int8/Int16 capability needed)
+#if E_ALIGN <= 2
+#define SH_T uint
+#else
+#define SH_T E_S
+#endif
+shared SH_T tile[TILE][TILE + 1u];
 
 void main()
 {
@@ -35,7 +41,7 @@ void main()
     [[unroll]] for (uint k = 0u; k < TILE; k += 8u) {
         uint j = j0 + ly + k;
         if (i < I && j < J)
-            tile[lx][ly + k] = In(p.addr[1]).v[base + int(i) * si + int(j) * sj];
+            tile[lx][ly + k] = SH_T(In(p.addr[1]).v[base + int(i) * si + int(j) * sj]);
     }
     barrier();
     uint j = j0 + lx;
@@ -43,6 +49,6 @@ void main()
     [[unroll]] for (uint k = 0u; k < TILE; k += 8u) {
         uint ii = i0 + ly + k;
         if (ii < I && j < J)
-            Out(p.addr[0]).v[ob + ii * J + j] = tile[ly + k][lx];
+            Out(p.addr[0]).v[ob + ii * J + j] = E_S(tile[ly + k][lx]);
     }
 }
