@@ -90,8 +90,8 @@ def tri(x, k, upper):
 def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     """numpy.linspace(start, stop, num, endpoint).astype(dtype) for a real or complex floating
     dtype, computed in cdt (numpy's float64, or complex128 for complex bounds, where the device
-    has them, then a cast; else float32 / complex64, within an ulp or two of numpy): the fill family's linspace op with
-    numpy's parameters. None where not native."""
+    has them, then a cast; else float32 / complex64 emulating float64 by double-floats): the
+    fill family's linspace op with numpy's parameters. None where not native."""
     kind = table.DTYPES[cdt.name][3]
     if kind not in "fc" or table.DTYPES[dtype.name][3] not in "fc":
         return None
@@ -100,7 +100,10 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     variant = _launch.variant("fill", None, ccode, None, dev)
     if variant is None or not _launch.device_supports(dev, ccode):
         return None
-    npdt = np.dtype(cname).type
+    single = cname in ("float32", "complex64")
+    # the parameters as numpy works them out, in float64 / complex128 (on the host even where
+    # the device lacks float64: the float32 / complex64 variants take them as double-floats)
+    npdt = np.complex128 if kind == "c" else np.float64
     div = num - 1 if endpoint else num
     with np.errstate(all="ignore"):
         s0, s1 = npdt(start), npdt(stop)
@@ -114,9 +117,20 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
                 m = step
     out = new(dev, cdt, (num,))
     words = [d, int(bool(endpoint and num > 1))]  # w[2], w[3]; then w[4], w[8], w[12]
-    for v in (s0, m, s1):
-        words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
-                  + [0, 0, 0])[:4]
+    if single:
+        with np.errstate(all="ignore"):
+            for v in (s0, m):
+                for c in (np.real(v), np.imag(v)):
+                    hi = np.float32(c)
+                    lo = np.float32(c - np.float64(hi)) if np.isfinite(hi) else np.float32(0)
+                    words += [int(np.array([hi, lo], np.float32).view(np.uint32)[k])
+                              for k in range(2)]
+            words += [int(w) for w in np.array([np.real(s1), np.imag(s1)], np.float32)
+                      .view(np.uint32)]
+    else:
+        for v in (s0, m, s1):
+            words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
+                      + [0, 0, 0])[:4]
     _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
     if cdt is dtype:
         return out
