@@ -46,6 +46,19 @@ def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
                          else m.concatenate((a, b)), None),
         "transpose_copy_4096sq": (lambda: (sq(k),), lambda a: m.asarray(a.T, copy=True) if m is xp
                                   else (a.T.copy() if hasattr(a.T, "copy") else a.T.contiguous()), None),
+        "stack_2x16M": (lambda: (v32(), v32()), lambda a, b: m.stack((a, b)), None),
+        "roll_f32_16M": (lambda: (v32(),), lambda a: m.roll(a, 12345), None),
+        "roll2d_4096sq": (lambda: (sq(k),), lambda a: m.roll(a, (7, -9), axis=(0, 1))
+                          if m.__name__ != "torch" else m.roll(a, (7, -9), dims=(0, 1)), None),
+        "repeat_f32_8M_x2": (lambda: (v32(n // 2),), lambda a: m.repeat_interleave(a, 2)
+                             if m.__name__ == "torch" else m.repeat(a, 2), None),
+        "tile_2048sq_2x2": (lambda: (sq(k // 2),), lambda a: m.tile(a, (2, 2)), None),
+        "flip_copy_f32_16M": (lambda: (v32(),), lambda a: m.asarray(m.flip(a), copy=True) if m is xp
+                              else (m.flip(a, (0,)) if m.__name__ == "torch" else m.flip(a).copy()),
+                              None),
+        "tril_4096sq": (lambda: (sq(k),), lambda a: m.tril(a), None),
+        "linspace_f32_16M": (lambda: (), lambda: m.linspace(0.0, 1.0, n, dtype=m.float32, device="cuda")
+                             if m.__name__ == "torch" else m.linspace(0.0, 1.0, n, dtype=m.float32), None),
         "matmul_f32_1024": (lambda: (sq(k_small), sq(k_small)), lambda a, b: a @ b, 2 * k_small ** 3),
         "matmul_f32_4096": (lambda: (sq(k), sq(k)), lambda a, b: a @ b, 2 * k ** 3),
         "matmul_f64_4096": (lambda: (sq(k, "float64"), sq(k, "float64")), lambda a, b: a @ b, 2 * k ** 3),
