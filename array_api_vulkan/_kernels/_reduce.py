@@ -311,6 +311,34 @@ for _name, _ops in table.OPS.items():
                 _SCAN_SIGS.setdefault((_name, _t), set()).add(_r)
 del _name, _ops, _op, _t, _r
 _scan_plans = {}
+SCAN_PARTIAL = 2
+# A ROWS scan splits rows into chunks (reduce-then-scan) where the rows alone would occupy fewer
+# than SCAN_TARGET_GROUPS workgroups; a chunk is whole tiles (256 x 8 elements; 4 for 16-byte
+# dtypes) and at least SCAN_MIN_TILES of them.
+SCAN_TARGET_GROUPS = 2048
+SCAN_MIN_TILES = 2
+# COLS mode (an invocation per row, in order) where the rows fill the device or are short
+SCAN_COLS_ROWS = 4096
+
+
+def _scan_mode(n, rows, r1, rs1):
+    if rows > 1 and (n < 64 or (r1 > 1 and rs1 == 1 and rows >= SCAN_COLS_ROWS)):
+        return COLS
+    return ROWS
+
+
+def _scan_chunks(n, rows, dtype):
+    """(L, G) of a ROWS scan: G chunks of L elements per row (L 0 and G 1: one chunk)."""
+    tile = LOCAL * (4 if dtype.itemsize == 16 else 8)
+    groups = -(-SCAN_TARGET_GROUPS // rows) if rows < SCAN_TARGET_GROUPS else 1
+    if groups <= 1 or n <= SCAN_MIN_TILES * tile:
+        return 0, 1
+    L = max(-(-n // groups), SCAN_MIN_TILES * tile)
+    L = -(-L // tile) * tile
+    G = -(-n // L)
+    if G <= 1 or G > MAX_GRID:
+        return 0, 1
+    return L, G
 
 
 def _group(shape, strides):
@@ -368,16 +396,39 @@ def scan(op, x, axis, dtype, include_initial):
     r1, rs0, rs1 = inner, before[1], after[1]
     if inner == 1:
         rs1 = 0
-    mode = COLS if rows > 1 and ((r1 > 1 and rs1 == 1) or n < 64) else ROWS
+    outputs = [(rows * m * dtype.itemsize, dtype, out_shape, _launch._c_strides(out_shape))]
+    temps, steps = [], []
+    lay = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF]
+    mode = _scan_mode(n, rows, r1, rs1)
+    L, G = _scan_chunks(n, rows, dtype) if mode == ROWS else (0, 1)
+    code = [SCAN_CODES[op]]
     w = [0] * PUSH_WORDS
-    w[0:9] = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF, mode, inc,
-              m * inner]
+    w[0:9] = lay + [mode, inc, m * inner]
     w[10], w[11] = 1, inner
+    w[12], w[13] = L, G
     buffers = [(ARG, 0, False), (OUT, 0, True)]
     patches = [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0), (A_OUT, ADDRESS, OUT, 0)]
-    step = (shader, [SCAN_CODES[op]], w, _grid(mode, rows, 1), buffers, patches)
-    outputs = [(rows * m * dtype.itemsize, dtype, out_shape, _launch._c_strides(out_shape))]
-    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs, [], [step])
+    if G > 1:
+        # reduce-then-scan: chunk totals, their exclusive scan, the chunks' scans with carry-in
+        shader2 = _launch.variant("scan", rc, rc, None, dev)
+        if shader2 is None:
+            return None
+        temps = [rows * G * dtype.itemsize, rows * (G + 1) * dtype.itemsize]
+        part, excl = (TMP, 0), (TMP, 1)
+        w1 = list(w)
+        w1[6] = SCAN_PARTIAL
+        steps.append((shader, code, w1, _grid(ROWS, rows, G), [(ARG, 0, False), (*part, True)],
+                      [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0),
+                       (A_OUT, ADDRESS, *part)]))
+        w2 = [0] * PUSH_WORDS
+        w2[0:12] = [G, rows, 1, G, 0, 1, ROWS, 1, G + 1, 0, 0, 1]
+        steps.append((shader2, code, w2, _grid(ROWS, rows, 1), [(*part, False), (*excl, True)],
+                      [(A_IN, ADDRESS, *part), (A_OUT, ADDRESS, *excl)]))
+        buffers.append((*excl, False))
+        patches.append((A_AUX, ADDRESS, *excl))
+    steps.append((shader, code, w, _grid(mode, rows, G), buffers, patches))
+    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs, temps,
+                            steps)
     if len(cache) >= MAX_PLANS:
         cache.clear()
     cache[key] = plan
