@@ -1,39 +1,148 @@
 #version 450
-// Stream compaction of a boolean mask (nonzero, boolean indexing): for each set element i of
-// the contiguous mask (uint8), at position pos = cs[i] - 1 (cs: the mask's inclusive prefix sum,
-// of the index dtype I), writes the coordinates of i in shape[k] to out[d * count + pos], one row
-// per dimension d (k = 1 with shape [n]: the flat index).
-// Push block: w[0] n, w[1] mask offset, w[2] cs offset, w[3] count, w[4] k, w[5 ..] shape[k];
-// addr[0] out (fresh), addr[1] mask, addr[2] cs.
+// Stream compaction of a boolean mask (nonzero, boolean indexing), on the scan family's plan:
+// a count pass, an exclusive scan of the counts (scan.comp) and a pass that writes each set
+// element at its rank, in order. The contiguous mask (uint8, n elements from element w[1]) is
+// split into G chunks of L elements (L a multiple of the tile, 256 x 8), one workgroup each.
+// Specialisation constant 0, the mode:
+//   COUNT (0): counts[g] (uint32, addr[0]) = set elements of chunk g
+//   INDEX (1): variants compact_<index dtype> (I_*): for the set element i of rank `pos`, its
+//        coordinates in shape[k] (w[6] k, w[7 ..] shape; k = 1: the flat index) to
+//        out[d * w[5] + pos], one row of w[5] (the count) per dimension d
+//   VALUE (2): variants compact_w<bits> (E_*): out[pos] = x[w[5] + i * w[6]] (x: addr[3])
+//   SCATTER (3): x[w[5] + i * w[6]] = src[w[7] + pos] (x: addr[0], src: addr[3])
+//   FILL (4): x[w[5] + i * w[6]] = the value in w[8 ..] for every set i (one invocation per
+//        element, no counts)
+// pos = offsets[g] (uint32, addr[2]: the exclusive scan of the counts) + the rank within the
+// chunk. Push block: w[0] n, w[1] mask offset, w[2] L, w[3] G.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #include "common.glsl"
-#if I_BITS == 64
+#if defined(I_BITS) && I_BITS == 64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 
 layout(push_constant) uniform Push { uint w[24]; uvec2 addr[4]; } p;
+layout(constant_id = 0) const uint MODE = 0;
 
-layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict writeonly buffer Out { I_S v[]; };
+#define MODE_COUNT 0u
+#define MODE_INDEX 1u
+#define MODE_VALUE 2u
+#define MODE_SCATTER 3u
+#define MODE_FILL 4u
+#define ITEMS 8u
+#define TILE (AVK_LOCAL_SIZE * ITEMS)
+
 layout(buffer_reference, std430, buffer_reference_align = 1) restrict readonly buffer Mask { uint8_t v[]; };
-layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict readonly buffer Cs { I_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
+#ifdef I_S
+layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict writeonly buffer Out { I_S v[]; };
+#endif
+#ifdef E_S
+layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict buffer Elems { E_S v[]; };
+#endif
 
-void main()
+shared uint sh[AVK_LOCAL_SIZE];
+
+bool flag(uint i)
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
-    if (uint(Mask(p.addr[1]).v[p.w[1] + i]) == 0u)
-        return;
-    uint pos = uint(Cs(p.addr[2]).v[p.w[2] + i]) - 1u;
-    uint count = p.w[3];
-    uint k = p.w[4];
+    return uint(Mask(p.addr[1]).v[p.w[1] + i]) != 0u;
+}
+
+#ifdef E_S
+E_S fill_value()
+{
+#if E_ALIGN == 1
+    return uint8_t(p.w[8]);
+#elif E_ALIGN == 2
+    return uint16_t(p.w[8]);
+#elif E_ALIGN == 4
+    return p.w[8];
+#elif E_ALIGN == 8
+    return uvec2(p.w[8], p.w[9]);
+#else
+    return uvec4(p.w[8], p.w[9], p.w[10], p.w[11]);
+#endif
+}
+#endif
+
+// writes set element i (mask order) at rank pos
+void put(uint i, uint pos)
+{
+#ifdef I_S
+    uint count = p.w[5], k = p.w[6];
     uint r = i;
     for (uint d = k; d > 0; --d) {
-        uint m = p.w[5 + d - 1];
+        uint m = p.w[7 + d - 1];
         uint q = r / m;
         Out(p.addr[0]).v[(d - 1) * count + pos] = I_S(r - q * m);
         r = q;
+    }
+#endif
+#ifdef E_S
+    uint xi = p.w[5] + i * p.w[6];
+    if (MODE == MODE_VALUE)
+        Elems(p.addr[0]).v[pos] = Elems(p.addr[3]).v[xi];
+    else
+        Elems(p.addr[0]).v[xi] = Elems(p.addr[3]).v[p.w[7] + pos];
+#endif
+}
+
+void main()
+{
+    uint n = p.w[0], t = gl_LocalInvocationID.x;
+#ifdef E_S
+    if (MODE == MODE_FILL) {
+        uint i = avk_index();
+        if (i < n && flag(i))
+            Elems(p.addr[0]).v[p.w[5] + i * p.w[6]] = fill_value();
+        return;
+    }
+#endif
+    uint L = p.w[2], G = p.w[3];
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (g >= G)
+        return;  // (the whole workgroup)
+    uint start = g * L, end = min(n, start + L);
+    if (MODE == MODE_COUNT) {
+        uint c = 0u;
+        for (uint i = start + t; i < end; i += AVK_LOCAL_SIZE)
+            c += flag(i) ? 1u : 0u;
+        sh[t] = c;
+        barrier();
+        for (uint s = AVK_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
+            if (t < s)
+                sh[t] += sh[t + s];
+            barrier();
+        }
+        if (t == 0u)
+            U32(p.addr[0]).v[g] = sh[0];
+        return;
+    }
+    uint run = U32(p.addr[2]).v[g];
+    for (uint base = start; base < end; base += TILE) {
+        uint first = base + t * ITEMS;
+        uint bits = 0u;
+        [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+            uint i = first + k;
+            if (i < end && flag(i))
+                bits |= 1u << k;
+        }
+        sh[t] = bitCount(bits);
+        barrier();
+        for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
+            uint y = t >= off ? sh[t - off] : 0u;
+            barrier();
+            sh[t] += y;
+            barrier();
+        }
+        uint pos = run + sh[t] - uint(bitCount(bits));
+        while (bits != 0u) {
+            uint k = findLSB(bits);
+            bits &= bits - 1u;
+            put(first + k, pos++);
+        }
+        run += sh[AVK_LOCAL_SIZE - 1u];
+        barrier();
     }
 }

@@ -35,8 +35,12 @@
 // a padded tile in shared memory: one slot every 32 skipped (bank conflicts of the strided reads)
 #define PAD(i) ((i) + ((i) >> 5))
 
+// Specialisation constant 1: stage tiles through shared memory (GPUs: coalesced loads and stores)
+// or not (CPU devices, where the extra shared-memory traffic only costs)
+layout(constant_id = 1) const uint STAGE = 1;
+
 shared R_C sh[AVK_LOCAL_SIZE];
-shared R_C tile[PAD(TILE)];
+shared R_C tile[STAGE != 0u ? PAD(TILE) : 1];
 
 R_C ident()
 {
@@ -121,18 +125,28 @@ void main()
     if (L != 0u && G > 1u)
         carry = R_C(AvkRIn(p.addr[2]).v[p.w[14] + r * (G + 1u) + g]);
     for (uint base = start; base < end; base += TILE) {
-        // coalesced load of the tile (identity past the end)
-        [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-            uint j = k * AVK_LOCAL_SIZE + t;
-            uint i = base + j;
-            tile[PAD(j)] = i < end ? load(ib, i) : ident();
-        }
-        barrier();
         R_C v[ITEMS];
         R_C run = ident();
-        [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-            run = op2(run, tile[PAD(t * ITEMS + k)]);
-            v[k] = run;
+        uint first = base + t * ITEMS;
+        if (STAGE != 0u) {
+            // coalesced load of the tile (identity past the end)
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+                uint j = k * AVK_LOCAL_SIZE + t;
+                uint i = base + j;
+                tile[PAD(j)] = i < end ? load(ib, i) : ident();
+            }
+            barrier();
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+                run = op2(run, tile[PAD(t * ITEMS + k)]);
+                v[k] = run;
+            }
+        } else {
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+                uint i = first + k;
+                if (i < end)
+                    run = op2(run, load(ib, i));
+                v[k] = run;
+            }
         }
         sh[t] = run;
         barrier();
@@ -143,16 +157,24 @@ void main()
             barrier();
         }
         R_C pre = op2(carry, t == 0u ? ident() : sh[t - 1u]);
-        [[unroll]] for (uint k = 0; k < ITEMS; ++k)
-            tile[PAD(t * ITEMS + k)] = op2(pre, v[k]);
         carry = op2(carry, sh[AVK_LOCAL_SIZE - 1u]);
-        barrier();
-        // coalesced store
-        [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
-            uint j = k * AVK_LOCAL_SIZE + t;
-            uint i = base + j;
-            if (i < end)
-                AvkROut(p.addr[1]).v[ob + (i + inc) * os] = R_S(tile[PAD(j)]);
+        if (STAGE != 0u) {
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k)
+                tile[PAD(t * ITEMS + k)] = op2(pre, v[k]);
+            barrier();
+            // coalesced store
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+                uint j = k * AVK_LOCAL_SIZE + t;
+                uint i = base + j;
+                if (i < end)
+                    AvkROut(p.addr[1]).v[ob + (i + inc) * os] = R_S(tile[PAD(j)]);
+            }
+        } else {
+            [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+                uint i = first + k;
+                if (i < end)
+                    AvkROut(p.addr[1]).v[ob + (i + inc) * os] = R_S(op2(pre, v[k]));
+            }
         }
         barrier();
     }

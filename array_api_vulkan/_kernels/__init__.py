@@ -13,7 +13,8 @@ from ._launch import table
 from ._matmul import matmul  # noqa: F401
 from ._reduce import reduce, scan  # noqa: F401
 from ._sort import searchsorted, sort, unique  # noqa: F401
-from ._index import compact, gather, scatter  # noqa: F401
+from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
+                     mask_scatter, scatter)
 
 
 set_result_type = _launch.set_result_type

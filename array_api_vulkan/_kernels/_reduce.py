@@ -313,12 +313,20 @@ del _name, _ops, _op, _t, _r
 _scan_plans = {}
 SCAN_PARTIAL = 2
 # A ROWS scan splits rows into chunks (reduce-then-scan) where the rows alone would occupy fewer
-# than SCAN_TARGET_GROUPS workgroups; a chunk is whole tiles (256 x 8 elements; 4 for 16-byte
-# dtypes) and at least SCAN_MIN_TILES of them.
+# than SCAN_TARGET_GROUPS workgroups (CPU devices: SCAN_TARGET_GROUPS_CPU, where every
+# workgroup barrier is costly); a chunk is whole tiles (256 x 8 elements; 4 for 16-byte dtypes)
+# and at least SCAN_MIN_TILES of them.
 SCAN_TARGET_GROUPS = 2048
+SCAN_TARGET_GROUPS_CPU = 32
 SCAN_MIN_TILES = 2
 # COLS mode (an invocation per row, in order) where the rows fill the device or are short
 SCAN_COLS_ROWS = 4096
+
+
+def _scan_stage(dev):
+    """scan.comp's STAGE: tiles through shared memory for coalescing, except on CPU devices
+    (lavapipe), where that costs twice the time and coalesces nothing."""
+    return 0 if dev.kind == "cpu" else 1
 
 
 def _scan_mode(n, rows, r1, rs1):
@@ -327,10 +335,14 @@ def _scan_mode(n, rows, r1, rs1):
     return ROWS
 
 
-def _scan_chunks(n, rows, dtype):
+def scan_target_groups(dev):
+    return SCAN_TARGET_GROUPS_CPU if dev.kind == "cpu" else SCAN_TARGET_GROUPS
+
+
+def _scan_chunks(n, rows, dtype, target):
     """(L, G) of a ROWS scan: G chunks of L elements per row (L 0 and G 1: one chunk)."""
     tile = LOCAL * (4 if dtype.itemsize == 16 else 8)
-    groups = -(-SCAN_TARGET_GROUPS // rows) if rows < SCAN_TARGET_GROUPS else 1
+    groups = -(-target // rows) if rows < target else 1
     if groups <= 1 or n <= SCAN_MIN_TILES * tile:
         return 0, 1
     L = max(-(-n // groups), SCAN_MIN_TILES * tile)
@@ -400,8 +412,8 @@ def scan(op, x, axis, dtype, include_initial):
     temps, steps = [], []
     lay = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF]
     mode = _scan_mode(n, rows, r1, rs1)
-    L, G = _scan_chunks(n, rows, dtype) if mode == ROWS else (0, 1)
-    code = [SCAN_CODES[op]]
+    L, G = _scan_chunks(n, rows, dtype, scan_target_groups(dev)) if mode == ROWS else (0, 1)
+    code = [SCAN_CODES[op], _scan_stage(dev)]
     w = [0] * PUSH_WORDS
     w[0:9] = lay + [mode, inc, m * inner]
     w[10], w[11] = 1, inner

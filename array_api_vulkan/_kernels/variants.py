@@ -124,7 +124,14 @@ def _build():
             out[gather_name(icode, width)] = ("gather", dict(idx, E_S=es, E_ALIGN=align))
         if icode in table.COMPACT_CODES:
             out[f"compact_{table.CODE[icode]}"] = ("compact", idx)
+    for width, (es, align) in table.GATHER_WIDTHS.items():
+        out[compact_value_name(width)] = ("compact", {"E_S": es, "E_ALIGN": align})
     return out
+
+
+def compact_value_name(width):
+    """spv name of the compact variant moving elements of `width` bits (VALUE/SCATTER/FILL)."""
+    return f"compact_w{width}"
 
 
 def gather_name(icode, width):
