@@ -18,6 +18,11 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #include "common.glsl"
+#ifdef AVK_SUBGROUP
+// _sg variants: workgroup scans and sums of the counts through subgroup arithmetic (as scan.comp)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 #if defined(I_BITS) && I_BITS == 64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
@@ -43,6 +48,55 @@ layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict buff
 #endif
 
 shared uint sh[AVK_LOCAL_SIZE];
+shared uint sg_bad;
+
+// Whether subgroups are consecutive runs of the local invocation index (uniform).
+bool use_subgroups()
+{
+#ifdef AVK_SUBGROUP
+    if (gl_LocalInvocationID.x == 0u)
+        sg_bad = 0u;
+    barrier();
+    if (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID != gl_LocalInvocationID.x)
+        sg_bad = 1u;
+    barrier();
+    return sg_bad == 0u;
+#else
+    return false;
+#endif
+}
+
+// The exclusive scan of x over the workgroup (local index order) and its total.
+uint wg_exclusive(uint x, bool sg, out uint total)
+{
+    uint t = gl_LocalInvocationID.x;
+#ifdef AVK_SUBGROUP
+    if (sg) {
+        uint e = subgroupExclusiveAdd(x);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
+            sh[gl_SubgroupID] = e + x;
+        barrier();
+        uint pre = 0u, all = 0u;
+        for (uint j = 0u; j < gl_NumSubgroups; ++j) {
+            uint c = sh[j];
+            pre += j < gl_SubgroupID ? c : 0u;
+            all += c;
+        }
+        total = all;
+        return pre + e;
+    }
+#endif
+    sh[t] = x;
+    barrier();
+    for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
+        uint y = t >= off ? sh[t - off] : 0u;
+        barrier();
+        sh[t] += y;
+        barrier();
+    }
+    total = sh[AVK_LOCAL_SIZE - 1u];
+    return sh[t] - x;
+}
 
 bool flag(uint i)
 {
@@ -108,6 +162,19 @@ void main()
         uint c = 0u;
         for (uint i = start + t; i < end; i += AVK_LOCAL_SIZE)
             c += flag(i) ? 1u : 0u;
+#ifdef AVK_SUBGROUP
+        uint v = subgroupAdd(c);
+        if (subgroupElect())
+            sh[gl_SubgroupID] = v;
+        barrier();
+        if (t == 0u) {
+            uint all = 0u;
+            for (uint j = 0u; j < gl_NumSubgroups; ++j)
+                all += sh[j];
+            U32(p.addr[0]).v[g] = all;
+        }
+        return;
+#endif
         sh[t] = c;
         barrier();
         for (uint s = AVK_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
@@ -119,6 +186,7 @@ void main()
             U32(p.addr[0]).v[g] = sh[0];
         return;
     }
+    bool sg = use_subgroups();
     uint run = U32(p.addr[2]).v[g];
     for (uint base = start; base < end; base += TILE) {
         uint first = base + t * ITEMS;
@@ -128,21 +196,14 @@ void main()
             if (i < end && flag(i))
                 bits |= 1u << k;
         }
-        sh[t] = bitCount(bits);
-        barrier();
-        for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
-            uint y = t >= off ? sh[t - off] : 0u;
-            barrier();
-            sh[t] += y;
-            barrier();
-        }
-        uint pos = run + sh[t] - uint(bitCount(bits));
+        uint total;
+        uint pos = run + wg_exclusive(uint(bitCount(bits)), sg, total);
         while (bits != 0u) {
             uint k = findLSB(bits);
             bits &= bits - 1u;
             put(first + k, pos++);
         }
-        run += sh[AVK_LOCAL_SIZE - 1u];
+        run += total;
         barrier();
     }
 }

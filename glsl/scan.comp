@@ -22,6 +22,15 @@
 // result.
 #extension GL_GOOGLE_include_directive : require
 #include "reduce.glsl"
+#ifdef AVK_SUBGROUP
+// _sg variants (32-bit compute types, devices with subgroup arithmetic in compute shaders): the
+// workgroup scan of the invocations' totals is a subgroup scan, the subgroups' totals in shared
+// memory and a short serial walk over them, where the subgroups are consecutive runs of the
+// local invocation index (checked once per workgroup; else, and for complex products, the
+// shared-memory scan).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
 
 #define MODE_ROWS 0u
 #define MODE_COLS 1u
@@ -40,6 +49,7 @@
 layout(constant_id = 1) const uint STAGE = 1;
 
 shared R_C sh[AVK_LOCAL_SIZE];
+shared uint sg_bad;
 shared R_C tile[STAGE != 0u ? PAD(TILE) : 1];
 
 R_C ident()
@@ -59,6 +69,85 @@ R_C op2(R_C a, R_C b)
     if (OP == OP_CUMULATIVE_PROD)
         return R_MUL(a, b);
     return a + b;
+}
+
+#if defined(AVK_SUBGROUP) && R_K == K_CPLX
+#define SG_OP (OP != OP_CUMULATIVE_PROD)
+#elif defined(AVK_SUBGROUP)
+#define SG_OP true
+#else
+#define SG_OP false
+#endif
+
+#ifdef AVK_SUBGROUP
+R_C sg_exclusive(R_C x)
+{
+#if R_K != K_CPLX
+    if (OP == OP_CUMULATIVE_PROD)
+        return subgroupExclusiveMul(x);
+#endif
+    return subgroupExclusiveAdd(x);
+}
+
+R_C sg_reduce(R_C x)
+{
+#if R_K != K_CPLX
+    if (OP == OP_CUMULATIVE_PROD)
+        return subgroupMul(x);
+#endif
+    return subgroupAdd(x);
+}
+#endif
+
+// Whether the subgroup path applies to this workgroup (uniform; call from uniform control flow).
+bool use_subgroups()
+{
+#ifdef AVK_SUBGROUP
+    if (!SG_OP)
+        return false;
+    if (gl_LocalInvocationID.x == 0u)
+        sg_bad = 0u;
+    barrier();
+    if (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID != gl_LocalInvocationID.x)
+        sg_bad = 1u;
+    barrier();
+    return sg_bad == 0u;
+#else
+    return false;
+#endif
+}
+
+// The exclusive scan of x over the workgroup's invocations (local index order) and its total
+// in `total`. Leaves sh in use: the caller puts a barrier before sh is written again.
+R_C wg_exclusive(R_C x, bool sg, out R_C total)
+{
+    uint t = gl_LocalInvocationID.x;
+#ifdef AVK_SUBGROUP
+    if (sg) {
+        R_C e = sg_exclusive(x);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
+            sh[gl_SubgroupID] = op2(e, x);
+        barrier();
+        R_C pre = ident();
+        for (uint j = 0u; j < gl_SubgroupID; ++j)
+            pre = op2(pre, sh[j]);
+        R_C all = pre;
+        for (uint j = gl_SubgroupID; j < gl_NumSubgroups; ++j)
+            all = op2(all, sh[j]);
+        total = all;
+        return op2(pre, e);
+    }
+#endif
+    sh[t] = x;
+    barrier();
+    for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
+        R_C y = t >= off ? sh[t - off] : ident();
+        barrier();
+        sh[t] = op2(y, sh[t]);
+        barrier();
+    }
+    total = sh[AVK_LOCAL_SIZE - 1u];
+    return t == 0u ? ident() : sh[t - 1u];
 }
 
 uint out_base(uint r)
@@ -107,6 +196,21 @@ void main()
         R_C acc = ident();
         for (uint i = start + t; i < end; i += AVK_LOCAL_SIZE)
             acc = op2(acc, load(ib, i));
+#ifdef AVK_SUBGROUP
+        if (SG_OP) {
+            R_C v = sg_reduce(acc);
+            if (subgroupElect())
+                sh[gl_SubgroupID] = v;
+            barrier();
+            if (t == 0u) {
+                R_C all = sh[0];
+                for (uint j = 1u; j < gl_NumSubgroups; ++j)
+                    all = op2(all, sh[j]);
+                AvkROut(p.addr[1]).v[r * G + g] = R_S(all);
+            }
+            return;
+        }
+#endif
         sh[t] = acc;
         barrier();
         for (uint s = AVK_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
@@ -121,6 +225,7 @@ void main()
     uint ob = out_base(r);
     if (inc != 0u && t == 0u && g == 0u)
         AvkROut(p.addr[1]).v[ob] = R_S(ident());
+    bool sg = use_subgroups();
     R_C carry = ident();
     if (L != 0u && G > 1u)
         carry = R_C(AvkRIn(p.addr[2]).v[p.w[14] + r * (G + 1u) + g]);
@@ -148,16 +253,9 @@ void main()
                 v[k] = run;
             }
         }
-        sh[t] = run;
-        barrier();
-        for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
-            R_C y = t >= off ? sh[t - off] : ident();
-            barrier();
-            sh[t] = op2(y, sh[t]);
-            barrier();
-        }
-        R_C pre = op2(carry, t == 0u ? ident() : sh[t - 1u]);
-        carry = op2(carry, sh[AVK_LOCAL_SIZE - 1u]);
+        R_C total;
+        R_C pre = op2(carry, wg_exclusive(run, sg, total));
+        carry = op2(carry, total);
         if (STAGE != 0u) {
             [[unroll]] for (uint k = 0; k < ITEMS; ++k)
                 tile[PAD(t * ITEMS + k)] = op2(pre, v[k]);

@@ -10,7 +10,7 @@ import pytest
 import array_api_vulkan as xp
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
-from array_api_vulkan._kernels import _index, _reduce
+from array_api_vulkan._kernels import _index, _launch, _reduce
 
 from conftest import DTYPES, computes_natively, has
 
@@ -19,6 +19,17 @@ DEV = INFO.default_device()
 DEFAULT_INDEX = INFO.default_dtypes(device=DEV)["indexing"]._np
 NATIVE_MASK = computes_natively(xp.bool)
 TILE = 256 * 8
+
+
+SUBGROUPS = "arithmetic" in DEV.info.get("subgroup_operations", ())
+
+
+@pytest.fixture(params=[True, False] if SUBGROUPS else [False], ids=lambda v: "sg" if v else "shared")
+def subgroups(request, monkeypatch):
+    """Runs a test with the `_sg` variants (where the device has subgroup arithmetic) and with
+    the shared-memory paths."""
+    monkeypatch.setattr(_launch, "USE_SUBGROUPS", request.param)
+    return request.param
 
 
 def dev(h):
@@ -82,7 +93,7 @@ LENGTHS = (1, TILE - 1, TILE, TILE + 1, 2 * TILE + 1, 5 * TILE - 1, 33 * 2 * TIL
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=[d.name for d in DTYPES])
-def test_scan_lengths(dt):
+def test_scan_lengths(dt, subgroups):
     rng = np.random.default_rng(3)
     xp.reset_runtime_stats()
     for op in ("cumulative_sum", "cumulative_prod"):
@@ -98,7 +109,7 @@ def test_scan_lengths(dt):
 
 
 @pytest.mark.parametrize("op", ("cumulative_sum", "cumulative_prod"))
-def test_scan_axes_and_views(op):
+def test_scan_axes_and_views(op, subgroups):
     dt = xp.int32
     rng = np.random.default_rng(5)
     xp.reset_runtime_stats()
@@ -130,7 +141,7 @@ def test_scan_empty_and_errors():
         xp.cumulative_sum(dev(np.float32(1)))
 
 
-def test_scan_float_deterministic():
+def test_scan_float_deterministic(subgroups):
     """Float scans: the order of operations is fixed by the layout: same input, same bits."""
     h = np.random.default_rng(9).standard_normal(30 * TILE + 11).astype(np.float32)
     x = dev(h)
@@ -166,7 +177,7 @@ def masks(n, rng):
 
 
 @pytest.mark.parametrize("n", MASK_LENGTHS)
-def test_mask_lengths(n):
+def test_mask_lengths(n, subgroups):
     rng = np.random.default_rng(n)
     xp.reset_runtime_stats()
     h = rng.standard_normal(n).astype(np.float32)
@@ -209,7 +220,7 @@ def test_mask_dtypes(dt):
     assert (fallbacks() == 0) == computes_natively(dt, xp.bool)
 
 
-def test_mask_shapes_and_views():
+def test_mask_shapes_and_views(subgroups):
     rng = np.random.default_rng(2)
     xp.reset_runtime_stats()
     h = rng.standard_normal((70, 90)).astype(np.float32)

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import _launch
+from . import _launch, _reduce
 from ._launch import table
 
 GATHER, SCATTER = 1, 2
@@ -116,9 +116,7 @@ _MIN_TILES = 2
 def _compact_chunks(n, dev):
     """(L, G): G chunks of L elements (whole tiles) of an n-element mask, about as many as a
     long scan has (_reduce.scan_target_groups; the scan of their counts is one workgroup)."""
-    from ._reduce import scan_target_groups
-
-    L = max(-(-n // scan_target_groups(dev)), _MIN_TILES * _TILE)
+    L = max(-(-n // _reduce.scan_target_groups(dev)), _MIN_TILES * _TILE)
     L = -(-L // _TILE) * _TILE
     return L, -(-n // L)
 
@@ -134,8 +132,7 @@ def _offsets(shader, mask, n):
     """The count pass and the exclusive scan of the counts of the contiguous n-element bool
     mask: (L, G, offsets Allocation (G + 1 uint32), total), one small read back (the total)."""
     dev = mask._alloc.device
-    scan = _launch.variant("scan", "I", "I", None, dev)
-    if scan is None:
+    if _launch.variant("scan", "I", "I", None, dev) is None:
         return None
     L, G = _compact_chunks(n, dev)
     if G > 65535:
@@ -145,14 +142,8 @@ def _offsets(shader, mask, n):
     _launch.put_address(push, _launch.ADDR_WORD, counts)
     dev.launch(shader, (COUNT,), [counts, mask._alloc], [True, False], push, groups=(G, 1, 1))
     offs = dev.alloc((G + 1) * 4)
-    w = np.zeros(_launch.PUSH_WORDS, np.uint32)
-    w[0:12] = [G, 1, 1, 0, 0, 1, 0, 1, G + 1, 0, 1, 1]  # one ROWS row, include_initial
-    _launch.put_address(w, _launch.ADDR_WORD, counts)
-    _launch.put_address(w, _launch.ADDR_WORD + 2, offs)
-    dev.launch(scan, [table.FAMILY_CODES["scan"]["cumulative_sum"]], [counts, offs],
-               [False, True], w, groups=(1, 1, 1))
-    _launch.state.launches += 2
-    _launch.state.last_plan = None
+    _launch.state.launches += 1
+    _reduce.exclusive_scan_u32(dev, counts, offs, G)
     total = int(dev.download_bytes(offs, G * 4, 4).view(np.uint32)[0])
     return L, G, offs, total
 
@@ -160,7 +151,9 @@ def _offsets(shader, mask, n):
 def _value_shader(x):
     from .variants import compact_value_name
 
-    return _launch.named(compact_value_name(x._dtype.itemsize * 8), x._alloc.device)
+    dev = x._alloc.device
+    return _launch.subgroup_variant(_launch.named(compact_value_name(x._dtype.itemsize * 8), dev),
+                                    dev)
 
 
 def _strided_ok(x, n, xoff, xs):
@@ -177,7 +170,7 @@ def compact(mask, shape, index_dtype):
     back (the count) is made here: the result's shape depends on the data."""
     dev = mask._alloc.device
     icode = _code(index_dtype)
-    shader = _launch.named(f"compact_{index_dtype.name}", dev)
+    shader = _launch.subgroup_variant(_launch.named(f"compact_{index_dtype.name}", dev), dev)
     n = math.prod(shape)
     k = len(shape)
     if (shader is None or icode not in table.COMPACT_CODES or 7 + k > _launch.LAYOUT_WORDS
