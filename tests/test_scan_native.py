@@ -24,11 +24,16 @@ TILE = 256 * 8
 SUBGROUPS = "arithmetic" in DEV.info.get("subgroup_operations", ())
 
 
-@pytest.fixture(params=[True, False] if SUBGROUPS else [False], ids=lambda v: "sg" if v else "shared")
+# (subgroups, scan.comp STAGE): the `_sg` variants (where the device has subgroup arithmetic)
+# and the shared-memory workgroup scans; tiles staged through shared memory (GPUs) or not (CPU
+# devices), whichever this device would choose
+_PATHS = [(True, 1), (False, 0)] if SUBGROUPS else [(False, 1), (False, 0)]
+
+
+@pytest.fixture(params=_PATHS, ids=lambda v: ("sg" if v[0] else "shared") + f"-stage{v[1]}")
 def subgroups(request, monkeypatch):
-    """Runs a test with the `_sg` variants (where the device has subgroup arithmetic) and with
-    the shared-memory paths."""
-    monkeypatch.setattr(_launch, "USE_SUBGROUPS", request.param)
+    monkeypatch.setattr(_launch, "USE_SUBGROUPS", request.param[0])
+    monkeypatch.setattr(_reduce, "SCAN_STAGE", request.param[1])
     return request.param
 
 
@@ -156,6 +161,7 @@ def test_scan_large(monkeypatch):
     """A row past 2^24 elements, with GPU-sized chunking (more chunk totals than one tile: their
     scan walks several tiles)."""
     monkeypatch.setattr(_reduce, "SCAN_TARGET_GROUPS_CPU", 4096)
+    monkeypatch.setattr(_reduce, "SCAN_STAGE", 1)  # (as on a GPU)
     monkeypatch.setattr(_reduce, "_scan_plans", {})
     n = (1 << 24) + 3
     h = (np.arange(n) % 3 == 0).astype(np.float32)  # exact running sums in float32

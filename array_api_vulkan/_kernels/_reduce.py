@@ -325,9 +325,15 @@ SCAN_MIN_TILES = 2
 SCAN_COLS_ROWS = 4096
 
 
+# scan.comp's STAGE for every device (tests), or None: by the device's kind (_scan_stage)
+SCAN_STAGE = None
+
+
 def _scan_stage(dev):
     """scan.comp's STAGE: tiles through shared memory for coalescing, except on CPU devices
     (lavapipe), where that costs twice the time and coalesces nothing."""
+    if SCAN_STAGE is not None:
+        return SCAN_STAGE
     return 0 if dev.kind == "cpu" else 1
 
 
@@ -367,7 +373,8 @@ def scan(op, x, axis, dtype, include_initial):
     """cumulative_sum / cumulative_prod of x (ndim >= 1) along `axis` (non-negative) in the
     accumulator dtype `dtype` (x is converted to it first where no signature takes x's dtype
     to it), with the identity first where include_initial. The result or None."""
-    key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial, _launch.USE_SUBGROUPS)
+    key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial, _launch.USE_SUBGROUPS,
+           SCAN_STAGE)
     cache, out = _replay(_scan_plans, op, key, x)
     if out is not None:
         return out
