@@ -8,10 +8,11 @@
 //   INDEX (1): variants compact_<index dtype> (I_*): for the set element i of rank `pos`, its
 //        coordinates in shape[k] (w[6] k, w[7 ..] shape; k = 1: the flat index) to
 //        out[d * w[5] + pos], one row of w[5] (the count) per dimension d
-//   VALUE (2): variants compact_w<bits> (E_*): out[pos] = x[w[5] + i * w[6]] (x: addr[3])
-//   SCATTER (3): x[w[5] + i * w[6]] = src[w[7] + pos] (x: addr[0], src: addr[3])
-//   FILL (4): x[w[5] + i * w[6]] = the value in w[8 ..] for every set i (one invocation per
-//        element, no counts)
+//   VALUE (2): variants compact_w<bits> (E_*): row i of x, d = w[9] elements
+//        x[w[5] + i * w[6] + j * w[10]], to out[pos * d + j] (x: addr[3])
+//   SCATTER (3): row i of x = src[w[7] + pos * d + j] (x: addr[0], src: addr[3])
+//   FILL (4): row i of x = the value in w[11 ..] (1 to 4 words)
+//        for every set i (one invocation per element, no counts)
 // pos = offsets[g] (uint32, addr[2]: the exclusive scan of the counts) + the rank within the
 // chunk. Push block: w[0] n, w[1] mask offset, w[2] L, w[3] G.
 #extension GL_GOOGLE_include_directive : require
@@ -107,15 +108,15 @@ bool flag(uint i)
 E_S fill_value()
 {
 #if E_ALIGN == 1
-    return uint8_t(p.w[8]);
+    return uint8_t(p.w[11]);
 #elif E_ALIGN == 2
-    return uint16_t(p.w[8]);
+    return uint16_t(p.w[11]);
 #elif E_ALIGN == 4
-    return p.w[8];
+    return p.w[11];
 #elif E_ALIGN == 8
-    return uvec2(p.w[8], p.w[9]);
+    return uvec2(p.w[11], p.w[12]);
 #else
-    return uvec4(p.w[8], p.w[9], p.w[10], p.w[11]);
+    return uvec4(p.w[11], p.w[12], p.w[13], p.w[14]);
 #endif
 }
 #endif
@@ -134,11 +135,13 @@ void put(uint i, uint pos)
     }
 #endif
 #ifdef E_S
-    uint xi = p.w[5] + i * p.w[6];
-    if (MODE == MODE_VALUE)
-        Elems(p.addr[0]).v[pos] = Elems(p.addr[3]).v[xi];
-    else
-        Elems(p.addr[0]).v[xi] = Elems(p.addr[3]).v[p.w[7] + pos];
+    uint xi = p.w[5] + i * p.w[6], d = p.w[9], rs = p.w[10];
+    for (uint j = 0u; j < d; ++j) {
+        if (MODE == MODE_VALUE)
+            Elems(p.addr[0]).v[pos * d + j] = Elems(p.addr[3]).v[xi + j * rs];
+        else
+            Elems(p.addr[0]).v[xi + j * rs] = Elems(p.addr[3]).v[p.w[7] + pos * d + j];
+    }
 #endif
 }
 
@@ -148,8 +151,12 @@ void main()
 #ifdef E_S
     if (MODE == MODE_FILL) {
         uint i = avk_index();
-        if (i < n && flag(i))
-            Elems(p.addr[0]).v[p.w[5] + i * p.w[6]] = fill_value();
+        if (i < n && flag(i)) {
+            uint xi = p.w[5] + i * p.w[6], d = p.w[9], rs = p.w[10];
+            E_S v = fill_value();
+            for (uint j = 0u; j < d; ++j)
+                Elems(p.addr[0]).v[xi + j * rs] = v;
+        }
         return;
     }
 #endif

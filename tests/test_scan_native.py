@@ -262,3 +262,34 @@ def test_compaction_chunks():
     """The count/scan/write plan: chunks of whole tiles, their count scanned in one workgroup."""
     L, G = _index._compact_chunks(100 * TILE + 3, DEV)
     assert L % TILE == 0 and G * L >= 100 * TILE + 3 > (G - 1) * L
+
+
+@pytest.mark.parametrize("d", (1, 3, 16, 17))
+def test_mask_rows(d, subgroups):
+    """A mask over x's leading dimensions: rows of up to 16 elements are moved by the compaction
+    itself, longer ones through the coordinates and a gather; views and set-items too."""
+    rng = np.random.default_rng(d)
+    xp.reset_runtime_stats()
+    dt = xp.complex64 if d == 3 else xp.int16 if d == 16 and has("int16") else xp.float32
+    n = 3 * TILE + 5
+    h = (rng.standard_normal((n, d)) * 10).astype(dt._np)
+    m = rng.random(n) < 0.6
+    x, dm = dev(h), dev(m)
+    check(x[dm], h[m])
+    check(x[::-1][dm], h[::-1][m])
+    check(x[:, ::-1][dm], h[:, ::-1][m])
+    h2 = h.reshape(n, d, 1)
+    check(dev(h2)[dm], h2[m])
+    x[dm] = 1
+    h[m] = 1
+    check(x, h)
+    v = rng.integers(0, 5, (int(m.sum()), d)).astype(dt._np)
+    x[dm] = dev(v)
+    h[m] = v
+    check(x, h)
+    x[dm] = dev(v[0])  # a row broadcast to every selected row
+    h[m] = v[0]
+    check(x, h)
+    xe = dev(np.zeros((n, 0), np.float32))
+    check(xe[dm], np.zeros((n, 0), np.float32)[m])
+    assert (fallbacks() == 0) == computes_natively(dt, xp.bool)

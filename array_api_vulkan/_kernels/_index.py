@@ -156,11 +156,17 @@ def _value_shader(x):
                                     dev)
 
 
-def _strided_ok(x, n, xoff, xs):
-    """x's elements xoff + i * xs (i < n) within 32-bit element indices."""
+def _strided_ok(x, n, xoff, xs, d=1, rs=0):
+    """x's elements xoff + i * xs + j * rs (i < n, j < d) within 32-bit element indices."""
     lim = 1 << 31
-    last = xoff + (n - 1) * xs
-    return 0 <= xoff < lim and 0 <= last < lim and _elems(x._alloc, x._dtype.itemsize) < lim
+    corners = [xoff + a * xs + b * rs for a in (0, n - 1) for b in (0, d - 1)]
+    return (0 <= min(corners) and max(corners) < lim
+            and _elems(x._alloc, x._dtype.itemsize) < lim)
+
+
+def _row_words(push, xoff, xs, d, rs):
+    push[5:7] = [xoff, xs & 0xFFFFFFFF]
+    push[9:11] = [d, rs & 0xFFFFFFFF]
 
 
 def compact(mask, shape, index_dtype):
@@ -198,25 +204,24 @@ def compact(mask, shape, index_dtype):
     return out, count
 
 
-def compact_values(x, n, xoff, xs, mask):
-    """x[mask] for x's n elements xoff + i * xs and the C-contiguous n-element bool mask: a new
-    (count,) array of x's dtype, the set elements in order (no index arrays), or None."""
+def compact_values(x, n, xoff, xs, mask, row=(), d=1, rs=0):
+    """x[mask] for x's n rows at xoff + i * xs (of `row` shape: d elements j * rs apart) and
+    the C-contiguous n-element bool mask: a new (count,) + row array of x's dtype, the set rows
+    in order (no index arrays), or None."""
     dev = x._alloc.device
     shader = _value_shader(x)
-    if shader is None or n >= 1 << 31 or (n and not _strided_ok(x, n, xoff, xs)):
+    if shader is None or n >= 1 << 31 or (n and d and not _strided_ok(x, n, xoff, xs, d, rs)):
         return None
-    if n == 0:
-        return _launch.result_type._new(dev.alloc(x._dtype.itemsize), x._dtype, (0,))
-    r = _offsets(shader, mask, n)
+    r = _offsets(shader, mask, n) if n else (0, 0, None, 0)
     if r is None:
         return None
     L, G, offs, count = r
-    out = _launch.result_type._new(dev.alloc(max(count, 1) * x._dtype.itemsize), x._dtype,
-                                   (count,))
-    if count == 0:
+    out = _launch.result_type._new(dev.alloc(max(count * d, 1) * x._dtype.itemsize), x._dtype,
+                                   (count,) + tuple(row))
+    if count * d == 0:
         return out
     push = _mask_words(mask, n, L, G)
-    push[5:7] = [xoff, xs & 0xFFFFFFFF]
+    _row_words(push, xoff, xs, d, rs)
     _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
     _launch.put_address(push, _launch.ADDR_WORD + 4, offs)
     _launch.put_address(push, _launch.ADDR_WORD + 6, x._alloc)
@@ -236,17 +241,19 @@ def mask_count(x, mask, n):
     return None if r is None else (shader,) + r
 
 
-def mask_scatter(x, n, xoff, xs, mask, src, counted):
-    """x[xoff + i * xs] = src[rank of i] for the set elements i of the n-element mask; src a
-    C-contiguous (count,) array of x's dtype (counted: mask_count's answer). False: not done."""
+def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
+    """Row i of x (xoff + i * xs + j * rs, j < d) = src's row of i's rank, for the set elements
+    i of the n-element mask; src a C-contiguous (count,) + row array of x's dtype (counted:
+    mask_count's answer). False: not done."""
     shader, L, G, offs, count = counted
-    if src._alloc is x._alloc or mask._alloc is x._alloc or not _strided_ok(x, n, xoff, xs):
+    if (src._alloc is x._alloc or mask._alloc is x._alloc
+            or not _strided_ok(x, n, xoff, xs, d, rs)):
         return False
-    if count == 0:
+    if count == 0 or d == 0:
         return True
     dev = x._alloc.device
     push = _mask_words(mask, n, L, G)
-    push[5:7] = [xoff, xs & 0xFFFFFFFF]
+    _row_words(push, xoff, xs, d, rs)
     _launch.put_address(push, _launch.ADDR_WORD, x._alloc)
     _launch.put_address(push, _launch.ADDR_WORD + 4, offs)
     _launch.put_address(push, _launch.ADDR_WORD + 6, src._alloc)
@@ -258,20 +265,21 @@ def mask_scatter(x, n, xoff, xs, mask, src, counted):
     return True
 
 
-def mask_fill(x, n, xoff, xs, mask, value_words):
-    """x[xoff + i * xs] = the value (its bytes as uint32 words) for the set elements i of the
-    n-element C-contiguous bool mask: one dispatch, no count. False: not done."""
+def mask_fill(x, n, xoff, xs, mask, value_words, d=1, rs=0):
+    """Row i of x (xoff + i * xs + j * rs, j < d) = the value (its bytes as uint32 words) for
+    the set elements i of the n-element C-contiguous bool mask: one dispatch, no count. False:
+    not done."""
     dev = x._alloc.device
     shader = _value_shader(x)
     if shader is None or n >= 1 << 31 or mask._alloc is x._alloc:
         return False
-    if n == 0:
+    if n == 0 or d == 0:
         return True
-    if not _strided_ok(x, n, xoff, xs):
+    if not _strided_ok(x, n, xoff, xs, d, rs):
         return False
     push = _mask_words(mask, n, 0, 0)
-    push[5:7] = [xoff, xs & 0xFFFFFFFF]
-    push[8:8 + len(value_words)] = value_words
+    _row_words(push, xoff, xs, d, rs)
+    push[11:11 + len(value_words)] = value_words
     _launch.put_address(push, _launch.ADDR_WORD, x._alloc)
     dev.launch(shader, (FILL,), [x._alloc, mask._alloc], [True, False], push, n)
     _launch.state.launches += 1
