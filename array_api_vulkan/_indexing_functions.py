@@ -274,10 +274,45 @@ def _mask_geometry(x, m):
     return out_shape, xs, off, idx
 
 
+# Rows of at most this many elements are moved by compaction itself (an invocation per mask
+# element copies its row); longer ones through the coordinates and a gather / scatter.
+MASK_ROW_MAX = 16
+
+
+def _mask_run(x, m):
+    """(n, x offset, x stride, C-contiguous mask, row shape, d, row stride) where the mask m
+    covers x's leading dimensions and they walk as one strided run (the mask's flat order), and
+    the rest of x (rows of d <= MASK_ROW_MAX elements) as another: compaction moves x's rows
+    themselves, with no index arrays. None otherwise."""
+    k = m.ndim
+    gs, gst = _groups(x, k)
+    if len(gs) != 1:
+        return None
+    row = x._shape[k:]
+    d = math.prod(row)
+    rs = 0
+    if row:
+        dims = [(n, s) for n, s in zip(row, x._strides[k:]) if n != 1]
+        if d > MASK_ROW_MAX or any(a[1] != b[1] * b[0] for a, b in zip(dims, dims[1:])):
+            return None
+        rs = dims[-1][1] if dims else 0
+    if not m._is_c_contiguous():
+        m = _kernels.astype(m, m._dtype)
+        if m is None:
+            return None
+    return gs[0], x._offset, gst[0], m, row, d, rs
+
+
 def getitem_native(x, key):
     """x[key] on the device for integer-array and boolean-mask keys, or None."""
     m = _mask_key(x, key)
     if m is not None:
+        run = _mask_run(x, m)
+        if run is not None:
+            n, off, st, mc, row, d, rs = run
+            out = _kernels.compact_values(x, n, off, st, mc, row, d, rs)
+            if out is not None:
+                return out
         g = _mask_geometry(x, m)
     else:
         g = _array_key_geometry(x, key)
@@ -299,10 +334,38 @@ def _source(x, value, shape):
     return _kernels.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype, x.device)
 
 
+def _mask_setitem_run(x, m, value):
+    """x[m] = value where m and the rows it selects walk x as strided runs (_mask_run): a
+    scalar is one masked fill dispatch (no count), an array is scattered from its rank order.
+    False: not done."""
+    run = _mask_run(x, m)
+    if run is None:
+        return False
+    n, off, st, mc, row, d, rs = run
+    if not isinstance(value, Array):
+        try:
+            with np.errstate(all="ignore"):
+                v = np.array([_dtypes.scalar_value(value, x._dtype)], dtype=x._dtype._np)
+        except (OverflowError, ValueError):
+            return False  # (an integer outside the dtype: the general path decides)
+        b = v.view(np.uint8)
+        words = np.zeros(4, np.uint32)
+        words.view(np.uint8)[:b.size] = b
+        return _kernels.mask_fill(x, n, off, st, mc, list(words[:max(1, -(-b.size // 4))]), d,
+                                  rs)
+    counted = _kernels.mask_count(x, mc, n)
+    if counted is None:
+        return False
+    src = _source(x, value, (counted[-1],) + tuple(row))
+    return src is not None and _kernels.mask_scatter(x, n, off, st, mc, src, counted, d, rs)
+
+
 def setitem_native(x, key, value):
     """x[key] = value on the device for integer-array and boolean-mask keys; False where not
     done (nothing was written)."""
     m = _mask_key(x, key)
+    if m is not None and _mask_setitem_run(x, m, value):
+        return True
     g = _mask_geometry(x, m) if m is not None else _array_key_geometry(x, key)
     if g is None:
         return False

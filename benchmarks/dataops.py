@@ -42,6 +42,7 @@ def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
         "argsort_f32_16M": (lambda: (v32(),), lambda a: m.argsort(a), None),
         "where_f32_16M": (lambda: (v32(), v32()), lambda a, b: m.where(a > 0.5, a, b), None),
         "mask_f32_16M": (lambda: (v32(),), lambda a: a[a > 0.5], None),
+        "nonzero_bool_16M": (lambda: (v32() > 0.5,), lambda m_: m.nonzero(m_), None),
         "concat_2x16M": (lambda: (v32(), v32()), lambda a, b: m.concat((a, b)) if hasattr(m, "concat")
                          else m.concatenate((a, b)), None),
         "transpose_copy_4096sq": (lambda: (sq(k),), lambda a: m.asarray(a.T, copy=True) if m is xp

@@ -1,39 +1,216 @@
 #version 450
-// Stream compaction of a boolean mask (nonzero, boolean indexing): for each set element i of
-// the contiguous mask (uint8), at position pos = cs[i] - 1 (cs: the mask's inclusive prefix sum,
-// of the index dtype I), writes the coordinates of i in shape[k] to out[d * count + pos], one row
-// per dimension d (k = 1 with shape [n]: the flat index).
-// Push block: w[0] n, w[1] mask offset, w[2] cs offset, w[3] count, w[4] k, w[5 ..] shape[k];
-// addr[0] out (fresh), addr[1] mask, addr[2] cs.
+// Stream compaction of a boolean mask (nonzero, boolean indexing), on the scan family's plan:
+// a count pass, an exclusive scan of the counts (scan.comp) and a pass that writes each set
+// element at its rank, in order. The contiguous mask (uint8, n elements from element w[1]) is
+// split into G chunks of L elements (L a multiple of the tile, 256 x 8), one workgroup each.
+// Specialisation constant 0, the mode:
+//   COUNT (0): counts[g] (uint32, addr[0]) = set elements of chunk g
+//   INDEX (1): variants compact_<index dtype> (I_*): for the set element i of rank `pos`, its
+//        coordinates in shape[k] (w[6] k, w[7 ..] shape; k = 1: the flat index) to
+//        out[d * w[5] + pos], one row of w[5] (the count) per dimension d
+//   VALUE (2): variants compact_w<bits> (E_*): row i of x, d = w[9] elements
+//        x[w[5] + i * w[6] + j * w[10]], to out[pos * d + j] (x: addr[3])
+//   SCATTER (3): row i of x = src[w[7] + pos * d + j] (x: addr[0], src: addr[3])
+//   FILL (4): row i of x = the value in w[11 ..] (1 to 4 words)
+//        for every set i (one invocation per element, no counts)
+// pos = offsets[g] (uint32, addr[2]: the exclusive scan of the counts) + the rank within the
+// chunk. Push block: w[0] n, w[1] mask offset, w[2] L, w[3] G.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #include "common.glsl"
-#if I_BITS == 64
+#ifdef AVK_SUBGROUP
+// _sg variants: workgroup scans and sums of the counts through subgroup arithmetic (as scan.comp)
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#endif
+#if defined(I_BITS) && I_BITS == 64
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #endif
 
 layout(push_constant) uniform Push { uint w[24]; uvec2 addr[4]; } p;
+layout(constant_id = 0) const uint MODE = 0;
 
-layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict writeonly buffer Out { I_S v[]; };
+#define MODE_COUNT 0u
+#define MODE_INDEX 1u
+#define MODE_VALUE 2u
+#define MODE_SCATTER 3u
+#define MODE_FILL 4u
+#define ITEMS 8u
+#define TILE (AVK_LOCAL_SIZE * ITEMS)
+
 layout(buffer_reference, std430, buffer_reference_align = 1) restrict readonly buffer Mask { uint8_t v[]; };
-layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict readonly buffer Cs { I_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
+#ifdef I_S
+layout(buffer_reference, std430, buffer_reference_align = I_ALIGN) restrict writeonly buffer Out { I_S v[]; };
+#endif
+#ifdef E_S
+layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict buffer Elems { E_S v[]; };
+#endif
 
-void main()
+shared uint sh[AVK_LOCAL_SIZE];
+shared uint sg_bad;
+
+// Whether subgroups are consecutive runs of the local invocation index (uniform).
+bool use_subgroups()
 {
-    uint i = avk_index();
-    if (i >= p.w[0])
-        return;
-    if (uint(Mask(p.addr[1]).v[p.w[1] + i]) == 0u)
-        return;
-    uint pos = uint(Cs(p.addr[2]).v[p.w[2] + i]) - 1u;
-    uint count = p.w[3];
-    uint k = p.w[4];
+#ifdef AVK_SUBGROUP
+    if (gl_LocalInvocationID.x == 0u)
+        sg_bad = 0u;
+    barrier();
+    if (gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID != gl_LocalInvocationID.x)
+        sg_bad = 1u;
+    barrier();
+    return sg_bad == 0u;
+#else
+    return false;
+#endif
+}
+
+// The exclusive scan of x over the workgroup (local index order) and its total.
+uint wg_exclusive(uint x, bool sg, out uint total)
+{
+    uint t = gl_LocalInvocationID.x;
+#ifdef AVK_SUBGROUP
+    if (sg) {
+        uint e = subgroupExclusiveAdd(x);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u)
+            sh[gl_SubgroupID] = e + x;
+        barrier();
+        uint pre = 0u, all = 0u;
+        for (uint j = 0u; j < gl_NumSubgroups; ++j) {
+            uint c = sh[j];
+            pre += j < gl_SubgroupID ? c : 0u;
+            all += c;
+        }
+        total = all;
+        return pre + e;
+    }
+#endif
+    sh[t] = x;
+    barrier();
+    for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
+        uint y = t >= off ? sh[t - off] : 0u;
+        barrier();
+        sh[t] += y;
+        barrier();
+    }
+    total = sh[AVK_LOCAL_SIZE - 1u];
+    return sh[t] - x;
+}
+
+bool flag(uint i)
+{
+    return uint(Mask(p.addr[1]).v[p.w[1] + i]) != 0u;
+}
+
+#ifdef E_S
+E_S fill_value()
+{
+#if E_ALIGN == 1
+    return uint8_t(p.w[11]);
+#elif E_ALIGN == 2
+    return uint16_t(p.w[11]);
+#elif E_ALIGN == 4
+    return p.w[11];
+#elif E_ALIGN == 8
+    return uvec2(p.w[11], p.w[12]);
+#else
+    return uvec4(p.w[11], p.w[12], p.w[13], p.w[14]);
+#endif
+}
+#endif
+
+// writes set element i (mask order) at rank pos
+void put(uint i, uint pos)
+{
+#ifdef I_S
+    uint count = p.w[5], k = p.w[6];
     uint r = i;
     for (uint d = k; d > 0; --d) {
-        uint m = p.w[5 + d - 1];
+        uint m = p.w[7 + d - 1];
         uint q = r / m;
         Out(p.addr[0]).v[(d - 1) * count + pos] = I_S(r - q * m);
         r = q;
+    }
+#endif
+#ifdef E_S
+    uint xi = p.w[5] + i * p.w[6], d = p.w[9], rs = p.w[10];
+    for (uint j = 0u; j < d; ++j) {
+        if (MODE == MODE_VALUE)
+            Elems(p.addr[0]).v[pos * d + j] = Elems(p.addr[3]).v[xi + j * rs];
+        else
+            Elems(p.addr[0]).v[xi + j * rs] = Elems(p.addr[3]).v[p.w[7] + pos * d + j];
+    }
+#endif
+}
+
+void main()
+{
+    uint n = p.w[0], t = gl_LocalInvocationID.x;
+#ifdef E_S
+    if (MODE == MODE_FILL) {
+        uint i = avk_index();
+        if (i < n && flag(i)) {
+            uint xi = p.w[5] + i * p.w[6], d = p.w[9], rs = p.w[10];
+            E_S v = fill_value();
+            for (uint j = 0u; j < d; ++j)
+                Elems(p.addr[0]).v[xi + j * rs] = v;
+        }
+        return;
+    }
+#endif
+    uint L = p.w[2], G = p.w[3];
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (g >= G)
+        return;  // (the whole workgroup)
+    uint start = g * L, end = min(n, start + L);
+    if (MODE == MODE_COUNT) {
+        uint c = 0u;
+        for (uint i = start + t; i < end; i += AVK_LOCAL_SIZE)
+            c += flag(i) ? 1u : 0u;
+#ifdef AVK_SUBGROUP
+        uint v = subgroupAdd(c);
+        if (subgroupElect())
+            sh[gl_SubgroupID] = v;
+        barrier();
+        if (t == 0u) {
+            uint all = 0u;
+            for (uint j = 0u; j < gl_NumSubgroups; ++j)
+                all += sh[j];
+            U32(p.addr[0]).v[g] = all;
+        }
+        return;
+#endif
+        sh[t] = c;
+        barrier();
+        for (uint s = AVK_LOCAL_SIZE / 2u; s > 0u; s >>= 1) {
+            if (t < s)
+                sh[t] += sh[t + s];
+            barrier();
+        }
+        if (t == 0u)
+            U32(p.addr[0]).v[g] = sh[0];
+        return;
+    }
+    bool sg = use_subgroups();
+    uint run = U32(p.addr[2]).v[g];
+    for (uint base = start; base < end; base += TILE) {
+        uint first = base + t * ITEMS;
+        uint bits = 0u;
+        [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
+            uint i = first + k;
+            if (i < end && flag(i))
+                bits |= 1u << k;
+        }
+        uint total;
+        uint pos = run + wg_exclusive(uint(bitCount(bits)), sg, total);
+        while (bits != 0u) {
+            uint k = findLSB(bits);
+            bits &= bits - 1u;
+            put(first + k, pos++);
+        }
+        run += total;
+        barrier();
     }
 }

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from . import _launch
+from . import _launch, _reduce
 from ._launch import table
 
 GATHER, SCATTER = 1, 2
@@ -107,39 +107,181 @@ def scatter(x, src, out_shape, xs, xoff, idx):
     return _index_op(SCATTER, x, src, out_shape, xs, xoff, idx)
 
 
+# -- compaction (glsl/compact.comp) ----------------------------------------------------------
+COUNT, INDEX, VALUE, SCATTER, FILL = range(5)
+_TILE = 256 * 8          # compact.comp's tile: a chunk is whole tiles
+_MIN_TILES = 2
+
+
+def _compact_chunks(n, dev):
+    """(L, G): G chunks of L elements (whole tiles) of an n-element mask, about as many as a
+    long scan has (_reduce.scan_target_groups; the scan of their counts is one workgroup)."""
+    L = max(-(-n // _reduce.scan_target_groups(dev)), _MIN_TILES * _TILE)
+    L = -(-L // _TILE) * _TILE
+    return L, -(-n // L)
+
+
+def _mask_words(mask, n, L, G):
+    push = np.zeros(_launch.PUSH_WORDS, np.uint32)
+    push[0:4] = [n, mask._offset, L, G]
+    _launch.put_address(push, _launch.ADDR_WORD + 2, mask._alloc)
+    return push
+
+
+def _offsets(shader, mask, n):
+    """The count pass and the exclusive scan of the counts of the contiguous n-element bool
+    mask: (L, G, offsets Allocation (G + 1 uint32), total), one small read back (the total)."""
+    dev = mask._alloc.device
+    if _launch.variant("scan", "I", "I", None, dev) is None:
+        return None
+    L, G = _compact_chunks(n, dev)
+    if G > 65535:
+        return None
+    counts = dev.alloc(G * 4)
+    push = _mask_words(mask, n, L, G)
+    _launch.put_address(push, _launch.ADDR_WORD, counts)
+    dev.launch(shader, (COUNT,), [counts, mask._alloc], [True, False], push, groups=(G, 1, 1))
+    offs = dev.alloc((G + 1) * 4)
+    _launch.state.launches += 1
+    _reduce.exclusive_scan_u32(dev, counts, offs, G)
+    total = int(dev.download_bytes(offs, G * 4, 4).view(np.uint32)[0])
+    return L, G, offs, total
+
+
+def _value_shader(x):
+    from .variants import compact_value_name
+
+    dev = x._alloc.device
+    return _launch.subgroup_variant(_launch.named(compact_value_name(x._dtype.itemsize * 8), dev),
+                                    dev)
+
+
+def _strided_ok(x, n, xoff, xs, d=1, rs=0):
+    """x's elements xoff + i * xs + j * rs (i < n, j < d) within 32-bit element indices."""
+    lim = 1 << 31
+    corners = [xoff + a * xs + b * rs for a in (0, n - 1) for b in (0, d - 1)]
+    return (0 <= min(corners) and max(corners) < lim
+            and _elems(x._alloc, x._dtype.itemsize) < lim)
+
+
+def _row_words(push, xoff, xs, d, rs):
+    push[5:7] = [xoff, xs & 0xFFFFFFFF]
+    push[9:11] = [d, rs & 0xFFFFFFFF]
+
+
 def compact(mask, shape, index_dtype):
     """The coordinates of the set elements of the C-contiguous bool array `mask` (viewed with
     `shape`) in C order: (Array of shape (len(shape), count) of index_dtype, count), or None.
-    One small read back (the count) is made here: the result's shape depends on the data."""
-    from . import _reduce
-
+    Count pass, scan of the counts, then the coordinates at each element's rank; one small read
+    back (the count) is made here: the result's shape depends on the data."""
     dev = mask._alloc.device
     icode = _code(index_dtype)
-    shader = _launch.named(f"compact_{index_dtype.name}", dev)
+    shader = _launch.subgroup_variant(_launch.named(f"compact_{index_dtype.name}", dev), dev)
     n = math.prod(shape)
     k = len(shape)
-    if (shader is None or icode not in table.COMPACT_CODES or 5 + k > _launch.LAYOUT_WORDS
+    if (shader is None or icode not in table.COMPACT_CODES or 7 + k > _launch.LAYOUT_WORDS
             or n >= 1 << 31):
         return None
     if n == 0:
         out = _launch.result_type._new(dev.alloc(index_dtype.itemsize), index_dtype, (k, 0))
         return out, 0
-    flat = _launch.result_type._new(mask._alloc, mask._dtype, (n,), (1,), mask._offset)
-    cs = _reduce.scan("cumulative_sum", flat, 0, index_dtype, False)
-    if cs is None:
+    r = _offsets(shader, mask, n)
+    if r is None:
         return None
-    count = int(dev.download(cs._alloc, index_dtype._np, (1,), (1,), cs._offset + n - 1)[0])
+    L, G, offs, count = r
     out = _launch.result_type._new(dev.alloc(max(k * count, 1) * index_dtype.itemsize),
                                    index_dtype, (k, count))
     if count == 0:
         return out, 0
-    words = [n, mask._offset, cs._offset, count, k] + list(shape)
-    push = np.zeros(_launch.PUSH_WORDS, np.uint32)
-    push[:len(words)] = words
+    push = _mask_words(mask, n, L, G)
+    push[5:7 + k] = [count, k] + list(shape)
     _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
-    _launch.put_address(push, _launch.ADDR_WORD + 2, mask._alloc)
-    _launch.put_address(push, _launch.ADDR_WORD + 4, cs._alloc)
-    dev.launch(shader, (0,), [out._alloc, mask._alloc, cs._alloc], [True, False, False], push, n)
+    _launch.put_address(push, _launch.ADDR_WORD + 4, offs)
+    dev.launch(shader, (INDEX,), [out._alloc, mask._alloc, offs], [True, False, False], push,
+               groups=(G, 1, 1))
     _launch.state.launches += 1
     _launch.state.last_plan = None
     return out, count
+
+
+def compact_values(x, n, xoff, xs, mask, row=(), d=1, rs=0):
+    """x[mask] for x's n rows at xoff + i * xs (of `row` shape: d elements j * rs apart) and
+    the C-contiguous n-element bool mask: a new (count,) + row array of x's dtype, the set rows
+    in order (no index arrays), or None."""
+    dev = x._alloc.device
+    shader = _value_shader(x)
+    if shader is None or n >= 1 << 31 or (n and d and not _strided_ok(x, n, xoff, xs, d, rs)):
+        return None
+    r = _offsets(shader, mask, n) if n else (0, 0, None, 0)
+    if r is None:
+        return None
+    L, G, offs, count = r
+    out = _launch.result_type._new(dev.alloc(max(count * d, 1) * x._dtype.itemsize), x._dtype,
+                                   (count,) + tuple(row))
+    if count * d == 0:
+        return out
+    push = _mask_words(mask, n, L, G)
+    _row_words(push, xoff, xs, d, rs)
+    _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
+    _launch.put_address(push, _launch.ADDR_WORD + 4, offs)
+    _launch.put_address(push, _launch.ADDR_WORD + 6, x._alloc)
+    dev.launch(shader, (VALUE,), [out._alloc, mask._alloc, offs, x._alloc],
+               [True, False, False, False], push, groups=(G, 1, 1))
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return out
+
+
+def mask_count(x, mask, n):
+    """(shader, L, G, offsets, count) for a later mask_scatter of x, or None."""
+    shader = _value_shader(x)
+    if shader is None or n == 0 or n >= 1 << 31:
+        return None
+    r = _offsets(shader, mask, n)
+    return None if r is None else (shader,) + r
+
+
+def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
+    """Row i of x (xoff + i * xs + j * rs, j < d) = src's row of i's rank, for the set elements
+    i of the n-element mask; src a C-contiguous (count,) + row array of x's dtype (counted:
+    mask_count's answer). False: not done."""
+    shader, L, G, offs, count = counted
+    if (src._alloc is x._alloc or mask._alloc is x._alloc
+            or not _strided_ok(x, n, xoff, xs, d, rs)):
+        return False
+    if count == 0 or d == 0:
+        return True
+    dev = x._alloc.device
+    push = _mask_words(mask, n, L, G)
+    _row_words(push, xoff, xs, d, rs)
+    _launch.put_address(push, _launch.ADDR_WORD, x._alloc)
+    _launch.put_address(push, _launch.ADDR_WORD + 4, offs)
+    _launch.put_address(push, _launch.ADDR_WORD + 6, src._alloc)
+    push[7] = src._offset
+    dev.launch(shader, (SCATTER,), [x._alloc, mask._alloc, offs, src._alloc],
+               [True, False, False, False], push, groups=(G, 1, 1))
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return True
+
+
+def mask_fill(x, n, xoff, xs, mask, value_words, d=1, rs=0):
+    """Row i of x (xoff + i * xs + j * rs, j < d) = the value (its bytes as uint32 words) for
+    the set elements i of the n-element C-contiguous bool mask: one dispatch, no count. False:
+    not done."""
+    dev = x._alloc.device
+    shader = _value_shader(x)
+    if shader is None or n >= 1 << 31 or mask._alloc is x._alloc:
+        return False
+    if n == 0 or d == 0:
+        return True
+    if not _strided_ok(x, n, xoff, xs, d, rs):
+        return False
+    push = _mask_words(mask, n, 0, 0)
+    _row_words(push, xoff, xs, d, rs)
+    push[11:11 + len(value_words)] = value_words
+    _launch.put_address(push, _launch.ADDR_WORD, x._alloc)
+    dev.launch(shader, (FILL,), [x._alloc, mask._alloc], [True, False], push, n)
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return True

@@ -119,6 +119,22 @@ def shader_needs(name):
     return needs
 
 
+# Whether to take `_sg` variants (subgroup arithmetic) where the device has them (tests turn it
+# off to run the shared-memory paths on such devices too).
+USE_SUBGROUPS = True
+
+
+def subgroup_variant(name, dev):
+    """The `_sg` flavour of variant `name` where dev reports subgroup arithmetic in compute
+    shaders (info["subgroup_operations"]) and it is built, else `name` (None stays None)."""
+    if name is None or not USE_SUBGROUPS:
+        return name
+    info = getattr(dev, "info", None) or {}
+    if "arithmetic" not in info.get("subgroup_operations", ()):
+        return name
+    return named(name + "_sg", dev) or name
+
+
 NVIDIA_VENDOR_ID = 0x10DE
 
 

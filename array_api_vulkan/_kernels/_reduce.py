@@ -12,6 +12,8 @@ are one compiled plan (Device.compile_plan), kept per layout.
 """
 import math
 
+import numpy as np
+
 from . import _launch
 from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
 
@@ -313,6 +315,52 @@ for _name, _ops in table.OPS.items():
                 _SCAN_SIGS.setdefault((_name, _t), set()).add(_r)
 del _name, _ops, _op, _t, _r
 _scan_plans = {}
+SCAN_PARTIAL = 2
+# A ROWS scan splits rows into chunks (reduce-then-scan) where the rows alone would occupy fewer
+# than SCAN_TARGET_GROUPS workgroups (CPU devices: SCAN_TARGET_GROUPS_CPU, where every
+# workgroup barrier is costly); a chunk is whole tiles (256 x 8 elements; 4 for 16-byte dtypes)
+# and at least SCAN_MIN_TILES of them.
+SCAN_TARGET_GROUPS = 2048
+SCAN_TARGET_GROUPS_CPU = 32
+SCAN_MIN_TILES = 2
+# COLS mode (an invocation per row, in order) where the rows fill the device or are short
+SCAN_COLS_ROWS = 4096
+
+
+# scan.comp's STAGE for every device (tests), or None: by the device's kind (_scan_stage)
+SCAN_STAGE = None
+
+
+def _scan_stage(dev):
+    """scan.comp's STAGE: tiles through shared memory for coalescing, except on CPU devices
+    (lavapipe), where that costs twice the time and coalesces nothing."""
+    if SCAN_STAGE is not None:
+        return SCAN_STAGE
+    return 0 if dev.kind == "cpu" else 1
+
+
+def _scan_mode(n, rows, r1, rs1):
+    if rows > 1 and (n < 64 or (r1 > 1 and rs1 == 1 and rows >= SCAN_COLS_ROWS)):
+        return COLS
+    return ROWS
+
+
+def scan_target_groups(dev):
+    return SCAN_TARGET_GROUPS_CPU if dev.kind == "cpu" else SCAN_TARGET_GROUPS
+
+
+def _scan_chunks(n, rows, itemsize, target):
+    """(L, G) of a ROWS scan: G chunks of L elements per row (L 0 and G 1: one chunk)."""
+    tile = LOCAL * (4 if itemsize == 16 else 8)
+    groups = -(-target // rows) if rows < target else 1
+    if groups <= 1 or n <= SCAN_MIN_TILES * tile:
+        return 0, 1
+    L = max(-(-n // groups), SCAN_MIN_TILES * tile)
+    L = -(-L // tile) * tile
+    G = -(-n // L)
+    if G <= 1 or G > MAX_GRID:
+        return 0, 1
+    return L, G
 
 
 def _group(shape, strides):
@@ -327,7 +375,8 @@ def scan(op, x, axis, dtype, include_initial):
     """cumulative_sum / cumulative_prod of x (ndim >= 1) along `axis` (non-negative) in the
     accumulator dtype `dtype` (x is converted to it first where no signature takes x's dtype
     to it), with the identity first where include_initial. The result or None."""
-    key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial)
+    key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial, _launch.USE_SUBGROUPS,
+           SCAN_STAGE)
     cache, out = _replay(_scan_plans, op, key, x)
     if out is not None:
         return out
@@ -342,7 +391,7 @@ def scan(op, x, axis, dtype, include_initial):
         return None if y is None else scan(op, y, axis, dtype, include_initial)
     if not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
-    shader = _launch.variant("scan", tc, rc, None, dev)
+    shader = _launch.subgroup_variant(_launch.variant("scan", tc, rc, None, dev), dev)
     if shader is None or x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
         return None
     inc = 1 if include_initial else 0
@@ -370,17 +419,74 @@ def scan(op, x, axis, dtype, include_initial):
     r1, rs0, rs1 = inner, before[1], after[1]
     if inner == 1:
         rs1 = 0
-    mode = COLS if rows > 1 and ((r1 > 1 and rs1 == 1) or n < 64) else ROWS
+    outputs = [(rows * m * dtype.itemsize, dtype, out_shape, _launch._c_strides(out_shape))]
+    temps, steps = [], []
+    lay = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF]
+    mode = _scan_mode(n, rows, r1, rs1)
+    L, G = _scan_chunks(n, rows, dtype.itemsize, scan_target_groups(dev)) if mode == ROWS else (0, 1)
+    code = [SCAN_CODES[op], _scan_stage(dev)]
     w = [0] * PUSH_WORDS
-    w[0:9] = [n, rows, r1, rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF, mode, inc,
-              m * inner]
+    w[0:9] = lay + [mode, inc, m * inner]
     w[10], w[11] = 1, inner
+    w[12], w[13] = L, G
     buffers = [(ARG, 0, False), (OUT, 0, True)]
     patches = [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0), (A_OUT, ADDRESS, OUT, 0)]
-    step = (shader, [SCAN_CODES[op]], w, _grid(mode, rows, 1), buffers, patches)
-    outputs = [(rows * m * dtype.itemsize, dtype, out_shape, _launch._c_strides(out_shape))]
-    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs, [], [step])
+    if G > 1:
+        # reduce-then-scan: chunk totals, their exclusive scan, the chunks' scans with carry-in
+        shader2 = _launch.subgroup_variant(_launch.variant("scan", rc, rc, None, dev), dev)
+        if shader2 is None:
+            return None
+        temps = [rows * G * dtype.itemsize, rows * (G + 1) * dtype.itemsize]
+        part, excl = (TMP, 0), (TMP, 1)
+        w1 = list(w)
+        w1[6] = SCAN_PARTIAL
+        steps.append((shader, code, w1, _grid(ROWS, rows, G), [(ARG, 0, False), (*part, True)],
+                      [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0),
+                       (A_OUT, ADDRESS, *part)]))
+        w2 = [0] * PUSH_WORDS
+        w2[0:12] = [G, rows, 1, G, 0, 1, ROWS, 1, G + 1, 0, 0, 1]
+        steps.append((shader2, code, w2, _grid(ROWS, rows, 1), [(*part, False), (*excl, True)],
+                      [(A_IN, ADDRESS, *part), (A_OUT, ADDRESS, *excl)]))
+        buffers.append((*excl, False))
+        patches.append((A_AUX, ADDRESS, *excl))
+    steps.append((shader, code, w, _grid(mode, rows, G), buffers, patches))
+    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs, temps,
+                            steps)
     if len(cache) >= MAX_PLANS:
         cache.clear()
     cache[key] = plan
     return plan(x)
+
+
+def exclusive_scan_u32(dev, src, dst, m):
+    """Records dst[0 .. m] = the exclusive scan of the m uint32 at Allocation src, with the total
+    last (cumulative_sum with include_initial), chunked as a long scan is (one dispatch, or
+    three). For the sort family's unique and the compaction family. False: no kernel."""
+    shader = _launch.subgroup_variant(_launch.variant("scan", "I", "I", None, dev), dev)
+    if shader is None:
+        return False
+    code = [SCAN_CODES["cumulative_sum"], _scan_stage(dev)]
+    L, G = _scan_chunks(m, 1, 4, scan_target_groups(dev))
+    w = np.zeros(PUSH_WORDS, np.uint32)
+    w[0:14] = [m, 1, 1, 0, 0, 1, ROWS, 1, m + 1, 0, 1, 1, L, G]
+    _launch.put_address(w, A_IN, src)
+    _launch.put_address(w, A_OUT, dst)
+    if G > 1:
+        part, excl = dev.alloc(G * 4), dev.alloc((G + 1) * 4)
+        w1 = w.copy()
+        w1[6] = SCAN_PARTIAL
+        _launch.put_address(w1, A_OUT, part)
+        dev.launch(shader, code, [src, part], [False, True], w1, groups=(G, 1, 1))
+        w2 = np.zeros(PUSH_WORDS, np.uint32)
+        w2[0:12] = [G, 1, 1, G, 0, 1, ROWS, 1, G + 1, 0, 0, 1]
+        _launch.put_address(w2, A_IN, part)
+        _launch.put_address(w2, A_OUT, excl)
+        dev.launch(shader, code, [part, excl], [False, True], w2, groups=(1, 1, 1))
+        _launch.put_address(w, A_AUX, excl)
+        dev.launch(shader, code, [src, dst, excl], [False, True, False], w, groups=(G, 1, 1))
+        _launch.state.launches += 3
+    else:
+        dev.launch(shader, code, [src, dst], [False, True], w, groups=(1, 1, 1))
+        _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return True

@@ -300,12 +300,9 @@ def unique(x, values, index, inverse, counts, index_dtype):
     f = dev.alloc(N * 4)
     pos = dev.alloc((N + 1) * 4)
     _launch1(dev, flags_s, "unique_flags", N, {}, [sa], [f])
-    w = np.zeros(PUSH_WORDS, np.uint32)
-    w[0:12] = [N, 1, 1, 0, 0, 1, 0, 1, N + 1, 0, 1, 1]
-    _launch.put_address(w, 24, f)
-    _launch.put_address(w, 26, pos)
-    dev.launch(scan_s, [table.FAMILY_CODES["scan"]["cumulative_sum"]], [f, pos], [False, True], w,
-               groups=(1, 1, 1))
+    from ._reduce import exclusive_scan_u32
+
+    exclusive_scan_u32(dev, f, pos, N)  # (scan_s exists: it cannot fail)
     U = int(dev.download_bytes(pos, N * 4, 4).view(np.uint32)[0])
     outs = []
     vals = dev.alloc(U * x._dtype.itemsize)

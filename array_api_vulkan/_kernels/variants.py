@@ -106,7 +106,10 @@ def _build():
                     if per_op(family, tin):
                         d["MATH_OP"] = op.code
                     for f64, dp, extra in flavours(family, tin, tout):
-                        out[variant_name(family, tin, tout, name, f64, dp)] = (family, dict(d, **extra))
+                        vn = variant_name(family, tin, tout, name, f64, dp)
+                        out[vn] = (family, dict(d, **extra))
+                        if has_sg(family, tout):
+                            out[vn + "_sg"] = (family, dict(d, AVK_SUBGROUP=1, **extra))
     for tin in table.CODE:
         for tout in table.CODE:
             d = type_defines("T", tin)
@@ -124,9 +127,29 @@ def _build():
             out[gather_name(icode, width)] = ("gather", dict(idx, E_S=es, E_ALIGN=align))
         if icode in table.COMPACT_CODES:
             out[f"compact_{table.CODE[icode]}"] = ("compact", idx)
+            out[f"compact_{table.CODE[icode]}_sg"] = ("compact", dict(idx, AVK_SUBGROUP=1))
+    for width, (es, align) in table.GATHER_WIDTHS.items():
+        e = {"E_S": es, "E_ALIGN": align}
+        out[compact_value_name(width)] = ("compact", e)
+        out[compact_value_name(width) + "_sg"] = ("compact", dict(e, AVK_SUBGROUP=1))
     for width, (es, align) in table.GATHER_WIDTHS.items():
         out[f"transpose_w{width}"] = ("transpose", {"E_S": es, "E_ALIGN": align})
     return out
+
+
+# result dtypes whose compute type is 32-bit (subgroup arithmetic on them needs no extended types)
+SG_CODES = "?bhiBHIfF"
+
+
+def has_sg(family, tout):
+    """scan variants also come with subgroup arithmetic (`_sg`, AVK_SUBGROUP) for 32-bit compute
+    types, chosen on devices reporting subgroup arithmetic in compute shaders."""
+    return family == "scan" and tout in SG_CODES
+
+
+def compact_value_name(width):
+    """spv name of the compact variant moving elements of `width` bits (VALUE/SCATTER/FILL)."""
+    return f"compact_w{width}"
 
 
 def gather_name(icode, width):

@@ -132,7 +132,26 @@ enumerate_devices()
           py::make_tuple(props.limits.maxComputeWorkGroupCount[0], props.limits.maxComputeWorkGroupCount[1],
                          props.limits.maxComputeWorkGroupCount[2]);
         d["max_workgroup_invocations"] = props.limits.maxComputeWorkGroupInvocations;
-        d["subgroup_size"] = props2.get<vk::PhysicalDeviceSubgroupProperties>().subgroupSize;
+        const auto& sg = props2.get<vk::PhysicalDeviceSubgroupProperties>();
+        d["subgroup_size"] = sg.subgroupSize;
+        // The subgroup operations compute shaders may use (empty where the compute stage has none):
+        // names of VkSubgroupFeatureFlagBits without the prefix, e.g. "arithmetic", "ballot".
+        py::list sg_ops;
+        if (sg.supportedStages & vk::ShaderStageFlagBits::eCompute) {
+            const std::pair<vk::SubgroupFeatureFlagBits, const char*> names[] = {
+              {vk::SubgroupFeatureFlagBits::eBasic, "basic"},
+              {vk::SubgroupFeatureFlagBits::eVote, "vote"},
+              {vk::SubgroupFeatureFlagBits::eArithmetic, "arithmetic"},
+              {vk::SubgroupFeatureFlagBits::eBallot, "ballot"},
+              {vk::SubgroupFeatureFlagBits::eShuffle, "shuffle"},
+              {vk::SubgroupFeatureFlagBits::eShuffleRelative, "shuffle_relative"},
+              {vk::SubgroupFeatureFlagBits::eClustered, "clustered"},
+              {vk::SubgroupFeatureFlagBits::eQuad, "quad"}};
+            for (const auto& [bit, name] : names)
+                if (sg.supportedOperations & bit)
+                    sg_ops.append(name);
+        }
+        d["subgroup_operations"] = sg_ops;
         d["device_local_bytes"] = device_local;
         // Float controls decide whether shaders can ask for denormals and signed zeros/inf/NaN
         // to be preserved (SPIR-V DenormPreserve / SignedZeroInfNanPreserve execution modes).
