@@ -110,20 +110,22 @@ def cross(x1, x2, /, *, axis=-1):
     _broadcast_shapes(x1.shape, x2.shape)
     a, b = _as(x1, dt), _as(x2, dt)
     if a is not None and b is not None:
-        from ._elementwise_functions import multiply, subtract
-        from ._manipulation_functions import stack
+        from ._creation_functions import empty
+        from ._elementwise_functions import _broadcast_shapes, multiply, subtract
 
-        def comp(v, k):
+        def index(k):
             if axis < 0:
-                return v[(Ellipsis, k) + (slice(None),) * (-axis - 1)]
-            return v[(slice(None),) * axis + (k,)]
+                return (Ellipsis, k) + (slice(None),) * (-axis - 1)
+            return (slice(None),) * axis + (k,)
 
-        a0, a1, a2 = (comp(a, k) for k in range(3))
-        b0, b1, b2 = (comp(b, k) for k in range(3))
-        c = [subtract(multiply(a1, b2), multiply(a2, b1)),
-             subtract(multiply(a2, b0), multiply(a0, b2)),
-             subtract(multiply(a0, b1), multiply(a1, b0))]
-        return stack(c, axis=axis)
+        a0, a1, a2 = (a[index(k)] for k in range(3))
+        b0, b1, b2 = (b[index(k)] for k in range(3))
+        out = empty(_broadcast_shapes(a.shape, b.shape), dtype=dt, device=a.device)
+        # each component written into its slice of the result (native assignments)
+        out[index(0)] = subtract(multiply(a1, b2), multiply(a2, b1))
+        out[index(1)] = subtract(multiply(a2, b0), multiply(a0, b2))
+        out[index(2)] = subtract(multiply(a0, b1), multiply(a1, b0))
+        return out
     return _host("cross", lambda a, b: np.asarray(np.cross(a.astype(dt._np), b.astype(dt._np),
                                                            axis=axis)), x1, x2, dtype=dt)
 

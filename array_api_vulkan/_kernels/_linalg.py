@@ -311,6 +311,15 @@ def qr(x, complete):
     if nbatch == 0 or m == 0 or (n == 0 and not complete):
         return (_launch.result_type._new(dev.alloc(0), dt, qshape),
                 _launch.result_type._new(dev.alloc(0), dt, rshape))
+    if n == 0:
+        # complete mode of an m x 0 matrix: Q the identity, R empty
+        from . import eye
+
+        i = eye(m, m, 0, dt, dev)
+        q_ = None if i is None else _launch.contiguous(i, qshape)
+        if q_ is None:
+            return None
+        return q_, _launch.result_type._new(dev.alloc(0), dt, rshape)
     nt = local_size(max(m, n))
 
     def build():
