@@ -103,7 +103,8 @@ def test_cholesky_not_positive_definite(dt):
 
 # -- LU: det, slogdet, solve, inv ------------------------------------------------------------
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (3, 64, 64), (65, 65), (0, 3, 3), (2, 0, 0)])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (3, 64, 64), (65, 65), (0, 3, 3), (2, 0, 0),
+                                   (2, 0, 3, 3)])
 def test_det_slogdet(dt, shape):
     a = _data(shape, dt) / max(1, shape[-1]) ** 0.5
     x = xp.asarray(a)

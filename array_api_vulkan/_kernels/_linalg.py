@@ -72,6 +72,8 @@ def _fits(*arrays):
 def _batch_layout(arrays, batch):
     """Per array, its one batch stride over the broadcast batch shape `batch`, or None where
     the batch dimensions do not collapse to one."""
+    if 0 in batch:
+        return [0] * len(arrays)
     sts = []
     for a in arrays:
         nb = a.ndim - 2
