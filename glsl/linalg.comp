@@ -1,17 +1,22 @@
 #version 450
 // Dense factorizations (docs/kernels.md, "Linear algebra"): variants per floating dtype (T_*
-// defines), from the op table's linalg rows. One workgroup factorizes one matrix of a batch,
-// right-looking and unblocked, in a working copy in device memory (workgroup barriers between
-// the steps of a column); the first phase copies the input in through its strides.
+// defines), from the op table's linalg rows. One workgroup works on one matrix of a batch, in a
+// working copy in device memory (workgroup barriers between the steps of a column); the first
+// phase copies the input in through its strides. Small matrices are factorized whole in one
+// dispatch; large ones blocked (the kernels layer): CHOL and LU factorize one block column
+// [k0, k1) (the panel), SOLVE solves one block row, and the trailing updates are matmuls.
 //
 // Op codes (specialisation constant 0, the op table's linalg rows):
-//   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n)
+//   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n),
+//              columns [k0, k1)
 //   2 DET      LU with partial pivoting in W, then O1[b] = det
 //   3 SLOGDET  LU in W, then O1[b] = sign, O2[b] = mantissa of |det| (real dtype, in [0.5, 1),
 //              0 for a singular matrix), O3[b] = its binary exponent (int32): the kernels layer
 //              takes logabsdet = log(mantissa) + exponent * log(2) with the math family's log
 //   4 SOLVE    LU in W (pivots in P), then X = A^-1 B in O1 (n x k), B read through its strides,
 //              or the identity (FLAG_INV: the inverse)
+//   6 LU       one panel [k0, k1) of a blocked LU in W (pivots in P, status in ST), then U12
+//   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
 //   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
@@ -23,7 +28,7 @@
 // Push block (32 words):
 //   w[0] n (QR: m)  w[1] columns (QR: n; SOLVE: k)  w[2] nbatch  w[3] flags  w[4] q (QR: Q's
 //   columns)  w[5] a_off w[6] a_rs w[7] a_cs w[8] a_bs  w[9] b_off w[10] b_rs w[11] b_cs
-//   w[12] b_bs (element offsets and strides, signed, uint arithmetic)
+//   w[12] b_bs (element offsets and strides, signed, uint arithmetic)  w[13] k0  w[14] k1
 //   w[16..17] A  w[18..19] B  w[20..21] W  w[22..23] P  w[24..25] O1  w[26..27] O2
 //   w[28..29] O3  w[30..31] ST   (device addresses, first byte of each allocation)
 #extension GL_EXT_shader_explicit_arithmetic_types : require
@@ -48,9 +53,16 @@ layout(constant_id = 1) const uint NT = 256;
 #define OP_SLOGDET 3
 #define OP_SOLVE 4
 #define OP_QR 5
+#define OP_LU 6
 #define FLAG_UPPER 1u
 #define FLAG_INV 2u
 #define FLAG_COMPLETE 4u
+#define FLAG_COPY 8u
+#define FLAG_FINAL 16u
+#define FLAG_FACTORED 32u
+#define FLAG_INIT 64u
+#define FLAG_FWD 128u
+#define FLAG_BWD 256u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -135,15 +147,16 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
     }
 }
 
-// LU with partial pivoting of the n x n matrix at M[mb..] (LAPACK getf2: the pivot is the first
-// of the largest |re| + |im|; a zero pivot column is left as is). Pivot rows go to P[pb + j].
-// Returns info (0, or 1 + the first zero pivot) and the permutation's sign in `sgn`.
-uint lu(MatT M, uint mb, UintB P, uint pb, uint n, out T_R sgn)
+// LU with partial pivoting of columns [k0, k1) of the n x n matrix at M[mb..] (LAPACK getf2 on
+// the panel: the pivot is the first of the largest |re| + |im|; a zero pivot column is left as
+// is), whole rows swapped (laswp), the panel's own columns updated; then, where k1 < n, the
+// block row U12 = L11^-1 A12 (trsm): the caller updates A22 -= L21 U12 (a matmul). Pivot rows
+// go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
+uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
-    sgn = T_R(1);
-    for (uint j = 0; j < n; j++) {
+    for (uint j = k0; j < k1; j++) {
         sync();
         T_R best = T_R(-1);
         uint bi = j;
@@ -180,7 +193,6 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, out T_R sgn)
             continue;
         }
         if (piv != j) {
-            sgn = -sgn;
             for (uint c = lid; c < n; c += NT) {
                 T_S t = M.v[mb + j * n + c];
                 M.v[mb + j * n + c] = M.v[mb + piv * n + c];
@@ -192,26 +204,45 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, out T_R sgn)
         for (uint i = j + 1 + lid; i < n; i += NT)
             M.v[mb + i * n + j] = T_S(cdiv(T_C(M.v[mb + i * n + j]), d));
         sync();
-        uint r = n - j - 1;
-        uint tot = r * r;
+        uint r = n - j - 1, rc = k1 - j - 1;
+        uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
-            uint i = j + 1 + e / r, c = j + 1 + e % r;
+            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
             M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(M.v[mb + j * n + c])));
+        }
+    }
+    sync();
+    // U12 = L11^-1 A12, a column per invocation
+    for (uint c = k1 + lid; c < n; c += NT) {
+        for (uint j = k0; j < k1; j++) {
+            T_C x = T_C(M.v[mb + j * n + c]);
+            for (uint i = j + 1; i < k1; i++)
+                M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), x));
         }
     }
     sync();
     return info;
 }
 
+// Columns [k0, k1) of the lower cholesky factor, in place in O1: the panel's own columns
+// updated, rows to n (the caller updates the trailing matrix with a matmul where k1 < n).
+// FLAG_COPY: copy the input in first; FLAG_FINAL: zero the other triangle (or make the upper
+// factor). ST[b] keeps the first failing column + 1.
 void cholesky(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
-    uint n = p.w[0];
+    uint n = p.w[0], k0 = p.w[13], k1 = p.w[14];
+    uint flags = p.w[3];
     MatT M = MatT(addr(24));
+    UintB ST = UintB(addr(30));
     uint mb = b * n * n;
-    copy_in(M, mb, 16, 5, b, n, n);
+    if ((flags & FLAG_COPY) != 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        if (lid == 0)
+            ST.v[b] = 0;
+    }
     uint info = 0;
-    for (uint j = 0; j < n; j++) {
+    for (uint j = k0; j < k1; j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
         if (!(d > T_R(0))) {
@@ -225,50 +256,75 @@ void cholesky(uint b)
         sync();
         if (lid == 0)
             M.v[mb + j * n + j] = T_S(creal(l));
-        uint r = n - j - 1;
-        uint tot = r * r;
+        uint r = n - j - 1, rc = k1 - j - 1;
+        uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
-            uint i = j + 1 + e / r, c = j + 1 + e % r;
+            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
             if (c <= i)
                 M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), cconj(T_C(M.v[mb + c * n + j]))));
         }
     }
     sync();
-    if ((p.w[3] & FLAG_UPPER) != 0u) {
-        for (uint e = lid; e < n * n; e += NT) {
-            uint i = e / n, c = e - i * n;
-            if (c > i)
-                M.v[mb + e] = T_S(cconj(T_C(M.v[mb + c * n + i])));
-        }
-        sync();
-        for (uint e = lid; e < n * n; e += NT) {
-            uint i = e / n, c = e - i * n;
-            if (c < i)
-                M.v[mb + e] = T_S(T_C(0));
-        }
-    } else {
-        for (uint e = lid; e < n * n; e += NT) {
-            uint i = e / n, c = e - i * n;
-            if (c > i)
-                M.v[mb + e] = T_S(T_C(0));
+    if ((flags & FLAG_FINAL) != 0u) {
+        if ((flags & FLAG_UPPER) != 0u) {
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c > i)
+                    M.v[mb + e] = T_S(cconj(T_C(M.v[mb + c * n + i])));
+            }
+            sync();
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c < i)
+                    M.v[mb + e] = T_S(T_C(0));
+            }
+        } else {
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c > i)
+                    M.v[mb + e] = T_S(T_C(0));
+            }
         }
     }
-    if (lid == 0)
-        UintB(addr(30)).v[b] = info;
+    if (lid == 0 && info != 0u && ST.v[b] == 0u)
+        ST.v[b] = info;
+}
+
+// One panel of a blocked LU (OP_LU): FLAG_COPY copies the input into W first.
+void lu_panel(uint b)
+{
+    uint n = p.w[0];
+    MatT M = MatT(addr(20));
+    UintB ST = UintB(addr(30));
+    uint mb = b * n * n;
+    if ((p.w[3] & FLAG_COPY) != 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        if (gl_LocalInvocationID.x == 0)
+            ST.v[b] = 0;
+    }
+    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14]);
+    if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
+        ST.v[b] = info;
 }
 
 void determinant(uint b)
 {
     uint n = p.w[0];
     MatT M = MatT(addr(20));
+    UintB P = UintB(addr(22));
     uint mb = b * n * n;
-    copy_in(M, mb, 16, 5, b, n, n);
-    T_R sgn;
-    lu(M, mb, UintB(addr(22)), b * n, n, sgn);
+    if ((p.w[3] & FLAG_FACTORED) == 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        lu(M, mb, P, b * n, n, 0, n);
+    }
     if (gl_LocalInvocationID.x != 0)
         return;
     // the product of the pivots kept as sign * mantissa * 2^exponent (no overflow); det is then
     // sign * (mantissa * 2^exponent), as numpy's sign * exp(logdet)
+    T_R sgn = T_R(1);
+    for (uint j = 0; j < n; j++)
+        if (P.v[b * n + j] != j)
+            sgn = -sgn;
     T_C sg = creal(sgn);
     T_R mant = T_R(1);
     int ex = 0;
@@ -302,61 +358,79 @@ void determinant(uint b)
     }
 }
 
+// X = A^-1 B in O1 (n x k). Without FLAG_FACTORED: copy A into W and factorize it (one
+// dispatch does everything). Phases: FLAG_INIT sets X (B through its strides, or the identity
+// with FLAG_INV) and applies the row interchanges; FLAG_FWD solves rows [k0, k1) of L y = b
+// (unit lower, only the diagonal block: the caller updates the rows below with a matmul);
+// FLAG_BWD rows [k0, k1) of U x = y (the caller updates the rows above).
 void solve(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
-    uint n = p.w[0], k = p.w[1];
+    uint n = p.w[0], k = p.w[1], flags = p.w[3];
     MatT M = MatT(addr(20));
     MatT X = MatT(addr(24));
     UintB P = UintB(addr(22));
+    UintB ST = UintB(addr(30));
     uint mb = b * n * n, xb = b * n * k, pb = b * n;
-    copy_in(M, mb, 16, 5, b, n, n);
-    if ((p.w[3] & FLAG_INV) != 0u) {
-        for (uint e = lid; e < n * k; e += NT) {
-            uint i = e / k, c = e - i * k;
-            X.v[xb + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
-        }
+    uint info;
+    if ((flags & FLAG_FACTORED) == 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        info = lu(M, mb, P, pb, n, 0, n);
+        if (lid == 0)
+            ST.v[b] = info;
     } else {
-        copy_in(X, xb, 18, 9, b, n, k);
+        info = ST.v[b];
     }
-    T_R sgn;
-    uint info = lu(M, mb, P, pb, n, sgn);
-    if (lid == 0)
-        UintB(addr(30)).v[b] = info;
     if (info != 0u)
         return;
-    // the row interchanges, each column of X by one invocation
-    for (uint c = lid; c < k; c += NT) {
-        for (uint j = 0; j < n; j++) {
-            uint q = P.v[pb + j];
-            if (q != j) {
-                T_S t = X.v[xb + j * k + c];
-                X.v[xb + j * k + c] = X.v[xb + q * k + c];
-                X.v[xb + q * k + c] = t;
+    if ((flags & FLAG_INIT) != 0u) {
+        if ((flags & FLAG_INV) != 0u) {
+            for (uint e = lid; e < n * k; e += NT) {
+                uint i = e / k, c = e - i * k;
+                X.v[xb + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+            }
+        } else {
+            copy_in(X, xb, 18, 9, b, n, k);
+        }
+        sync();
+        // the row interchanges, each column of X by one invocation
+        for (uint c = lid; c < k; c += NT) {
+            for (uint j = 0; j < n; j++) {
+                uint q = P.v[pb + j];
+                if (q != j) {
+                    T_S t = X.v[xb + j * k + c];
+                    X.v[xb + j * k + c] = X.v[xb + q * k + c];
+                    X.v[xb + q * k + c] = t;
+                }
             }
         }
     }
-    // L y = b (unit lower)
-    for (uint j = 0; j < n; j++) {
-        sync();
-        uint tot = (n - j - 1) * k;
-        for (uint e = lid; e < tot; e += NT) {
-            uint i = j + 1 + e / k, c = e % k;
-            X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+    uint k0 = p.w[13], k1 = p.w[14];
+    if ((flags & FLAG_FWD) != 0u) {
+        // L y = b (unit lower), rows [k0, k1)
+        for (uint j = k0; j < k1; j++) {
+            sync();
+            uint tot = (k1 - j - 1) * k;
+            for (uint e = lid; e < tot; e += NT) {
+                uint i = j + 1 + e / k, c = e % k;
+                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+            }
         }
     }
-    // U x = y
-    for (uint jj = n; jj > 0; jj--) {
-        uint j = jj - 1;
-        sync();
-        T_C d = T_C(M.v[mb + j * n + j]);
-        for (uint c = lid; c < k; c += NT)
-            X.v[xb + j * k + c] = T_S(cdiv(T_C(X.v[xb + j * k + c]), d));
-        sync();
-        uint tot = j * k;
-        for (uint e = lid; e < tot; e += NT) {
-            uint i = e / k, c = e % k;
-            X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+    if ((flags & FLAG_BWD) != 0u) {
+        // U x = y, rows [k0, k1)
+        for (uint jj = k1; jj > k0; jj--) {
+            uint j = jj - 1;
+            sync();
+            T_C d = T_C(M.v[mb + j * n + j]);
+            for (uint c = lid; c < k; c += NT)
+                X.v[xb + j * k + c] = T_S(cdiv(T_C(X.v[xb + j * k + c]), d));
+            sync();
+            uint tot = (j - k0) * k;
+            for (uint e = lid; e < tot; e += NT) {
+                uint i = k0 + e / k, c = e % k;
+                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+            }
         }
     }
 }
@@ -466,4 +540,6 @@ void main()
         solve(b);
     else if (OP == OP_QR)
         qr(b);
+    else if (OP == OP_LU)
+        lu_panel(b);
 }

@@ -19,9 +19,15 @@ CODES = table.FAMILY_CODES[FAMILY]
 PUSH_WORDS = 32
 A_IN, A_B, A_W, A_P, A_O1, A_O2, A_O3, A_ST = 16, 18, 20, 22, 24, 26, 28, 30
 W_A, W_B = 5, 9
-FLAG_UPPER, FLAG_INV, FLAG_COMPLETE = 1, 2, 4
+FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
+FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
+W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
+# matrices of order above BLOCKED_MIN are factorized in block columns of NB (a panel dispatch,
+# then the trailing update as a matmul); smaller ones whole, in one dispatch
+BLOCKED_MIN = 64
+NB = 64
 
 _plans = {}
 
@@ -163,11 +169,14 @@ def cholesky(x, upper):
     shape = batch + (n, n)
     if nbatch == 0 or n == 0:
         return _launch.result_type._new(dev.alloc(0), dt, shape), np.zeros(0, np.uint32)
+    if n > BLOCKED_MIN:
+        return _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper)
     nt = local_size(n)
 
     def build():
         w = [0] * PUSH_WORDS
-        w[0:4] = [n, n, nbatch, FLAG_UPPER if upper else 0]
+        w[0:4] = [n, n, nbatch, FLAG_COPY | FLAG_FINAL | (FLAG_UPPER if upper else 0)]
+        w[W_K0], w[W_K1] = 0, n
         _matrix_words(w, W_A, x, bst)
         outs = [(nbatch * n * n * dt.itemsize, dt, shape, _launch._c_strides(shape)),
                 (nbatch * 4, _dtypes().uint32, (nbatch,), (1,))]
@@ -211,6 +220,8 @@ def det(x, want_slogdet=False):
             if any(o is None for o in outs):
                 return None
         return tuple(outs) if want_slogdet else outs[0]
+    if n > BLOCKED_MIN:
+        return _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet)
     nt = local_size(n)
 
     def build():
@@ -266,11 +277,14 @@ def solve(a, b, inv=False):
     shape = batch + (n, k)
     if nbatch == 0 or n == 0 or k == 0:
         return _launch.result_type._new(dev.alloc(0), dt, shape), np.zeros(0, np.uint32)
+    if n > BLOCKED_MIN:
+        return _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv)
     nt = local_size(n)
 
     def build():
         w = [0] * PUSH_WORDS
-        w[0:4] = [n, k, nbatch, FLAG_INV if inv else 0]
+        w[0:4] = [n, k, nbatch, FLAG_INIT | FLAG_FWD | FLAG_BWD | (FLAG_INV if inv else 0)]
+        w[W_K0], w[W_K1] = 0, n
         _matrix_words(w, W_A, ops[0], sts[0])
         bufs = [(ARG, 0, False, A_IN, W_A)]
         args = [("array", dt.itemsize)]
@@ -342,3 +356,155 @@ def qr(x, complete):
     if out is None:
         return None
     return out
+
+
+# -- blocked paths: a dispatch per panel, the trailing updates through the matmul kernels -----
+def _new(dev, dt, shape):
+    return _launch.result_type._new(dev.alloc(math.prod(shape) * dt.itemsize), dt, tuple(shape))
+
+
+def _view(a, shape, strides, offset):
+    return _launch.result_type._new(a._alloc, a._dtype, tuple(shape), tuple(strides),
+                                    a._offset + offset)
+
+
+def _block(W, r0, r1, c0, c1):
+    """The view W[:, r0:r1, c0:c1] of a (nbatch, n, m) C-contiguous W."""
+    nb, n, m = W._shape
+    return _view(W, (nb, r1 - r0, c1 - c0), (n * m, m, 1), r0 * m + c0)
+
+
+def _dispatch(shader, op, words, nbatch, arrays):
+    """Records one dispatch. arrays: [(Array, writes, address word, offset word or None)]."""
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[:] = [int(v) & 0xFFFFFFFF for v in words]
+    for a, _, aw, ow in arrays:
+        _launch.put_address(push, aw, a._alloc)
+        if ow is not None:
+            push[ow] = a._offset & 0xFFFFFFFF
+    dev = arrays[0][0]._alloc.device
+    dev.launch(shader, [CODES[op], 256], [a._alloc for a, *_ in arrays],
+               [wr for _, wr, *_ in arrays], push, 0, _groups(nbatch))
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+
+
+def _sub_update(C, A, B, herm=False):
+    """C -= A @ B (B^H where herm) in place, C a view: a matmul, a subtract, an assignment."""
+    from . import assign, elementwise
+    from ._matmul import matmul
+
+    dt = C._dtype
+    if herm:
+        if table.DTYPES[dt.name][3] == "c":
+            B = elementwise("conj", [B], dt, B._shape)
+            if B is None:
+                return False
+        B = _view(B, B._shape[:-2] + (B._shape[-1], B._shape[-2]),
+                  B._strides[:-2] + (B._strides[-1], B._strides[-2]), 0)
+    P = matmul(A, B)
+    if P is None:
+        return False
+    D = elementwise("subtract", [C, P], dt, C._shape)
+    return D is not None and assign(C, D)
+
+
+def _blocks(n):
+    return [(k0, min(n, k0 + NB)) for k0 in range(0, n, NB)]
+
+
+def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
+    dev, dt = x._alloc.device, x._dtype
+    W = _new(dev, dt, (nbatch, n, n))
+    ST = _new(dev, _dtypes().uint32, (nbatch,))
+    for k0, k1 in _blocks(n):
+        w = [0] * PUSH_WORDS
+        flags = (FLAG_COPY if k0 == 0 else 0) | (
+            (FLAG_FINAL | (FLAG_UPPER if upper else 0)) if k1 == n else 0)
+        w[0:4] = [n, n, nbatch, flags]
+        _matrix_words(w, W_A, x, bst)
+        w[W_K0], w[W_K1] = k0, k1
+        _dispatch(shader, "linalg_cholesky", w, nbatch,
+                  [(x, False, A_IN, W_A), (W, True, A_O1, None), (ST, True, A_ST, None)])
+        if k1 < n:
+            L21 = _block(W, k1, n, k0, k1)
+            if not _sub_update(_block(W, k1, n, k1, n), L21, L21, herm=True):
+                return None
+    return _launch.result_type._new(W._alloc, dt, batch + (n, n)), _status(ST)
+
+
+def _lu_blocked(x, bst, n, nbatch):
+    """(W, P, ST): the blocked LU of x's matrices, pivots and status; None if not native."""
+    dev, dt = x._alloc.device, x._dtype
+    shader = _shader("linalg_lu", dt, dev)
+    if shader is None:
+        return None
+    W = _new(dev, dt, (nbatch, n, n))
+    P = _new(dev, _dtypes().uint32, (nbatch * n,))
+    ST = _new(dev, _dtypes().uint32, (nbatch,))
+    for k0, k1 in _blocks(n):
+        w = [0] * PUSH_WORDS
+        w[0:4] = [n, n, nbatch, FLAG_COPY if k0 == 0 else 0]
+        _matrix_words(w, W_A, x, bst)
+        w[W_K0], w[W_K1] = k0, k1
+        _dispatch(shader, "linalg_lu", w, nbatch,
+                  [(x, False, A_IN, W_A), (W, True, A_W, None), (P, True, A_P, None),
+                   (ST, True, A_ST, None)])
+        if k1 < n:
+            if not _sub_update(_block(W, k1, n, k1, n), _block(W, k1, n, k0, k1),
+                               _block(W, k0, k1, k1, n)):
+                return None
+    return W, P, ST
+
+
+def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
+    dev, dt = x._alloc.device, x._dtype
+    lu = _lu_blocked(x, bst, n, nbatch)
+    if lu is None:
+        return None
+    W, P, _ = lu
+    outs = [_new(dev, dt, batch)]
+    arrays = [(W, False, A_W, None), (P, False, A_P, None), (outs[0], True, A_O1, None)]
+    if want_slogdet:
+        outs += [_new(dev, _real(dt), batch), _new(dev, _dtypes().int32, batch)]
+        arrays += [(outs[1], True, A_O2, None), (outs[2], True, A_O3, None)]
+    w = [0] * PUSH_WORDS
+    w[0:4] = [n, n, nbatch, FLAG_FACTORED]
+    _dispatch(shader, op, w, nbatch, arrays)
+    return tuple(outs) if want_slogdet else outs[0]
+
+
+def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
+    a = ops[0]
+    dev, dt = a._alloc.device, a._dtype
+    lu = _lu_blocked(a, sts[0], n, nbatch)
+    if lu is None:
+        return None
+    W, P, ST = lu
+    X = _new(dev, dt, (nbatch, n, k))
+    common = [(W, False, A_W, None), (P, False, A_P, None), (X, True, A_O1, None),
+              (ST, False, A_ST, None)]
+
+    def step(flags, k0, k1):
+        w = [0] * PUSH_WORDS
+        w[0:4] = [n, k, nbatch, FLAG_FACTORED | flags]
+        w[W_K0], w[W_K1] = k0, k1
+        arrays = list(common)
+        if flags & FLAG_INIT and not inv:
+            _matrix_words(w, W_B, ops[1], sts[1])
+            arrays.append((ops[1], False, A_B, W_B))
+        _dispatch(shader, "linalg_solve", w, nbatch, arrays)
+
+    step(FLAG_INIT | (FLAG_INV if inv else 0), 0, 0)
+    blocks = _blocks(n)
+    for k0, k1 in blocks:
+        step(FLAG_FWD, k0, k1)
+        if k1 < n and not _sub_update(_block(X, k1, n, 0, k), _block(W, k1, n, k0, k1),
+                                      _block(X, k0, k1, 0, k)):
+            return None
+    for k0, k1 in reversed(blocks):
+        step(FLAG_BWD, k0, k1)
+        if k0 > 0 and not _sub_update(_block(X, 0, k0, 0, k), _block(W, 0, k0, k0, k1),
+                                      _block(X, k0, k1, 0, k)):
+            return None
+    return _launch.result_type._new(X._alloc, dt, batch + (n, k)), _status(ST)

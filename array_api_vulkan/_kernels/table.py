@@ -168,7 +168,8 @@ del _r
 _ROWS.append(("matmul", "matmul", _same(_NUMERIC, 2)))
 
 # -- linalg: factorizations (glsl/linalg.comp), one workgroup per matrix of a batch ----------
-for _n in ("linalg_cholesky", "linalg_det", "linalg_slogdet", "linalg_solve", "linalg_qr"):
+for _n in ("linalg_cholesky", "linalg_det", "linalg_slogdet", "linalg_solve", "linalg_qr",
+           "linalg_lu"):
     _ROWS.append((_n, "linalg", _same(_FLOAT, 1)))
 
 # Ops of the "math" family need the double/single/complex math libraries
