@@ -56,8 +56,10 @@ def local_size(n):
     column is a barrier), large ones a full 256."""
     if n <= 4:
         return 16
-    if n <= 16:
+    if n <= 32:
         return 64
+    if n <= 64:
+        return 128
     return 256
 
 
