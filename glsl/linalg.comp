@@ -17,6 +17,8 @@
 //              or the identity (FLAG_INV: the inverse)
 //   6 LU       one panel [k0, k1) of a blocked LU in W (pivots in P, status in ST), then U12
 //   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
+//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1) and T (O2);
+//        with FLAG_ROUT: R (O2) from W (the caller applies I - V T V^H with matmuls)
 //   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
@@ -63,6 +65,8 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_INIT 64u
 #define FLAG_FWD 128u
 #define FLAG_BWD 256u
+#define FLAG_PANEL 512u
+#define FLAG_ROUT 1024u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -435,20 +439,14 @@ void solve(uint b)
     }
 }
 
-void qr(uint b)
+// Householder reflectors of columns [k0, k1) of the m x n matrix at M[mb..] (LAPACK larfg:
+// R's diagonal real), each applied (as H^H) to the columns after it up to cend - 1; tau_j goes
+// to Tau[tau0 + j * tstep].
+void householder(MatT M, uint mb, uint m, uint n, uint k0, uint k1, uint cend, MatT Tau,
+                 uint tau0, uint tstep)
 {
     uint lid = gl_LocalInvocationID.x;
-    uint m = p.w[0], n = p.w[1], q = p.w[4];
-    uint kmin = min(m, n);
-    bool complete = (p.w[3] & FLAG_COMPLETE) != 0u;
-    uint r = complete ? m : kmin;
-    MatT M = MatT(addr(20));
-    MatT Tau = MatT(addr(22));
-    MatT Q = MatT(addr(24));
-    MatT R = MatT(addr(26));
-    uint mb = b * m * n, tb = b * kmin;
-    copy_in(M, mb, 16, 5, b, m, n);
-    for (uint j = 0; j < kmin; j++) {
+    for (uint j = k0; j < k1; j++) {
         sync();
         T_C alpha = T_C(M.v[mb + j * n + j]);
         T_R part = T_R(0);
@@ -479,14 +477,14 @@ void qr(uint b)
         }
         if (lid == 0) {
             M.v[mb + j * n + j] = T_S(creal(beta));
-            Tau.v[tb + j] = T_S(tau);
+            Tau.v[tau0 + (j - k0) * tstep] = T_S(tau);
         }
         sync();
         if (tau == T_C(0))
             continue;
         // H^H = I - conj(tau) v v^H applied to columns j+1.. (v_j = 1), a column per invocation
         T_C ct = cconj(tau);
-        for (uint c = j + 1 + lid; c < n; c += NT) {
+        for (uint c = j + 1 + lid; c < cend; c += NT) {
             T_C s = T_C(M.v[mb + j * n + c]);
             for (uint i = j + 1; i < m; i++)
                 s += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + c]));
@@ -497,12 +495,91 @@ void qr(uint b)
         }
     }
     sync();
-    // R: the upper triangle of the first r rows
+}
+
+// R (r x n, O2): the upper triangle of the first r rows of W
+void write_r(MatT M, uint mb, uint b, uint m, uint n, uint r)
+{
+    MatT R = MatT(addr(26));
     uint rb = b * r * n;
-    for (uint e = lid; e < r * n; e += NT) {
+    for (uint e = gl_LocalInvocationID.x; e < r * n; e += NT) {
         uint i = e / n, c = e - i * n;
         R.v[rb + e] = (c >= i) ? M.v[mb + e] : T_S(T_C(0));
     }
+}
+
+// One panel [k0, k1) of a blocked QR (FLAG_PANEL; FLAG_COPY: copy the input into W first): the
+// reflectors, then V (O1: rows k0..m-1 x nbp, unit diagonal, zeros above) and the upper
+// triangular T (O2: nbp x nbp, LAPACK larft forward columnwise) with H_k0..H_k1-1 = I - V T V^H.
+void qr_panel(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint m = p.w[0], n = p.w[1], k0 = p.w[13], k1 = p.w[14];
+    uint nbp = k1 - k0, mv = m - k0;
+    MatT M = MatT(addr(20));
+    MatT V = MatT(addr(24));
+    MatT T = MatT(addr(26));
+    uint mb = b * m * n, vb = b * mv * nbp, tb = b * nbp * nbp;
+    if ((p.w[3] & FLAG_COPY) != 0u)
+        copy_in(M, mb, 16, 5, b, m, n);
+    householder(M, mb, m, n, k0, k1, k1, T, tb, nbp + 1);
+    for (uint e = lid; e < mv * nbp; e += NT) {
+        uint i = e / nbp, jj = e - i * nbp;
+        V.v[vb + e] = i < jj ? T_S(T_C(0)) : (i == jj ? T_S(creal(T_R(1))) : M.v[mb + (k0 + i) * n + k0 + jj]);
+    }
+    sync();
+    // G[l][jj] = V[:, l]^H V[:, jj] (l < jj) into T's strictly lower part, T[jj][l]
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint l = e / nbp, jj = e - l * nbp;
+        if (l < jj) {
+            T_C s = T_C(0);
+            for (uint i = jj; i < mv; i++)
+                s += cmul(cconj(T_C(V.v[vb + i * nbp + l])), T_C(V.v[vb + i * nbp + jj]));
+            T.v[tb + jj * nbp + l] = T_S(s);
+        }
+    }
+    // T[0:jj, jj] = -tau_jj T[0:jj, 0:jj] G[0:jj, jj]
+    for (uint jj = 1; jj < nbp; jj++) {
+        sync();
+        T_C tau = T_C(T.v[tb + jj * nbp + jj]);
+        for (uint ii = lid; ii < jj; ii += NT) {
+            T_C s = T_C(0);
+            for (uint l = ii; l < jj; l++)
+                s += cmul(T_C(T.v[tb + ii * nbp + l]), T_C(T.v[tb + jj * nbp + l]));
+            T.v[tb + ii * nbp + jj] = T_S(-cmul(tau, s));
+        }
+    }
+    sync();
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint i = e / nbp, c = e - i * nbp;
+        if (i > c)
+            T.v[tb + e] = T_S(T_C(0));
+    }
+}
+
+void qr(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint m = p.w[0], n = p.w[1], q = p.w[4];
+    uint kmin = min(m, n);
+    bool complete = (p.w[3] & FLAG_COMPLETE) != 0u;
+    uint r = complete ? m : kmin;
+    MatT M = MatT(addr(20));
+    uint mb = b * m * n;
+    if ((p.w[3] & FLAG_PANEL) != 0u) {
+        qr_panel(b);
+        return;
+    }
+    if ((p.w[3] & FLAG_ROUT) != 0u) {
+        write_r(M, mb, b, m, n, r);
+        return;
+    }
+    MatT Tau = MatT(addr(22));
+    MatT Q = MatT(addr(24));
+    uint tb = b * kmin;
+    copy_in(M, mb, 16, 5, b, m, n);
+    householder(M, mb, m, n, 0, kmin, n, Tau, tb, 1);
+    write_r(M, mb, b, m, n, r);
     // Q = H1 ... Hk applied to the first q columns of the identity, backwards
     uint qb = b * m * q;
     for (uint e = lid; e < m * q; e += NT) {

@@ -199,7 +199,8 @@ def test_inv_broadcast_batch_strides():
 
 # -- QR ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (9, 4), (4, 9), (2, 65, 63), (0, 3, 3), (3, 0),
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (9, 4), (4, 9), (2, 65, 63), (130, 70), (66, 140),
+                                   (0, 3, 3), (3, 0),
                                    (0, 4)])
 @pytest.mark.parametrize("mode", ["reduced", "complete"])
 def test_qr(dt, shape, mode):

@@ -21,6 +21,7 @@ A_IN, A_B, A_W, A_P, A_O1, A_O2, A_O3, A_ST = 16, 18, 20, 22, 24, 26, 28, 30
 W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
+FLAG_PANEL, FLAG_ROUT = 512, 1024
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -338,6 +339,8 @@ def qr(x, complete):
         if q_ is None:
             return None
         return q_, _launch.result_type._new(dev.alloc(0), dt, rshape)
+    if kmin > BLOCKED_MIN:
+        return _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete)
     nt = local_size(max(m, n))
 
     def build():
@@ -391,6 +394,19 @@ def _dispatch(shader, op, words, nbatch, arrays):
     _launch.state.last_plan = None
 
 
+def _herm(B):
+    """B^H: a transposed view (of a conjugated copy for complex B), or None."""
+    from . import elementwise
+
+    dt = B._dtype
+    if table.DTYPES[dt.name][3] == "c":
+        B = elementwise("conj", [B], dt, B._shape)
+        if B is None:
+            return None
+    return _view(B, B._shape[:-2] + (B._shape[-1], B._shape[-2]),
+                 B._strides[:-2] + (B._strides[-1], B._strides[-2]), 0)
+
+
 def _sub_update(C, A, B, herm=False):
     """C -= A @ B (B^H where herm) in place, C a view: a matmul, a subtract, an assignment."""
     from . import assign, elementwise
@@ -398,12 +414,9 @@ def _sub_update(C, A, B, herm=False):
 
     dt = C._dtype
     if herm:
-        if table.DTYPES[dt.name][3] == "c":
-            B = elementwise("conj", [B], dt, B._shape)
-            if B is None:
-                return False
-        B = _view(B, B._shape[:-2] + (B._shape[-1], B._shape[-2]),
-                  B._strides[:-2] + (B._strides[-1], B._strides[-2]), 0)
+        B = _herm(B)
+        if B is None:
+            return False
     P = matmul(A, B)
     if P is None:
         return False
@@ -510,3 +523,54 @@ def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
                                       _block(X, k0, k1, 0, k)):
             return None
     return _launch.result_type._new(X._alloc, dt, batch + (n, k)), _status(ST)
+
+
+def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
+    """Blocked Householder QR: per panel of NB columns a dispatch giving the reflectors' V and T
+    (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by A22 -= V (T^H (V^H A22))
+    (matmuls); then R from W, and Q from the identity by the panels' blocks, last first:
+    Q -= V (T (V^H Q))."""
+    from . import eye
+    from ._matmul import matmul
+
+    dev, dt = x._alloc.device, x._dtype
+    kmin = min(m, n)
+    q = m if complete else kmin
+    W = _new(dev, dt, (nbatch, m, n))
+    panels = []
+    for k0, k1 in _blocks(kmin):
+        nbp = k1 - k0
+        V = _new(dev, dt, (nbatch, m - k0, nbp))
+        T = _new(dev, dt, (nbatch, nbp, nbp))
+        w = [0] * PUSH_WORDS
+        w[0:5] = [m, n, nbatch, FLAG_PANEL | (FLAG_COPY if k0 == 0 else 0), q]
+        _matrix_words(w, W_A, x, bst)
+        w[W_K0], w[W_K1] = k0, k1
+        _dispatch(shader, "linalg_qr", w, nbatch,
+                  [(x, False, A_IN, W_A), (W, True, A_W, None), (V, True, A_O1, None),
+                   (T, True, A_O2, None)])
+        if k1 < n:
+            A22 = _block(W, k0, m, k1, n)
+            Vh, Th = _herm(V), _herm(T)
+            Y = None if Vh is None else matmul(Vh, A22)
+            Z = None if Y is None or Th is None else matmul(Th, Y)
+            if Z is None or not _sub_update(A22, V, Z):
+                return None
+        panels.append((k0, V, T))
+    R = _new(dev, dt, (nbatch, q, n))
+    w = [0] * PUSH_WORDS
+    w[0:5] = [m, n, nbatch, FLAG_ROUT | (FLAG_COMPLETE if complete else 0), q]
+    _dispatch(shader, "linalg_qr", w, nbatch, [(W, False, A_W, None), (R, True, A_O2, None)])
+    i = eye(m, q, 0, dt, dev)
+    Q = None if i is None else _launch.contiguous(i, (nbatch, m, q))
+    if Q is None:
+        return None
+    for k0, V, T in reversed(panels):
+        Qb = _block(Q, k0, m, k0, q)
+        Vh = _herm(V)
+        Y = None if Vh is None else matmul(Vh, Qb)
+        Z = None if Y is None else matmul(T, Y)
+        if Z is None or not _sub_update(Qb, V, Z):
+            return None
+    return (_launch.result_type._new(Q._alloc, dt, batch + (m, q)),
+            _launch.result_type._new(R._alloc, dt, batch + (q, n)))
