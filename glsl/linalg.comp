@@ -129,6 +129,7 @@ T_C cscale(T_C a, T_R s) { return a * s; }
 
 shared T_R red_v[NT];
 shared uint red_i[NT];
+shared T_C red_c[NT];
 
 void sync()
 {
@@ -482,16 +483,36 @@ void householder(MatT M, uint mb, uint m, uint n, uint k0, uint k1, uint cend, M
         sync();
         if (tau == T_C(0))
             continue;
-        // H^H = I - conj(tau) v v^H applied to columns j+1.. (v_j = 1), a column per invocation
+        // H^H = I - conj(tau) v v^H applied to columns j+1.. (v_j = 1): CW columns at a time,
+        // each by P invocations taking every P-th row (coalesced across the columns)
         T_C ct = cconj(tau);
-        for (uint c = j + 1 + lid; c < cend; c += NT) {
-            T_C s = T_C(M.v[mb + j * n + c]);
-            for (uint i = j + 1; i < m; i++)
-                s += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + c]));
-            s = cmul(s, ct);
-            M.v[mb + j * n + c] = T_S(T_C(M.v[mb + j * n + c]) - s);
-            for (uint i = j + 1; i < m; i++)
-                M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), s));
+        const uint CW = min(NT, 64u), P = NT / CW;
+        uint col = lid % CW, prt = lid / CW;
+        for (uint cb = j + 1; cb < cend; cb += CW) {
+            uint c = cb + col;
+            T_C acc = T_C(0);
+            if (c < cend) {
+                if (prt == 0u)
+                    acc = T_C(M.v[mb + j * n + c]);
+                for (uint i = j + 1 + prt; i < m; i += P)
+                    acc += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + c]));
+            }
+            red_c[lid] = acc;
+            barrier();
+            if (prt == 0u) {
+                for (uint q = 1; q < P; q++)
+                    acc += red_c[col + q * CW];
+                red_c[col] = cmul(acc, ct);
+            }
+            barrier();
+            T_C sv = red_c[col];
+            if (c < cend) {
+                if (prt == 0u)
+                    M.v[mb + j * n + c] = T_S(T_C(M.v[mb + j * n + c]) - sv);
+                for (uint i = j + 1 + prt; i < m; i += P)
+                    M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), sv));
+            }
+            barrier();
         }
     }
     sync();
