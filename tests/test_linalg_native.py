@@ -69,7 +69,8 @@ class native:
 
 # -- cholesky --------------------------------------------------------------------------------
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (2, 3, 63, 63), (65, 65), (0, 4, 4), (2, 0, 0)])
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (2, 3, 63, 63), (65, 65), (2, 130, 130), (0, 4, 4),
+                                   (2, 0, 0)])
 def test_cholesky(dt, shape):
     a = _spd(shape, dt) if shape[-1] else np.zeros(shape, _np(dt))
     x = xp.asarray(a)
@@ -90,9 +91,10 @@ def test_cholesky_200_transposed(dt):
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-def test_cholesky_not_positive_definite(dt):
-    a = _spd((3, 5, 5), dt)
-    a[1, 2, 2] = -10
+@pytest.mark.parametrize("n", [5, 70])
+def test_cholesky_not_positive_definite(dt, n):
+    a = _spd((3, n, n), dt)
+    a[1, n - 3, n - 3] = -10
     with pytest.raises(np.linalg.LinAlgError):
         np.linalg.cholesky(a)
     with native(), pytest.raises(np.linalg.LinAlgError):
@@ -122,8 +124,9 @@ def test_det_slogdet(dt, shape):
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-def test_singular(dt):
-    a = _data((3, 6, 6), dt)
+@pytest.mark.parametrize("n", [6, 70])
+def test_singular(dt, n):
+    a = _data((3, n, n), dt)
     a[1, :, 4] = 0             # a zero column
     a[2, 5] = 2 * a[2, 1]      # dependent rows (exactly: a power-of-two multiple)
     a[2, 3] = 0
@@ -134,7 +137,7 @@ def test_singular(dt):
         s, l = linalg.slogdet(x)
     assert d[1] == 0 and d[2] == 0
     assert np.asarray(s)[1] == 0 and np.asarray(l)[1] == -np.inf
-    for f in (lambda: linalg.inv(x), lambda: linalg.solve(x, xp.asarray(_data((3, 6, 2), dt)))):
+    for f in (lambda: linalg.inv(x), lambda: linalg.solve(x, xp.asarray(_data((3, n, 2), dt)))):
         with native(), pytest.raises(np.linalg.LinAlgError):
             f()
     with pytest.raises(np.linalg.LinAlgError):
