@@ -1,14 +1,23 @@
-"""The linalg extension (host fallbacks through numpy.linalg)."""
+"""The linalg extension.
+
+Native (kernels layer): cholesky, det, slogdet, solve, inv, qr (_kernels/_linalg.py, one
+dispatch each), matmul, tensordot, vecdot, matrix_power (repeated squaring on matmul), trace,
+diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf, -inf, 'fro') through
+elementwise ops and reductions. eigh, eigvalsh, eig, eigvals, svd, svdvals, pinv, matrix_rank
+and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the host (counted fallbacks).
+"""
+import math
 import operator
 from typing import NamedTuple
 
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._linear_algebra_functions import _pair, matmul, matrix_transpose, tensordot, vecdot
 from ._manipulation_functions import _axes
 from ._statistical_functions import _accumulator_dtype
+from ._kernels import _linalg as _klinalg
 
 __all__ = ["cholesky", "cross", "det", "diagonal", "eig", "eigh", "eigvals", "eigvalsh", "inv",
            "matmul", "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer",
@@ -67,8 +76,18 @@ def _host(fname, fn, *args, dtype=None):
     return _fallback.call(fname, lambda *h: fn(*h), *args, dtype=dtype)
 
 
+def _as(x, dt):
+    """x converted to dt natively (x itself if it has dt), or None."""
+    return x if x.dtype == dt else _kernels.astype(x, dt)
+
+
 def cholesky(x, /, *, upper=False):
     dt = _float(x, "cholesky", square=True)
+    r = _klinalg.cholesky(x, bool(upper))
+    if r is not None:
+        if r[1].any():
+            raise np.linalg.LinAlgError("Matrix is not positive definite")
+        return r[0]
 
     def host(a):
         L = np.linalg.cholesky(a)
@@ -86,12 +105,36 @@ def cross(x1, x2, /, *, axis=-1):
         raise ValueError("cross(): a non-negative axis needs arrays of equal rank")
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("cross(): the axis must have size 3")
+    from ._elementwise_functions import _broadcast_shapes
+
+    _broadcast_shapes(x1.shape, x2.shape)
+    a, b = _as(x1, dt), _as(x2, dt)
+    if a is not None and b is not None:
+        from ._creation_functions import empty
+        from ._elementwise_functions import _broadcast_shapes, multiply, subtract
+
+        def index(k):
+            if axis < 0:
+                return (Ellipsis, k) + (slice(None),) * (-axis - 1)
+            return (slice(None),) * axis + (k,)
+
+        a0, a1, a2 = (a[index(k)] for k in range(3))
+        b0, b1, b2 = (b[index(k)] for k in range(3))
+        out = empty(_broadcast_shapes(a.shape, b.shape), dtype=dt, device=a.device)
+        # each component written into its slice of the result (native assignments)
+        out[index(0)] = subtract(multiply(a1, b2), multiply(a2, b1))
+        out[index(1)] = subtract(multiply(a2, b0), multiply(a0, b2))
+        out[index(2)] = subtract(multiply(a0, b1), multiply(a1, b0))
+        return out
     return _host("cross", lambda a, b: np.asarray(np.cross(a.astype(dt._np), b.astype(dt._np),
                                                            axis=axis)), x1, x2, dtype=dt)
 
 
 def det(x, /):
     dt = _float(x, "det", square=True)
+    r = _klinalg.det(x)
+    if r is not None:
+        return r
     return _host("det", lambda a: np.asarray(np.linalg.det(a)), x, dtype=dt)
 
 
@@ -138,11 +181,30 @@ def eigvals(x, /):
 
 def inv(x, /):
     dt = _float(x, "inv", square=True)
+    r = _klinalg.solve(x, None, inv=True)
+    if r is not None:
+        if r[1].any():
+            raise np.linalg.LinAlgError("Singular matrix")
+        return r[0]
     return _host("inv", np.linalg.inv, x, dtype=dt)
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     dt = _float(x, "matrix_norm")
+    native = (ord == "fro" or (not isinstance(ord, str) and ord in (1, -1, math.inf, -math.inf)))
+    if native and x.shape[-1] and x.shape[-2]:
+        from ._elementwise_functions import abs as _abs, multiply, sqrt
+        from ._manipulation_functions import reshape
+        from ._statistical_functions import max as _max, min as _min, sum as _sum
+
+        a = _abs(x)
+        if ord == "fro":
+            r = sqrt(_sum(multiply(a, a), axis=(-2, -1), keepdims=True))
+        else:
+            inner, outer = (-2, -1) if ord in (1, -1) else (-1, -2)
+            red = _max if ord > 0 else _min
+            r = red(_sum(a, axis=inner, keepdims=True), axis=outer, keepdims=True)
+        return r if keepdims else reshape(r, x.shape[:-2])
     return _host("matrix_norm",
                  lambda a: np.asarray(np.linalg.matrix_norm(a, keepdims=keepdims, ord=ord)),
                  x, dtype=_real(dt))
@@ -156,6 +218,25 @@ def matrix_power(x, n, /):
     n = operator.index(n)
     if n < 0:
         _float(x, "matrix_power")
+    if x.dtype in _dtypes._numeric_dtypes:
+        from ._data_type_functions import astype
+
+        if n == 0:
+            from ._creation_functions import eye, zeros
+
+            return zeros(x.shape, dtype=x.dtype, device=x.device) + eye(
+                x.shape[-1], dtype=x.dtype, device=x.device)
+        if n < 0:
+            x, n = inv(x), -n
+        if n == 1:
+            return astype(x, x.dtype, copy=True)
+        z = result = None
+        while n > 0:
+            z = x if z is None else matmul(z, z)
+            n, bit = divmod(n, 2)
+            if bit:
+                result = z if result is None else matmul(result, z)
+        return result
     return _host("matrix_power", lambda a: np.linalg.matrix_power(a, n), x, dtype=x.dtype)
 
 
@@ -191,11 +272,24 @@ def qr(x, /, *, mode="reduced"):
     dt = _float(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError("qr(): mode must be 'reduced' or 'complete'")
+    r = _klinalg.qr(x, mode == "complete")
+    if r is not None:
+        return QRResult(*r)
     return QRResult(*_host("qr", lambda a: tuple(np.linalg.qr(a, mode=mode)), x, dtype=dt))
 
 
 def slogdet(x, /):
     dt = _float(x, "slogdet", square=True)
+    r = _klinalg.det(x, want_slogdet=True)
+    if r is not None:
+        from ._data_type_functions import astype
+        from ._elementwise_functions import add, log, multiply
+
+        sign, mant, ex = r
+        # logabsdet = log(mantissa) + exponent * log(2): the product of |pivots| kept as a
+        # mantissa and a binary exponent, so that it neither overflows nor underflows
+        logabs = add(log(mant), multiply(astype(ex, _real(dt)), math.log(2)))
+        return SlogdetResult(sign, logabs)
     s, l = _host("slogdet", lambda a: tuple(np.asarray(v) for v in np.linalg.slogdet(a)), x)
     from ._data_type_functions import astype
     return SlogdetResult(astype(s, dt, copy=False), astype(l, _real(dt), copy=False))
@@ -206,6 +300,25 @@ def solve(x1, x2, /):
     _float(x1, "solve", square=True)
     if x2.dtype not in _dtypes._floating_dtypes:
         raise TypeError("solve() needs floating-point arrays")
+    n = x1.shape[-1]
+    if x2.ndim == 0:
+        raise ValueError("solve() needs x2 of at least one dimension")
+    vector = x2.ndim == 1
+    if (x2.shape[0] if vector else x2.shape[-2]) != n:
+        raise ValueError("solve(): x1 and x2 have incompatible shapes")
+    if not vector:
+        from ._elementwise_functions import _broadcast_shapes
+
+        _broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+    a, b = _as(x1, dt), _as(x2, dt)
+    if a is not None and b is not None:
+        bv = b._view((n, 1), (b._strides[0], 1), b._offset) if vector else b
+        r = _klinalg.solve(a, bv)
+        if r is not None:
+            if r[1].any():
+                raise np.linalg.LinAlgError("Singular matrix")
+            X = r[0]
+            return X._view(X.shape[:-1], X._strides[:-1], X._offset) if vector else X
     return _host("solve", lambda a, b: np.linalg.solve(a.astype(dt._np), b.astype(dt._np)),
                  x1, x2, dtype=dt)
 
@@ -231,8 +344,10 @@ def trace(x, /, *, offset=0, dtype=None):
     if x.ndim < 2:
         raise ValueError("trace() needs at least two dimensions")
     dt = _accumulator_dtype(x, dtype)
-    return _host("trace", lambda a: np.asarray(np.trace(a.astype(dt._np), offset=offset,
-                                                        axis1=-2, axis2=-1)), x, dtype=dt)
+    from ._statistical_functions import sum as _sum
+
+    # the sum of the diagonal view (the reduce family)
+    return _sum(diagonal(x, offset=offset), axis=-1, dtype=dt)
 
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
@@ -240,10 +355,29 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     ax = None if axis is None else _axes(axis, x.ndim)
     if isinstance(ax, tuple) and len(ax) == 1:
         ax = ax[0]
+    number = isinstance(ord, (int, float)) and not isinstance(ord, bool)
+    if number and not (x.size == 0 and ord in (math.inf, -math.inf)) and not math.isnan(ord):
+        from ._data_type_functions import astype
+        from ._elementwise_functions import abs as _abs, multiply, pow as _pow, sqrt
+        from ._searching_functions import count_nonzero
+        from ._statistical_functions import max as _max, min as _min, sum as _sum
+
+        rdt = _real(dt)
+        kw = dict(axis=ax, keepdims=keepdims)
+        if ord == 0:
+            return astype(count_nonzero(x, **kw), rdt)
+        a = _abs(x)
+        if ord == 2:
+            return sqrt(_sum(multiply(a, a), **kw))
+        if ord == 1:
+            return _sum(a, **kw)
+        if ord == math.inf:
+            return _max(a, **kw)
+        if ord == -math.inf:
+            return _min(a, **kw)
+        return _pow(_sum(_pow(a, float(ord)), **kw), 1.0 / ord)
 
     def host(a):
         return np.asarray(np.linalg.vector_norm(a, axis=ax, keepdims=keepdims, ord=ord))
 
     return _host("vector_norm", host, x, dtype=_real(dt))
-
-

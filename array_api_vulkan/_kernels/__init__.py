@@ -16,6 +16,7 @@ from ._sort import searchsorted, sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
 from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
+from . import _linalg  # noqa: F401
 
 
 set_result_type = _launch.set_result_type

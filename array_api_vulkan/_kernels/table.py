@@ -167,6 +167,11 @@ del _r
 # -- matmul: matrix products (glsl/matmul.comp), accumulating in the dtype itself ------------
 _ROWS.append(("matmul", "matmul", _same(_NUMERIC, 2)))
 
+# -- linalg: factorizations (glsl/linalg.comp), one workgroup per matrix of a batch ----------
+for _n in ("linalg_cholesky", "linalg_det", "linalg_slogdet", "linalg_solve", "linalg_qr",
+           "linalg_lu"):
+    _ROWS.append((_n, "linalg", _same(_FLOAT, 1)))
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",

@@ -1,0 +1,127 @@
+"""Linalg factorization workloads (the native-linalg brief, issue 9) against CuPy and torch on the
+same GPU, each timed with a synchronize after every call (median of repeats), as
+benchmarks/dataops.py. Each row of ours says whether it ran natively or through a host
+fallback. Matrices are well conditioned (diagonally dominant; cholesky's symmetric positive
+definite). Not a test; prints JSON.
+
+    python benchmarks/linalg.py [--out results.json] [--quick] [--only name,name] [--n 1024]
+"""
+import argparse
+import json
+
+import numpy as np
+
+import array_api_vulkan as xp
+
+from dataops import timed  # noqa: E402  (run from benchmarks/ or with it on sys.path)
+
+
+def host_inputs(n, batch):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)) / np.sqrt(n) + 2 * np.eye(n)
+    s = a @ a.T + np.eye(n)
+    b = rng.standard_normal((n, 16))
+    small = rng.standard_normal((batch, 32, 32)) / np.sqrt(32) + 2 * np.eye(32)
+    return a, s, b, small
+
+
+def workloads(m, to_dev, n, batch):
+    """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
+    a, s, b, small = host_inputs(n, batch)
+    la = m.linalg
+    f64 = "float64"
+
+    def dev(x, dt=f64):
+        return to_dev(x, dt)
+
+    def qr(x):
+        return la.qr(x)
+
+    w = {
+        f"cholesky_f64_{n}": (lambda: (dev(s),), lambda x: la.cholesky(x), n ** 3 / 3),
+        f"solve_f64_{n}_16rhs": (lambda: (dev(a), dev(b)), lambda x, y: la.solve(x, y),
+                                 2 * n ** 3 / 3 + 2 * n * n * 16),
+        f"qr_f64_{n}": (lambda: (dev(a),), qr, 4 * n ** 3 / 3),
+        f"inv_f64_{n}": (lambda: (dev(a),), lambda x: la.inv(x), 2 * n ** 3),
+        f"det_f64_{n}": (lambda: (dev(a),), lambda x: la.det(x), 2 * n ** 3 / 3),
+        f"cholesky_f32_{n}": (lambda: (dev(s, "float32"),), lambda x: la.cholesky(x), n ** 3 / 3),
+        f"solve_f32_{n}_16rhs": (lambda: (dev(a, "float32"), dev(b, "float32")),
+                                 lambda x, y: la.solve(x, y), 2 * n ** 3 / 3 + 2 * n * n * 16),
+        f"batched_inv_f32_{batch}x32": (lambda: (dev(small, "float32"),), lambda x: la.inv(x),
+                                        batch * 2 * 32 ** 3),
+        f"batched_det_f32_{batch}x32": (lambda: (dev(small, "float32"),), lambda x: la.det(x),
+                                        batch * 2 * 32 ** 3 / 3),
+        f"batched_cholesky_f32_{batch}x32": (
+            lambda: (dev(small @ np.swapaxes(small, -1, -2) + np.eye(32), "float32"),),
+            lambda x: la.cholesky(x), batch * 32 ** 3 / 3),
+    }
+    return w
+
+
+def run_lib(name, res, only, repeats, n, batch):
+    if name == "ours":
+        m = xp
+        sync = xp.synchronize
+
+        def to_dev(x, dt):
+            return xp.asarray(np.ascontiguousarray(x, dtype=dt))
+    elif name == "cupy":
+        import cupy as m
+        sync = m.cuda.Device().synchronize
+
+        def to_dev(x, dt):
+            return m.asarray(np.ascontiguousarray(x, dtype=dt))
+    else:
+        import torch as m
+        assert m.cuda.is_available()
+        sync = m.cuda.synchronize
+
+        def to_dev(x, dt):
+            return m.as_tensor(np.ascontiguousarray(x, dtype=dt), device="cuda")
+    for wname, (setup, fn, flops) in workloads(m, to_dev, n, batch).items():
+        if only and wname not in only:
+            continue
+        try:
+            args = setup()
+            if name == "ours":
+                before = dict(xp.runtime_stats()["host_fallbacks"])
+            t = timed(fn, args, sync, repeats)
+            row = {"us": round(t * 1e6, 1)}
+            if flops:
+                row["GFLOPs"] = round(flops / t / 1e9, 2)
+            if name == "ours":
+                after = xp.runtime_stats()["host_fallbacks"]
+                host = {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
+                row["native"] = not host
+                if host:
+                    row["host"] = host
+            res[f"{name}_{wname}"] = row
+        except Exception as e:
+            res[f"{name}_{wname}"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default="")
+    ap.add_argument("--libs", default="ours,cupy,torch")
+    ap.add_argument("--n", type=int, default=1024)
+    ap.add_argument("--batch", type=int, default=4096)
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    res = {"device": xp.__array_namespace_info__().default_device().name}
+    for lib in args.libs.split(","):
+        try:
+            run_lib(lib, res, only, 3 if args.quick else 7, args.n, args.batch)
+        except Exception as e:
+            res[lib] = f"unavailable: {type(e).__name__}: {e}"
+    text = json.dumps(res, indent=1)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()

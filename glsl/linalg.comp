@@ -1,0 +1,643 @@
+#version 450
+// Dense factorizations (docs/kernels.md, "Linear algebra"): variants per floating dtype (T_*
+// defines), from the op table's linalg rows. One workgroup works on one matrix of a batch, in a
+// working copy in device memory (workgroup barriers between the steps of a column); the first
+// phase copies the input in through its strides. Small matrices are factorized whole in one
+// dispatch; large ones blocked (the kernels layer): CHOL and LU factorize one block column
+// [k0, k1) (the panel), SOLVE solves one block row, and the trailing updates are matmuls.
+//
+// Op codes (specialisation constant 0, the op table's linalg rows):
+//   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n),
+//              columns [k0, k1)
+//   2 DET      LU with partial pivoting in W, then O1[b] = det
+//   3 SLOGDET  LU in W, then O1[b] = sign, O2[b] = mantissa of |det| (real dtype, in [0.5, 1),
+//              0 for a singular matrix), O3[b] = its binary exponent (int32): the kernels layer
+//              takes logabsdet = log(mantissa) + exponent * log(2) with the math family's log
+//   4 SOLVE    LU in W (pivots in P), then X = A^-1 B in O1 (n x k), B read through its strides,
+//              or the identity (FLAG_INV: the inverse)
+//   6 LU       one panel [k0, k1) of a blocked LU in W (pivots in P, status in ST), then U12
+//   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
+//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1) and T (O2);
+//        with FLAG_ROUT: R (O2) from W (the caller applies I - V T V^H with matmuls)
+//   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
+//              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
+// CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
+// (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises.
+//
+// Specialisation constants: 0 op, 1 the workgroup size (a power of two, at most 256).
+// Grid: one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
+//
+// Push block (32 words):
+//   w[0] n (QR: m)  w[1] columns (QR: n; SOLVE: k)  w[2] nbatch  w[3] flags  w[4] q (QR: Q's
+//   columns)  w[5] a_off w[6] a_rs w[7] a_cs w[8] a_bs  w[9] b_off w[10] b_rs w[11] b_cs
+//   w[12] b_bs (element offsets and strides, signed, uint arithmetic)  w[13] k0  w[14] k1
+//   w[16..17] A  w[18..19] B  w[20..21] W  w[22..23] P  w[24..25] O1  w[26..27] O2
+//   w[28..29] O3  w[30..31] ST   (device addresses, first byte of each allocation)
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+#extension GL_EXT_control_flow_attributes : require
+#extension GL_EXT_buffer_reference : require
+#extension GL_EXT_buffer_reference_uvec2 : require
+
+#define K_FLOAT 3
+#define K_CPLX 4
+
+#ifdef AVK_DENORM_PRESERVE
+#extension GL_EXT_spirv_intrinsics : require
+spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);
+#endif
+
+layout(local_size_x_id = 1, local_size_y = 1, local_size_z = 1) in;
+layout(constant_id = 0) const uint OP = 0;
+layout(constant_id = 1) const uint NT = 256;
+
+#define OP_CHOL 1
+#define OP_DET 2
+#define OP_SLOGDET 3
+#define OP_SOLVE 4
+#define OP_QR 5
+#define OP_LU 6
+#define FLAG_UPPER 1u
+#define FLAG_INV 2u
+#define FLAG_COMPLETE 4u
+#define FLAG_COPY 8u
+#define FLAG_FINAL 16u
+#define FLAG_FACTORED 32u
+#define FLAG_INIT 64u
+#define FLAG_FWD 128u
+#define FLAG_BWD 256u
+#define FLAG_PANEL 512u
+#define FLAG_ROUT 1024u
+
+layout(push_constant) uniform Push { uint w[32]; } p;
+
+#if T_K == K_CPLX
+#if T_BITS == 64
+#define T_R float
+#else
+#define T_R double
+#endif
+#else
+#define T_R T_C
+#endif
+
+#define T_ALIGN (T_BITS / 8)
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) readonly buffer InT { T_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) coherent buffer MatT { T_S v[]; };
+#if T_K == K_CPLX
+#define R_ALIGN (T_BITS / 16)
+#else
+#define R_ALIGN (T_BITS / 8)
+#endif
+layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) writeonly buffer OutR { T_R v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer UintB { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 4) writeonly buffer IntB { int v[]; };
+
+uvec2 addr(uint k) { return uvec2(p.w[k], p.w[k + 1]); }
+
+#if T_K == K_CPLX
+T_C cmul(T_C a, T_C b) { return T_C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+T_C cconj(T_C a) { return T_C(a.x, -a.y); }
+T_C cdiv(T_C a, T_C b)
+{
+    // Smith's algorithm
+    if (abs(b.x) >= abs(b.y)) {
+        T_R r = b.y / b.x, d = b.x + b.y * r;
+        return T_C((a.x + a.y * r) / d, (a.y - a.x * r) / d);
+    }
+    T_R r = b.x / b.y, d = b.x * r + b.y;
+    return T_C((a.x * r + a.y) / d, (a.y * r - a.x) / d);
+}
+T_R re(T_C a) { return a.x; }
+T_R im(T_C a) { return a.y; }
+T_R abs2(T_C a) { return a.x * a.x + a.y * a.y; }
+T_R cabs1(T_C a) { return abs(a.x) + abs(a.y); }
+T_R cabs(T_C a) { return length(a); }
+T_C creal(T_R a) { return T_C(a, T_R(0)); }
+T_C cscale(T_C a, T_R s) { return a * s; }
+#else
+T_C cmul(T_C a, T_C b) { return a * b; }
+T_C cconj(T_C a) { return a; }
+T_C cdiv(T_C a, T_C b) { return a / b; }
+T_R re(T_C a) { return a; }
+T_R im(T_C a) { return T_R(0); }
+T_R abs2(T_C a) { return a * a; }
+T_R cabs1(T_C a) { return abs(a); }
+T_R cabs(T_C a) { return abs(a); }
+T_C creal(T_R a) { return a; }
+T_C cscale(T_C a, T_R s) { return a * s; }
+#endif
+
+shared T_R red_v[NT];
+shared uint red_i[NT];
+shared T_C red_c[NT];
+
+void sync()
+{
+    memoryBarrierBuffer();
+    memoryBarrierShared();
+    barrier();
+}
+
+// Copies the b-th (rows x cols) matrix of the strided input at word `aw` (offset, rs, cs, bs in
+// w[ow..ow+3]) into M (C-contiguous from element mb).
+void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
+{
+    InT A = InT(addr(aw));
+    uint base = p.w[ow] + b * p.w[ow + 3];
+    uint rs = p.w[ow + 1], cs = p.w[ow + 2];
+    uint tot = rows * cols;
+    for (uint e = gl_LocalInvocationID.x; e < tot; e += NT) {
+        uint i = e / cols, j = e - i * cols;
+        M.v[mb + e] = A.v[base + i * rs + j * cs];
+    }
+}
+
+// LU with partial pivoting of columns [k0, k1) of the n x n matrix at M[mb..] (LAPACK getf2 on
+// the panel: the pivot is the first of the largest |re| + |im|; a zero pivot column is left as
+// is), whole rows swapped (laswp), the panel's own columns updated; then, where k1 < n, the
+// block row U12 = L11^-1 A12 (trsm): the caller updates A22 -= L21 U12 (a matmul). Pivot rows
+// go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
+uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint info = 0;
+    for (uint j = k0; j < k1; j++) {
+        sync();
+        T_R best = T_R(-1);
+        uint bi = j;
+        for (uint i = j + lid; i < n; i += NT) {
+            T_R v = cabs1(T_C(M.v[mb + i * n + j]));
+            if (v > best) {
+                best = v;
+                bi = i;
+            }
+        }
+        red_v[lid] = best;
+        red_i[lid] = bi;
+        barrier();
+        for (uint s = NT / 2; s > 0; s >>= 1) {
+            if (lid < s) {
+                T_R o = red_v[lid + s];
+                uint oi = red_i[lid + s];
+                if (o > red_v[lid] || (o == red_v[lid] && oi < red_i[lid])) {
+                    red_v[lid] = o;
+                    red_i[lid] = oi;
+                }
+            }
+            barrier();
+        }
+        uint piv = red_i[0];
+        T_R pv = red_v[0];
+        barrier();
+        if (lid == 0)
+            P.v[pb + j] = piv;
+        if (pv == T_R(0)) {
+            // a zero pivot column: nothing to eliminate (a singular matrix)
+            if (info == 0u)
+                info = j + 1;
+            continue;
+        }
+        if (piv != j) {
+            for (uint c = lid; c < n; c += NT) {
+                T_S t = M.v[mb + j * n + c];
+                M.v[mb + j * n + c] = M.v[mb + piv * n + c];
+                M.v[mb + piv * n + c] = t;
+            }
+        }
+        sync();
+        T_C d = T_C(M.v[mb + j * n + j]);
+        for (uint i = j + 1 + lid; i < n; i += NT)
+            M.v[mb + i * n + j] = T_S(cdiv(T_C(M.v[mb + i * n + j]), d));
+        sync();
+        uint r = n - j - 1, rc = k1 - j - 1;
+        uint tot = r * rc;
+        for (uint e = lid; e < tot; e += NT) {
+            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
+            M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(M.v[mb + j * n + c])));
+        }
+    }
+    sync();
+    // U12 = L11^-1 A12, a column per invocation
+    for (uint c = k1 + lid; c < n; c += NT) {
+        for (uint j = k0; j < k1; j++) {
+            T_C x = T_C(M.v[mb + j * n + c]);
+            for (uint i = j + 1; i < k1; i++)
+                M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), x));
+        }
+    }
+    sync();
+    return info;
+}
+
+// Columns [k0, k1) of the lower cholesky factor, in place in O1: the panel's own columns
+// updated, rows to n (the caller updates the trailing matrix with a matmul where k1 < n).
+// FLAG_COPY: copy the input in first; FLAG_FINAL: zero the other triangle (or make the upper
+// factor). ST[b] keeps the first failing column + 1.
+void cholesky(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint n = p.w[0], k0 = p.w[13], k1 = p.w[14];
+    uint flags = p.w[3];
+    MatT M = MatT(addr(24));
+    UintB ST = UintB(addr(30));
+    uint mb = b * n * n;
+    if ((flags & FLAG_COPY) != 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        if (lid == 0)
+            ST.v[b] = 0;
+    }
+    uint info = 0;
+    for (uint j = k0; j < k1; j++) {
+        sync();
+        T_R d = re(T_C(M.v[mb + j * n + j]));
+        if (!(d > T_R(0))) {
+            info = j + 1;
+            break;
+        }
+        T_R l = sqrt(d);
+        T_R il = T_R(1) / l;
+        for (uint i = j + 1 + lid; i < n; i += NT)
+            M.v[mb + i * n + j] = T_S(cscale(T_C(M.v[mb + i * n + j]), il));
+        sync();
+        if (lid == 0)
+            M.v[mb + j * n + j] = T_S(creal(l));
+        uint r = n - j - 1, rc = k1 - j - 1;
+        uint tot = r * rc;
+        for (uint e = lid; e < tot; e += NT) {
+            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
+            if (c <= i)
+                M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), cconj(T_C(M.v[mb + c * n + j]))));
+        }
+    }
+    sync();
+    if ((flags & FLAG_FINAL) != 0u) {
+        if ((flags & FLAG_UPPER) != 0u) {
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c > i)
+                    M.v[mb + e] = T_S(cconj(T_C(M.v[mb + c * n + i])));
+            }
+            sync();
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c < i)
+                    M.v[mb + e] = T_S(T_C(0));
+            }
+        } else {
+            for (uint e = lid; e < n * n; e += NT) {
+                uint i = e / n, c = e - i * n;
+                if (c > i)
+                    M.v[mb + e] = T_S(T_C(0));
+            }
+        }
+    }
+    if (lid == 0 && info != 0u && ST.v[b] == 0u)
+        ST.v[b] = info;
+}
+
+// One panel of a blocked LU (OP_LU): FLAG_COPY copies the input into W first.
+void lu_panel(uint b)
+{
+    uint n = p.w[0];
+    MatT M = MatT(addr(20));
+    UintB ST = UintB(addr(30));
+    uint mb = b * n * n;
+    if ((p.w[3] & FLAG_COPY) != 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        if (gl_LocalInvocationID.x == 0)
+            ST.v[b] = 0;
+    }
+    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14]);
+    if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
+        ST.v[b] = info;
+}
+
+void determinant(uint b)
+{
+    uint n = p.w[0];
+    MatT M = MatT(addr(20));
+    UintB P = UintB(addr(22));
+    uint mb = b * n * n;
+    if ((p.w[3] & FLAG_FACTORED) == 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        lu(M, mb, P, b * n, n, 0, n);
+    }
+    if (gl_LocalInvocationID.x != 0)
+        return;
+    // the product of the pivots kept as sign * mantissa * 2^exponent (no overflow); det is then
+    // sign * (mantissa * 2^exponent), as numpy's sign * exp(logdet)
+    T_R sgn = T_R(1);
+    for (uint j = 0; j < n; j++)
+        if (P.v[b * n + j] != j)
+            sgn = -sgn;
+    T_C sg = creal(sgn);
+    T_R mant = T_R(1);
+    int ex = 0;
+    for (uint j = 0; j < n; j++) {
+        T_C d = T_C(M.v[mb + j * n + j]);
+        T_R a = cabs(d);
+        if (a == T_R(0)) {
+            sg = T_C(0);
+            mant = T_R(0);
+            ex = 0;
+            break;
+        }
+#if T_K == K_CPLX
+        sg = cmul(sg, d / a);
+#else
+        sg = d < T_R(0) ? -sg : sg;
+        if (isnan(d))
+            sg = d;
+#endif
+        int e1, e2;
+        T_R fa = frexp(a, e1);
+        mant = frexp(mant * fa, e2);
+        ex += e1 + e2;
+    }
+    if (OP == OP_DET) {
+        MatT(addr(24)).v[b] = T_S(cscale(sg, ldexp(mant, ex)));
+    } else {
+        MatT(addr(24)).v[b] = T_S(sg);
+        OutR(addr(26)).v[b] = mant;
+        IntB(addr(28)).v[b] = ex;
+    }
+}
+
+// X = A^-1 B in O1 (n x k). Without FLAG_FACTORED: copy A into W and factorize it (one
+// dispatch does everything). Phases: FLAG_INIT sets X (B through its strides, or the identity
+// with FLAG_INV) and applies the row interchanges; FLAG_FWD solves rows [k0, k1) of L y = b
+// (unit lower, only the diagonal block: the caller updates the rows below with a matmul);
+// FLAG_BWD rows [k0, k1) of U x = y (the caller updates the rows above).
+void solve(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint n = p.w[0], k = p.w[1], flags = p.w[3];
+    MatT M = MatT(addr(20));
+    MatT X = MatT(addr(24));
+    UintB P = UintB(addr(22));
+    UintB ST = UintB(addr(30));
+    uint mb = b * n * n, xb = b * n * k, pb = b * n;
+    uint info;
+    if ((flags & FLAG_FACTORED) == 0u) {
+        copy_in(M, mb, 16, 5, b, n, n);
+        info = lu(M, mb, P, pb, n, 0, n);
+        if (lid == 0)
+            ST.v[b] = info;
+    } else {
+        info = ST.v[b];
+    }
+    if (info != 0u)
+        return;
+    if ((flags & FLAG_INIT) != 0u) {
+        if ((flags & FLAG_INV) != 0u) {
+            for (uint e = lid; e < n * k; e += NT) {
+                uint i = e / k, c = e - i * k;
+                X.v[xb + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+            }
+        } else {
+            copy_in(X, xb, 18, 9, b, n, k);
+        }
+        sync();
+        // the row interchanges, each column of X by one invocation
+        for (uint c = lid; c < k; c += NT) {
+            for (uint j = 0; j < n; j++) {
+                uint q = P.v[pb + j];
+                if (q != j) {
+                    T_S t = X.v[xb + j * k + c];
+                    X.v[xb + j * k + c] = X.v[xb + q * k + c];
+                    X.v[xb + q * k + c] = t;
+                }
+            }
+        }
+    }
+    uint k0 = p.w[13], k1 = p.w[14];
+    if ((flags & FLAG_FWD) != 0u) {
+        // L y = b (unit lower), rows [k0, k1)
+        for (uint j = k0; j < k1; j++) {
+            sync();
+            uint tot = (k1 - j - 1) * k;
+            for (uint e = lid; e < tot; e += NT) {
+                uint i = j + 1 + e / k, c = e % k;
+                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+            }
+        }
+    }
+    if ((flags & FLAG_BWD) != 0u) {
+        // U x = y, rows [k0, k1)
+        for (uint jj = k1; jj > k0; jj--) {
+            uint j = jj - 1;
+            sync();
+            T_C d = T_C(M.v[mb + j * n + j]);
+            for (uint c = lid; c < k; c += NT)
+                X.v[xb + j * k + c] = T_S(cdiv(T_C(X.v[xb + j * k + c]), d));
+            sync();
+            uint tot = (j - k0) * k;
+            for (uint e = lid; e < tot; e += NT) {
+                uint i = k0 + e / k, c = e % k;
+                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+            }
+        }
+    }
+}
+
+// Householder reflectors of columns [k0, k1) of the m x n matrix at M[mb..] (LAPACK larfg:
+// R's diagonal real), each applied (as H^H) to the columns after it up to cend - 1; tau_j goes
+// to Tau[tau0 + j * tstep].
+void householder(MatT M, uint mb, uint m, uint n, uint k0, uint k1, uint cend, MatT Tau,
+                 uint tau0, uint tstep)
+{
+    uint lid = gl_LocalInvocationID.x;
+    for (uint j = k0; j < k1; j++) {
+        sync();
+        T_C alpha = T_C(M.v[mb + j * n + j]);
+        T_R part = T_R(0);
+        for (uint i = j + 1 + lid; i < m; i += NT)
+            part += abs2(T_C(M.v[mb + i * n + j]));
+        red_v[lid] = part;
+        barrier();
+        for (uint s = NT / 2; s > 0; s >>= 1) {
+            if (lid < s)
+                red_v[lid] += red_v[lid + s];
+            barrier();
+        }
+        T_R xn2 = red_v[0];
+        barrier();
+        T_C tau = T_C(0);
+        T_R beta = re(alpha);
+        if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
+            T_R nrm = sqrt(abs2(alpha) + xn2);
+            beta = re(alpha) >= T_R(0) ? -nrm : nrm;
+#if T_K == K_CPLX
+            tau = T_C((beta - alpha.x) / beta, -alpha.y / beta);
+#else
+            tau = (beta - alpha) / beta;
+#endif
+            T_C sc = cdiv(creal(T_R(1)), alpha - creal(beta));
+            for (uint i = j + 1 + lid; i < m; i += NT)
+                M.v[mb + i * n + j] = T_S(cmul(T_C(M.v[mb + i * n + j]), sc));
+        }
+        if (lid == 0) {
+            M.v[mb + j * n + j] = T_S(creal(beta));
+            Tau.v[tau0 + (j - k0) * tstep] = T_S(tau);
+        }
+        sync();
+        if (tau == T_C(0))
+            continue;
+        // H^H = I - conj(tau) v v^H applied to columns j+1.. (v_j = 1): CW columns at a time,
+        // each by P invocations taking every P-th row (coalesced across the columns)
+        T_C ct = cconj(tau);
+        const uint CW = min(NT, 64u), P = NT / CW;
+        uint col = lid % CW, prt = lid / CW;
+        for (uint cb = j + 1; cb < cend; cb += CW) {
+            uint c = cb + col;
+            T_C acc = T_C(0);
+            if (c < cend) {
+                if (prt == 0u)
+                    acc = T_C(M.v[mb + j * n + c]);
+                for (uint i = j + 1 + prt; i < m; i += P)
+                    acc += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + c]));
+            }
+            red_c[lid] = acc;
+            barrier();
+            if (prt == 0u) {
+                for (uint q = 1; q < P; q++)
+                    acc += red_c[col + q * CW];
+                red_c[col] = cmul(acc, ct);
+            }
+            barrier();
+            T_C sv = red_c[col];
+            if (c < cend) {
+                if (prt == 0u)
+                    M.v[mb + j * n + c] = T_S(T_C(M.v[mb + j * n + c]) - sv);
+                for (uint i = j + 1 + prt; i < m; i += P)
+                    M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), sv));
+            }
+            barrier();
+        }
+    }
+    sync();
+}
+
+// R (r x n, O2): the upper triangle of the first r rows of W
+void write_r(MatT M, uint mb, uint b, uint m, uint n, uint r)
+{
+    MatT R = MatT(addr(26));
+    uint rb = b * r * n;
+    for (uint e = gl_LocalInvocationID.x; e < r * n; e += NT) {
+        uint i = e / n, c = e - i * n;
+        R.v[rb + e] = (c >= i) ? M.v[mb + e] : T_S(T_C(0));
+    }
+}
+
+// One panel [k0, k1) of a blocked QR (FLAG_PANEL; FLAG_COPY: copy the input into W first): the
+// reflectors, then V (O1: rows k0..m-1 x nbp, unit diagonal, zeros above) and the upper
+// triangular T (O2: nbp x nbp, LAPACK larft forward columnwise) with H_k0..H_k1-1 = I - V T V^H.
+void qr_panel(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint m = p.w[0], n = p.w[1], k0 = p.w[13], k1 = p.w[14];
+    uint nbp = k1 - k0, mv = m - k0;
+    MatT M = MatT(addr(20));
+    MatT V = MatT(addr(24));
+    MatT T = MatT(addr(26));
+    uint mb = b * m * n, vb = b * mv * nbp, tb = b * nbp * nbp;
+    if ((p.w[3] & FLAG_COPY) != 0u)
+        copy_in(M, mb, 16, 5, b, m, n);
+    householder(M, mb, m, n, k0, k1, k1, T, tb, nbp + 1);
+    for (uint e = lid; e < mv * nbp; e += NT) {
+        uint i = e / nbp, jj = e - i * nbp;
+        V.v[vb + e] = i < jj ? T_S(T_C(0)) : (i == jj ? T_S(creal(T_R(1))) : M.v[mb + (k0 + i) * n + k0 + jj]);
+    }
+    sync();
+    // G[l][jj] = V[:, l]^H V[:, jj] (l < jj) into T's strictly lower part, T[jj][l]
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint l = e / nbp, jj = e - l * nbp;
+        if (l < jj) {
+            T_C s = T_C(0);
+            for (uint i = jj; i < mv; i++)
+                s += cmul(cconj(T_C(V.v[vb + i * nbp + l])), T_C(V.v[vb + i * nbp + jj]));
+            T.v[tb + jj * nbp + l] = T_S(s);
+        }
+    }
+    // T[0:jj, jj] = -tau_jj T[0:jj, 0:jj] G[0:jj, jj]
+    for (uint jj = 1; jj < nbp; jj++) {
+        sync();
+        T_C tau = T_C(T.v[tb + jj * nbp + jj]);
+        for (uint ii = lid; ii < jj; ii += NT) {
+            T_C s = T_C(0);
+            for (uint l = ii; l < jj; l++)
+                s += cmul(T_C(T.v[tb + ii * nbp + l]), T_C(T.v[tb + jj * nbp + l]));
+            T.v[tb + ii * nbp + jj] = T_S(-cmul(tau, s));
+        }
+    }
+    sync();
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint i = e / nbp, c = e - i * nbp;
+        if (i > c)
+            T.v[tb + e] = T_S(T_C(0));
+    }
+}
+
+void qr(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint m = p.w[0], n = p.w[1], q = p.w[4];
+    uint kmin = min(m, n);
+    bool complete = (p.w[3] & FLAG_COMPLETE) != 0u;
+    uint r = complete ? m : kmin;
+    MatT M = MatT(addr(20));
+    uint mb = b * m * n;
+    if ((p.w[3] & FLAG_PANEL) != 0u) {
+        qr_panel(b);
+        return;
+    }
+    if ((p.w[3] & FLAG_ROUT) != 0u) {
+        write_r(M, mb, b, m, n, r);
+        return;
+    }
+    MatT Tau = MatT(addr(22));
+    MatT Q = MatT(addr(24));
+    uint tb = b * kmin;
+    copy_in(M, mb, 16, 5, b, m, n);
+    householder(M, mb, m, n, 0, kmin, n, Tau, tb, 1);
+    write_r(M, mb, b, m, n, r);
+    // Q = H1 ... Hk applied to the first q columns of the identity, backwards
+    uint qb = b * m * q;
+    for (uint e = lid; e < m * q; e += NT) {
+        uint i = e / q, c = e - i * q;
+        Q.v[qb + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+    }
+    for (uint jj = kmin; jj > 0; jj--) {
+        uint j = jj - 1;
+        sync();
+        T_C tau = T_C(Tau.v[tb + j]);
+        if (tau == T_C(0))
+            continue;
+        for (uint c = j + lid; c < q; c += NT) {
+            T_C s = T_C(Q.v[qb + j * q + c]);
+            for (uint i = j + 1; i < m; i++)
+                s += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(Q.v[qb + i * q + c]));
+            s = cmul(s, tau);
+            Q.v[qb + j * q + c] = T_S(T_C(Q.v[qb + j * q + c]) - s);
+            for (uint i = j + 1; i < m; i++)
+                Q.v[qb + i * q + c] = T_S(T_C(Q.v[qb + i * q + c]) - cmul(T_C(M.v[mb + i * n + j]), s));
+        }
+    }
+}
+
+void main()
+{
+    uint b = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (b >= p.w[2])
+        return;
+    if (OP == OP_CHOL)
+        cholesky(b);
+    else if (OP == OP_DET || OP == OP_SLOGDET)
+        determinant(b);
+    else if (OP == OP_SOLVE)
+        solve(b);
+    else if (OP == OP_QR)
+        qr(b);
+    else if (OP == OP_LU)
+        lu_panel(b);
+}

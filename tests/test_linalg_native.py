@@ -1,0 +1,330 @@
+"""Factorizations and the rest of the linalg extension on the device (the linalg family and
+compositions of native ops): cholesky, solve, inv, det, slogdet, qr, matrix_power, trace,
+diagonal, outer, cross, vecdot, vector_norm, matrix_norm, against numpy; no host fallback for
+the native cases; batched, broadcast, empty, strided and transposed inputs; singular and
+non-positive-definite inputs raise as numpy does."""
+import math
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import linalg
+from array_api_vulkan._runtime import runtime_stats
+
+from conftest import DTYPES, computes_natively
+
+FLOATS = [d for d in (xp.float32, xp.float64, xp.complex64, xp.complex128) if d in DTYPES]
+REALS = [d for d in FLOATS if d in (xp.float32, xp.float64)]
+_rng = np.random.default_rng(99)
+
+
+def _np(dt):
+    return np.dtype(dt.name)
+
+
+def _data(shape, dt):
+    a = _rng.standard_normal(shape)
+    if _np(dt).kind == "c":
+        a = a + 1j * _rng.standard_normal(shape)
+    return a.astype(_np(dt))
+
+
+def _spd(shape, dt):
+    n = shape[-1]
+    a = _data(shape, dt)
+    s = a @ np.conj(np.swapaxes(a, -1, -2)) / n + np.eye(n, dtype=_np(dt))
+    return s.astype(_np(dt))
+
+
+def _tol(dt, n=1):
+    single = dt in (xp.float32, xp.complex64)
+    return (2e-4 if single else 1e-10) * max(1, n) ** 0.5
+
+
+def _close(got, want, dt, n=1, scale=None):
+    got = np.asarray(got)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype or got.dtype == np.dtype(dt.name), (got.dtype, want.dtype)
+    t = _tol(dt, n)
+    if scale is None:
+        scale = np.max(np.abs(want)) if want.size else 1.0
+    np.testing.assert_allclose(got, want, rtol=t, atol=t * max(scale, 1.0))
+
+
+def _fallbacks():
+    return dict(runtime_stats()["host_fallbacks"])
+
+
+class native:
+    """Asserts that the block ran without a host fallback."""
+
+    def __enter__(self):
+        self.before = _fallbacks()
+
+    def __exit__(self, *exc):
+        if exc[0] is None:
+            assert _fallbacks() == self.before, "went through the host"
+
+
+# -- cholesky --------------------------------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (2, 3, 63, 63), (65, 65), (2, 130, 130),
+                                   (0, 4, 4), (2, 0, 0)])
+def test_cholesky(dt, shape):
+    a = _spd(shape, dt) if shape[-1] else np.zeros(shape, _np(dt))
+    x = xp.asarray(a)
+    with native():
+        lo = linalg.cholesky(x)
+        up = linalg.cholesky(x, upper=True)
+    want = np.linalg.cholesky(a)
+    _close(lo, want, dt, shape[-1])
+    _close(up, np.conj(np.swapaxes(want, -1, -2)), dt, shape[-1])
+
+
+@pytest.mark.parametrize("dt", REALS, ids=lambda d: d.name)
+def test_cholesky_200_transposed(dt):
+    a = _spd((200, 200), dt)
+    with native():
+        got = linalg.cholesky(xp.asarray(a).mT)
+    _close(got, np.linalg.cholesky(a.T), dt, 200)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [5, 70])
+def test_cholesky_not_positive_definite(dt, n):
+    a = _spd((3, n, n), dt)
+    a[1, n - 3, n - 3] = -10
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.cholesky(a)
+    with native(), pytest.raises(np.linalg.LinAlgError):
+        linalg.cholesky(xp.asarray(a))
+    with native(), pytest.raises(np.linalg.LinAlgError):
+        linalg.cholesky(xp.asarray(np.full((2, 2), np.nan, _np(dt))))
+
+
+# -- LU: det, slogdet, solve, inv ------------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (3, 64, 64), (65, 65), (0, 3, 3), (2, 0, 0),
+                                   (2, 0, 3, 3)])
+def test_det_slogdet(dt, shape):
+    a = _data(shape, dt) / max(1, shape[-1]) ** 0.5
+    x = xp.asarray(a)
+    with native():
+        d = linalg.det(x)
+        s, l = linalg.slogdet(x)
+    s0, l0 = np.linalg.slogdet(a)
+    _close(s, s0, dt, shape[-1], scale=1.0)
+    _close(l, l0, dt, shape[-1], scale=1.0)
+    d0 = np.linalg.det(a)
+    got = np.asarray(d)
+    assert got.shape == d0.shape and got.dtype == d0.dtype
+    # det's relative error follows logdet's absolute one
+    rtol = _tol(dt, shape[-1]) * max(1.0, np.max(np.abs(l0), initial=1))
+    np.testing.assert_allclose(got, d0, rtol=rtol)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [6, 70])
+def test_singular(dt, n):
+    a = _data((3, n, n), dt)
+    a[1, :, 4] = 0             # a zero column
+    a[2, 5] = 2 * a[2, 1]      # dependent rows (exactly: a power-of-two multiple)
+    a[2, 3] = 0
+    a[2, :, 2] = 0
+    x = xp.asarray(a)
+    with native():
+        d = np.asarray(linalg.det(x))
+        s, l = linalg.slogdet(x)
+    assert d[1] == 0 and d[2] == 0
+    assert np.asarray(s)[1] == 0 and np.asarray(l)[1] == -np.inf
+    for f in (lambda: linalg.inv(x), lambda: linalg.solve(x, xp.asarray(_data((3, n, 2), dt)))):
+        with native(), pytest.raises(np.linalg.LinAlgError):
+            f()
+    with pytest.raises(np.linalg.LinAlgError):
+        np.linalg.inv(a)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("sa, sb", [((1, 1), (1, 1)), ((7, 7), (7, 3)),
+                                    ((4, 1, 63, 63), (3, 63, 16)), ((65, 65), (2, 65, 1)),
+                                    ((0, 5, 5), (5, 2)), ((3, 3), (0, 3, 2))])
+def test_solve(dt, sa, sb):
+    n = sa[-1]
+    a = _data(sa, dt) + 2 * n ** 0.5 * np.eye(n, dtype=_np(dt))
+    b = _data(sb, dt)
+    with native():
+        got = linalg.solve(xp.asarray(a), xp.asarray(b))
+    _close(got, np.linalg.solve(a, b), dt, n)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+def test_solve_vector_and_strided(dt):
+    n = 9
+    a = _data((2, n, n), dt) + 4 * np.eye(n, dtype=_np(dt))
+    b = _data((n,), dt)
+    xa = xp.asarray(a)
+    with native():
+        got = linalg.solve(xa, xp.asarray(b))          # a vector x2: result (2, n)
+    _close(got, np.linalg.solve(a, b), dt, n)
+    b2 = _data((2, 2 * n, 6), dt)
+    with native():
+        got = linalg.solve(xa.mT, xp.asarray(b2)[:, ::2, ::3])
+    _close(got, np.linalg.solve(np.swapaxes(a, -1, -2), b2[:, ::2, ::3]), dt, n)
+
+
+@pytest.mark.parametrize("dt", REALS, ids=lambda d: d.name)
+def test_solve_mixed_dtypes_and_200(dt):
+    n = 200
+    a = _data((n, n), dt) + 30 * np.eye(n, dtype=_np(dt))
+    b = _data((n, 16), xp.float32)
+    with native():
+        got = linalg.solve(xp.asarray(a), xp.asarray(b))
+    _close(got, np.linalg.solve(a, b), dt, n)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (2, 2, 64, 64), (65, 65), (0, 3, 3), (2, 0, 0)])
+def test_inv(dt, shape):
+    n = shape[-1]
+    a = _data(shape, dt) + 2 * n ** 0.5 * np.eye(n, dtype=_np(dt))
+    with native():
+        got = linalg.inv(xp.asarray(a))
+    _close(got, np.linalg.inv(a), dt, n)
+
+
+def test_inv_broadcast_batch_strides():
+    dt = FLOATS[0]
+    a = _data((3, 1, 5, 5), dt) + 3 * np.eye(5, dtype=_np(dt))
+    x = xp.broadcast_to(xp.asarray(a), (3, 4, 5, 5))   # batch strides that do not collapse
+    with native():
+        got = linalg.inv(x)
+    _close(got, np.linalg.inv(np.broadcast_to(a, (3, 4, 5, 5))), dt, 5)
+
+
+# -- QR ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1, 1), (7, 7), (9, 4), (4, 9), (2, 65, 63), (130, 70),
+                                   (66, 140), (0, 3, 3), (3, 0), (0, 4)])
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_qr(dt, shape, mode):
+    a = _data(shape, dt)
+    with native():
+        q, r = linalg.qr(xp.asarray(a), mode=mode)
+    q0, r0 = np.linalg.qr(a, mode=mode)
+    _close(q, q0, dt, max(shape[-2:]), scale=1.0)
+    _close(r, r0, dt, max(shape[-2:]))
+
+
+@pytest.mark.parametrize("dt", REALS, ids=lambda d: d.name)
+def test_qr_200_transposed(dt):
+    a = _data((200, 120), dt)
+    with native():
+        q, r = linalg.qr(xp.asarray(a).mT)
+    q0, r0 = np.linalg.qr(a.T)
+    _close(q, q0, dt, 200, scale=1.0)
+    _close(r, r0, dt, 200)
+
+
+# -- compositions of native ops ---------------------------------------------------------------
+@pytest.mark.parametrize("dt", FLOATS + [xp.int32], ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [0, 1, 2, 5, -3])
+def test_matrix_power(dt, n):
+    if dt == xp.int32 and (n < 0 or not computes_natively(dt)):
+        pytest.skip("integer inverse")
+    a = _data((2, 4, 4), dt) if dt != xp.int32 else _rng.integers(-3, 4, (2, 4, 4)).astype(np.int32)
+    if n < 0:
+        a = a + 3 * np.eye(4, dtype=a.dtype)
+    with native():
+        got = linalg.matrix_power(xp.asarray(a), n)
+    want = np.linalg.matrix_power(a, n)
+    if dt == xp.int32:
+        np.testing.assert_array_equal(np.asarray(got), want)
+    else:
+        _close(got, want, dt, 16)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [xp.int32], ids=lambda d: d.name)
+@pytest.mark.parametrize("offset", [0, 2, -1, 7])
+def test_trace_diagonal(dt, offset):
+    if dt == xp.int32:
+        a = _rng.integers(-9, 9, (2, 3, 4, 5)).astype(np.int32)
+    else:
+        a = _data((2, 3, 4, 5), dt)
+    x = xp.asarray(a)
+    with native():
+        t = linalg.trace(x, offset=offset)
+        d = linalg.diagonal(x, offset=offset)
+    np.testing.assert_allclose(np.asarray(d), np.diagonal(a, offset, -2, -1))
+    want = np.trace(a, offset, -2, -1)
+    if dt == xp.int32:
+        want = want.astype(np.asarray(t).dtype)
+        np.testing.assert_array_equal(np.asarray(t), want)
+    else:
+        _close(t, want.astype(_np(dt)), dt, 5)
+
+
+@pytest.mark.parametrize("dt", FLOATS + [xp.int32], ids=lambda d: d.name)
+def test_cross_outer_vecdot(dt):
+    def data(s):
+        if dt == xp.int32:
+            return _rng.integers(-9, 9, s).astype(np.int32)
+        return _data(s, dt)
+
+    a, b = data((4, 3)), data((2, 1, 3))
+    c, d = data((3, 5)), data((3, 5))
+    with native():
+        r1 = linalg.cross(xp.asarray(a), xp.asarray(b))
+        r2 = linalg.cross(xp.asarray(c), xp.asarray(d), axis=0)
+        r3 = linalg.outer(xp.asarray(a[0]), xp.asarray(c[0]))
+        r4 = linalg.vecdot(xp.asarray(a), xp.asarray(b))
+    for got, want in ((r1, np.cross(a, b)), (r2, np.cross(c, d, axis=0)),
+                      (r3, np.outer(a[0], c[0])), (r4, np.sum(np.conj(a) * b, axis=-1))):
+        if dt == xp.int32:
+            np.testing.assert_array_equal(np.asarray(got), want)
+        else:
+            _close(got, want, dt, 3)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("ord", [2, 1, 0, math.inf, -math.inf, 3, -1.5])
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (-1, True), ((0, 2), False)])
+def test_vector_norm(dt, ord, axis, keepdims):
+    a = _data((3, 4, 5), dt)
+    a[0, 0, 0] = 0
+    with native(), np.errstate(divide="ignore"):
+        got = linalg.vector_norm(xp.asarray(a), axis=axis, keepdims=keepdims, ord=ord)
+        want = np.linalg.vector_norm(a, axis=axis, keepdims=keepdims, ord=ord)
+    _close(got, want, dt, 60)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("ord", ["fro", 1, -1, math.inf, -math.inf])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_matrix_norm(dt, ord, keepdims):
+    a = _data((2, 4, 6), dt)
+    with native():
+        got = linalg.matrix_norm(xp.asarray(a).mT, keepdims=keepdims, ord=ord)
+    want = np.linalg.matrix_norm(np.swapaxes(a, -1, -2), keepdims=keepdims, ord=ord)
+    _close(got, want, dt, 24)
+
+
+def test_matrix_norm_svd_ords_are_counted_fallbacks():
+    a = _data((3, 3), FLOATS[0])
+    before = _fallbacks().get("matrix_norm", 0)
+    got = linalg.matrix_norm(xp.asarray(a), ord=2)
+    assert _fallbacks().get("matrix_norm", 0) == before + 1
+    _close(got, np.linalg.matrix_norm(a, ord=2), FLOATS[0], 3)
+
+
+def test_repeated_calls_replay_plans():
+    dt = FLOATS[0]
+    a = _spd((4, 6, 6), dt)
+    x = xp.asarray(a)
+    linalg.cholesky(x)
+    from array_api_vulkan._kernels import _linalg
+
+    n = len(_linalg._plans)
+    for _ in range(3):
+        _close(linalg.cholesky(x), np.linalg.cholesky(a), dt, 6)
+    assert len(_linalg._plans) == n
