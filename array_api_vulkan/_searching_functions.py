@@ -23,9 +23,8 @@ def _arg(fname, npfn, x, axis, keepdims):
     if (x.size if axis is None else x.shape[axis]) == 0:
         raise ValueError(f"{fname}() of an empty array (as numpy: nothing to pick along the axis)")
     axes = tuple(range(x.ndim)) if axis is None else (axis,)
-    out = _kernels.reduce(fname, x, axes, bool(keepdims), _index_dtype(x))
-    if out is not None:
-        return out
+    if _kernels.supports_reduce(fname, x, _index_dtype(x)):
+        return _kernels.reduce(fname, x, axes, bool(keepdims), _index_dtype(x))
 
     def host(a):
         if axis is None:
@@ -48,11 +47,9 @@ def count_nonzero(x, /, *, axis=None, keepdims=False):
     if not isinstance(x, Array):
         raise TypeError("count_nonzero() expects an array")
     ax = None if axis is None else _axes(axis, x.ndim)
-    out = _kernels.reduce("count_nonzero", x,
-                          tuple(range(x.ndim)) if ax is None else tuple(sorted(ax)),
-                          bool(keepdims), _index_dtype(x))
-    if out is not None:
-        return out
+    if _kernels.supports_reduce("count_nonzero", x, _index_dtype(x)):
+        return _kernels.reduce("count_nonzero", x, tuple(range(x.ndim)) if ax is None else tuple(sorted(ax)),
+                               bool(keepdims), _index_dtype(x))
     return _fallback.call(
         "count_nonzero", lambda a: np.asarray(np.count_nonzero(a, axis=ax, keepdims=keepdims)),
         x, dtype=_index_dtype(x))

@@ -30,18 +30,16 @@ def _argsort_host(a, axis, descending, stable):
 
 def argsort(x, /, *, axis=-1, descending=False, stable=True):
     axis = _prep("argsort", x, axis)
-    out = _kernels.sort(x, axis, bool(descending), True, _dtypes.defaults(x.device)["indexing"])
-    if out is not None:
-        return out
+    if _kernels.supports_sort(x, True, _dtypes.defaults(x.device)["indexing"]):
+        return _kernels.sort(x, axis, bool(descending), True, _dtypes.defaults(x.device)["indexing"])
     return _fallback.call("argsort", lambda a: _argsort_host(a, axis, descending, stable), x,
                           dtype=_dtypes.defaults(x.device)["indexing"])
 
 
 def sort(x, /, *, axis=-1, descending=False, stable=True):
     axis = _prep("sort", x, axis)
-    out = _kernels.sort(x, axis, bool(descending), False, _dtypes.defaults(x.device)["indexing"])
-    if out is not None:
-        return out
+    if _kernels.supports_sort(x, False, _dtypes.defaults(x.device)["indexing"]):
+        return _kernels.sort(x, axis, bool(descending), False, _dtypes.defaults(x.device)["indexing"])
 
     def host(a):
         if a.ndim == 0:

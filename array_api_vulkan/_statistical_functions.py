@@ -38,9 +38,8 @@ def _reduce(fname, npfn, x, axis, keepdims, dtype, op=None, correction=0.0, **kw
     """op (default fname) over axis natively, else fname through numpy's npfn on the host."""
     axes = _reduced_axes(axis, x.ndim)
     keepdims = bool(keepdims)
-    out = _kernels.reduce(op or fname, x, axes, keepdims, dtype, correction)
-    if out is not None:
-        return out
+    if _kernels.supports_reduce(op or fname, x, dtype):
+        return _kernels.reduce(op or fname, x, axes, keepdims, dtype, correction)
     ax = _axis_arg(axis, x.ndim)
     return _fallback.call(
         fname, lambda a: np.asarray(npfn(a.astype(dtype._np, copy=False), axis=ax,
@@ -106,9 +105,8 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
         raise ValueError(f"{fname}() needs an array of at least one dimension")
     (axis,) = _axes(axis, x.ndim)
     dt = _accumulator_dtype(x, dtype)
-    out = _kernels.scan(fname, x, axis, dt, bool(include_initial))
-    if out is not None:
-        return out
+    if _kernels.supports_scan(fname, x, dt):
+        return _kernels.scan(fname, x, axis, dt, bool(include_initial))
 
     def host(a):
         out = npfn(a.astype(dt._np, copy=False), axis=axis, dtype=dt._np)

@@ -12,10 +12,9 @@ def _logical_reduce(fname, npfn, x, axis, keepdims):
     if not isinstance(x, Array):
         raise TypeError(f"{fname}() expects an array")
     ax = None if axis is None else _axes(axis, x.ndim)
-    out = _kernels.reduce(fname, x, tuple(range(x.ndim)) if ax is None else tuple(sorted(ax)),
-                          bool(keepdims), _dtypes.bool)
-    if out is not None:
-        return out
+    if _kernels.supports_reduce(fname, x, _dtypes.bool):
+        return _kernels.reduce(fname, x, tuple(range(x.ndim)) if ax is None else tuple(sorted(ax)),
+                               bool(keepdims), _dtypes.bool)
     return _fallback.call(fname, lambda a: np.asarray(npfn(a, axis=ax, keepdims=keepdims)), x,
                           dtype=_dtypes.bool)
 

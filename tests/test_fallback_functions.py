@@ -21,7 +21,9 @@ def host(x):
 @pytest.fixture
 def no_kernels(monkeypatch):
     """Force every function onto the numpy host path."""
-    for name in ("full", "arange", "eye", "astype", "elementwise", "sort", "unique", "searchsorted"):
+    # (the spec layer asks supports_* before reduce, scan and sort: None answers "not native")
+    for name in ("full", "arange", "eye", "astype", "elementwise", "sort", "unique", "searchsorted",
+                 "supports_reduce", "supports_scan", "supports_sort"):
         monkeypatch.setattr(_kernels, name, lambda *a, **k: None)
     # Plans made before would still run natively: start each op without them.
     from array_api_vulkan import _elementwise_functions as ew

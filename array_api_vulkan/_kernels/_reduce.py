@@ -61,6 +61,13 @@ def _code(dtype):
     return table.DTYPES[dtype.name][0]
 
 
+def _native(value, what):
+    """value, which supports_reduce / supports_scan promised is not None."""
+    if value is None:
+        raise NotNative(f"{what}: not native here, though supports_* said it was")
+    return value
+
+
 def _variant(op, tc, rc, dev):
     """The spv variant of reduce op `op` for (tc -> rc) on dev, or None."""
     if rc not in _SIGS.get((op, tc), ()):
@@ -216,13 +223,44 @@ def _replay(plans, op, key, x):
     return cache, (plan(x) if plan is not None else None)
 
 
+def _cast_supported(tc, rc, dev):
+    return (_launch.variant("cast", tc, rc, None, dev) is not None and _launch.device_supports(dev, tc)
+            and _launch.device_supports(dev, rc))
+
+
+def supports_reduce(op, x, dtype):
+    """Whether reduce(op, x, axes, keepdims, dtype) runs natively: the op table has the
+    signatures, the device the dtypes and the compiled variants, for every pass the call needs
+    (conversion first, the pass itself, the second pass or the mean, a contiguous copy of a view
+    that does not collapse). The spec layer asks this first; reduce then returns the result."""
+    dev = x._alloc.device
+    tc, rc = _code(x._dtype), _code(dtype)
+    if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
+        return False  # (32-bit element indices)
+    base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
+    if op in ("sum", "prod", "mean", "var", "std") and rc not in _SIGS.get((base, tc), ()):
+        if not _cast_supported(tc, rc, dev):
+            return False
+        tc = rc  # converted first
+    if _variant(base, tc, rc, dev) is None or not _cast_supported(tc, tc, dev):
+        return False
+    if op in ("var", "std"):
+        return _variant("sum", tc, tc, dev) is not None
+    op2 = _SECOND[base]
+    return (op2 == base and base in ("argmax", "argmin")) or _variant(op2, rc, rc, dev) is not None
+
+
+class NotNative(RuntimeError):
+    """A kernel was called for a case its supports_* function answers False for (a bug)."""
+
+
 def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     """op over `axes` (a sorted tuple of distinct non-negative axes; every axis for a full
     reduction) of x, keepdims as the standard; dtype: the result's (sum/prod: the accumulator,
     x is converted to it first where no signature takes x's dtype to it; mean/var/std: x's
     floating dtype, integers converted first; count_nonzero/argmin/argmax: the index dtype).
-    The caller has checked the standard's rules (min/max/argmin/argmax of nothing raise).
-    Returns the result, or None where no kernel covers the case."""
+    The caller has checked the standard's rules (min/max/argmin/argmax of nothing raise) and
+    supports_reduce(op, x, dtype)."""
     key = (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction)
     cache, out = _replay(_plans, op, key, x)
     if out is not None:
@@ -232,17 +270,11 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
     if op in ("sum", "prod", "mean", "var", "std") and rc not in _SIGS.get((base, tc), ()):
         # dtype= (or an integer mean): convert first, then reduce in the result's dtype
-        if _variant(base, rc, rc, dev) is None:
-            return None
         from . import astype
 
-        y = astype(x, dtype)
-        return None if y is None else reduce(op, y, axes, keepdims, dtype, correction)
-    shader = _variant(base, tc, rc, dev)
-    if shader is None:
-        return None
-    if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
-        return None  # (32-bit element indices)
+        y = _native(astype(x, dtype), "reduce: conversion")
+        return reduce(op, y, axes, keepdims, dtype, correction)
+    shader = _native(_variant(base, tc, rc, dev), f"reduce {op}")
     out_shape = _out_shape(x._shape, axes, keepdims)
     rows = math.prod(m for k, m in enumerate(x._shape) if k not in axes)
     n = math.prod(x._shape[k] for k in axes)
@@ -266,12 +298,10 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
         v = _launch.result_type._new(x._alloc, x._dtype, tuple(x._shape[k] for k in perm),
                                      tuple(x._strides[k] for k in perm), x._offset)
         if _copied:
-            return None  # (a contiguous copy always collapses: not reached)
-        c = _launch.contiguous(v)
-        if c is None:
-            return None
+            raise NotNative("reduce: a contiguous copy did not collapse")  # (never: it always does)
+        c = _native(_launch.contiguous(v), "reduce: contiguous copy")
         r = reduce(op, c, tuple(range(len(kept), x.ndim)), False, dtype, correction, _copied=True)
-        return None if r is None else _launch.result_type._new(r._alloc, r._dtype, out_shape)
+        return _launch.result_type._new(r._alloc, r._dtype, out_shape)
     n, is_, rows, r1, rs0, rs1 = lay
     b = _Builder()
     b.partial_sizes = (x._dtype.itemsize, dtype.itemsize)
@@ -279,9 +309,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     res = b.out(rows * dtype.itemsize, dtype, out_shape)
     src = (ARG, 0)
     if op in ("var", "std"):
-        mean_shader = _variant("sum", tc, tc, dev)
-        if mean_shader is None:
-            return None
+        mean_shader = _native(_variant("sum", tc, tc, dev), "reduce: mean pass")
         b.second_shader = mean_shader
         mean = b.temp(rows * x._dtype.itemsize)
         _pass(b, mean_shader, "sum", src, n, rows, r1, rs0, rs1, is_, mean, fin=FIN_MEAN,
@@ -291,9 +319,8 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
               fin=FIN_STD if op == "std" else FIN_VAR, divisor=max(n - correction, 0.0), full_n=n)
     else:
         op2 = _SECOND[base]
-        shader2 = shader if op2 == base and base in ("argmax", "argmin") else _variant(op2, rc, rc, dev)
-        if shader2 is None:
-            return None
+        shader2 = _native(shader if op2 == base and base in ("argmax", "argmin") else _variant(op2, rc, rc, dev),
+                          "reduce: second pass")
         b.second_shader = shader2
         _pass(b, shader, base, src, n, rows, r1, rs0, rs1, is_, res,
               fin=FIN_MEAN if op == "mean" else FIN_NONE, divisor=n)
@@ -371,10 +398,26 @@ def _group(shape, strides):
     return (sh[0], st[0][0]) if sh else (1, 0)
 
 
+def supports_scan(op, x, dtype):
+    """Whether scan(op, x, axis, dtype, include_initial) runs natively (as supports_reduce)."""
+    dev = x._alloc.device
+    tc, rc = _code(x._dtype), _code(dtype)
+    if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
+        return False
+    if rc not in _SCAN_SIGS.get((op, tc), ()):
+        if rc not in _SCAN_SIGS.get((op, rc), ()) or not _cast_supported(tc, rc, dev):
+            return False
+        tc = rc
+    return (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)
+            and _launch.variant("scan", tc, rc, None, dev) is not None and _cast_supported(tc, tc, dev)
+            and _launch.variant("scan", rc, rc, None, dev) is not None)  # (chunk totals of long rows)
+
+
 def scan(op, x, axis, dtype, include_initial):
     """cumulative_sum / cumulative_prod of x (ndim >= 1) along `axis` (non-negative) in the
     accumulator dtype `dtype` (x is converted to it first where no signature takes x's dtype
-    to it), with the identity first where include_initial. The result or None."""
+    to it), with the identity first where include_initial. The caller has checked
+    supports_scan(op, x, dtype)."""
     key = (x._dtype, x._shape, x._strides, axis, dtype, include_initial, _launch.USE_SUBGROUPS,
            SCAN_STAGE)
     cache, out = _replay(_scan_plans, op, key, x)
@@ -383,17 +426,11 @@ def scan(op, x, axis, dtype, include_initial):
     dev = x._alloc.device
     tc, rc = _code(x._dtype), _code(dtype)
     if rc not in _SCAN_SIGS.get((op, tc), ()):
-        if rc not in _SCAN_SIGS.get((op, rc), ()):
-            return None
         from . import astype
 
-        y = astype(x, dtype)
-        return None if y is None else scan(op, y, axis, dtype, include_initial)
-    if not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
-        return None
-    shader = _launch.subgroup_variant(_launch.variant("scan", tc, rc, None, dev), dev)
-    if shader is None or x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
-        return None
+        y = _native(astype(x, dtype), "scan: conversion")
+        return scan(op, y, axis, dtype, include_initial)
+    shader = _native(_launch.subgroup_variant(_launch.variant("scan", tc, rc, None, dev), dev), f"scan {op}")
     inc = 1 if include_initial else 0
     n = x._shape[axis]
     m = n + inc
@@ -413,8 +450,8 @@ def scan(op, x, axis, dtype, include_initial):
     before = _group(x._shape[:axis], x._strides[:axis])
     after = _group(x._shape[axis + 1:], x._strides[axis + 1:])
     if before is None or after is None:
-        c = _launch.contiguous(x)
-        return None if c is None else scan(op, c, axis, dtype, include_initial)
+        c = _native(_launch.contiguous(x), "scan: contiguous copy")
+        return scan(op, c, axis, dtype, include_initial)
     is_ = x._strides[axis] if n > 1 else 0
     r1, rs0, rs1 = inner, before[1], after[1]
     if inner == 1:
@@ -433,9 +470,8 @@ def scan(op, x, axis, dtype, include_initial):
     patches = [(A_IN, ADDRESS, ARG, 0), (W_IN_OFF, OFFSET, ARG, 0), (A_OUT, ADDRESS, OUT, 0)]
     if G > 1:
         # reduce-then-scan: chunk totals, their exclusive scan, the chunks' scans with carry-in
-        shader2 = _launch.subgroup_variant(_launch.variant("scan", rc, rc, None, dev), dev)
-        if shader2 is None:
-            return None
+        shader2 = _native(_launch.subgroup_variant(_launch.variant("scan", rc, rc, None, dev), dev),
+                          "scan: chunk totals")
         temps = [rows * G * dtype.itemsize, rows * (G + 1) * dtype.itemsize]
         part, excl = (TMP, 0), (TMP, 1)
         w1 = list(w)

@@ -200,29 +200,46 @@ def _supported(x):
     return x._alloc.nbytes // x._dtype.itemsize < 1 << 31
 
 
+def supports_sort(x, indices, index_dtype):
+    """Whether sort(x, axis, descending, indices, index_dtype) runs natively: x's dtype is
+    sortable and not too long, and the device has every variant the radix plan records (keys,
+    histograms, the scan of the histograms, the gather of values or the index conversion, and
+    the contiguous copy of a view whose axis is not last). The spec layer asks this first."""
+    if not _supported(x):
+        return False
+    dev = x._alloc.device
+    tc = _code(x._dtype)
+    need = [_variant("sort_keys", tc, "I", dev), _variant("sort_hist", "I", "I", dev),
+            _launch.variant("scan", "I", "I", None, dev), _launch.variant("cast", tc, tc, None, dev)]
+    need.append(_variant("sort_index", "I", _code(index_dtype), dev) if indices else _variant("sort_gather", tc, tc, dev))
+    return all(v is not None for v in need)
+
+
+def _native(value, what):
+    if value is None:
+        from ._reduce import NotNative
+
+        raise NotNative(f"sort: {what} is not native here, though supports_sort said it was")
+    return value
+
+
 def sort(x, axis, descending, indices, index_dtype):
     """sort (indices False) or argsort (indices True, in index_dtype) of x along `axis`
-    (non-negative; 0 for a 0-d x), stable. The result, or None where no kernel covers it."""
-    if not _supported(x):
-        return None
+    (non-negative; 0 for a 0-d x), stable. The caller has checked supports_sort."""
     dev = x._alloc.device
     if x.ndim == 0:
         x = _launch.result_type._new(x._alloc, x._dtype, (1,), (1,), x._offset)
         r = sort(x, 0, descending, indices, index_dtype)
-        return None if r is None else _launch.result_type._new(r._alloc, r._dtype, (), (), r._offset)
+        return _launch.result_type._new(r._alloc, r._dtype, (), (), r._offset)
     dtype = index_dtype if indices else x._dtype
     N = math.prod(x._shape)
     if N == 0:
         return _launch.result_type._new(dev.alloc(0), dtype, x._shape)
-    v = _rows_view(x, axis)
-    if v is None:
-        return None
+    v = _native(_rows_view(x, axis), "the contiguous copy")
     n = x._shape[axis]
     rows = N // n
-    out = _radix(v, rows, n, descending, ("indices",) if indices else ("values",), index_dtype)
-    if out is None:
-        return None
-    r = out[0]
+    r = _native(_radix(v, rows, n, descending, ("indices",) if indices else ("values",), index_dtype),
+                "the radix plan")[0]
     # back to x's axis order: a view of the (rows..., n) result
     moved = v._shape
     cst = _launch._c_strides(moved)
