@@ -14,6 +14,7 @@ from ._matmul import matmul  # noqa: F401
 from ._reduce import reduce, scan  # noqa: F401
 from ._sort import searchsorted, sort, unique  # noqa: F401
 from ._index import compact, gather, scatter  # noqa: F401
+from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa: F401
 
 
 set_result_type = _launch.set_result_type

@@ -85,6 +85,39 @@ struct FFTApp
 
 namespace {
 
+// Whether n has no prime factor past 13 (VkFFT's radix kernels; other lengths use Bluestein).
+bool
+smooth(uint64_t n)
+{
+    for (uint64_t p : { 2, 3, 5, 7, 11, 13 })
+        while (n % p == 0)
+            n /= p;
+    return n == 1;
+}
+
+// VkFFT 1.2.26 writes its descriptor sets while planning, before it allocates the Bluestein
+// buffers, and rewrites them only when handed other buffers: Bluestein kernels then read null
+// descriptors (zeros). Marking every kernel for a rewrite makes the first append bind them all.
+void
+force_rebind(VkFFTApplication* app)
+{
+    VkFFTPlan* plans[2] = { app->configuration.makeInversePlanOnly ? nullptr : app->localFFTPlan,
+                            app->configuration.makeForwardPlanOnly ? nullptr : app->localFFTPlan_inverse };
+    for (VkFFTPlan* p : plans) {
+        if (!p)
+            continue;
+        for (uint64_t i = 0; i < app->configuration.FFTdim; i++) {
+            for (uint64_t j = 0; j < p->numAxisUploads[i]; j++)
+                p->axes[i][j].specializationConstants.performBufferSetUpdate = 1;
+            if (app->useBluesteinFFT[i] && p->numAxisUploads[i] > 1)
+                for (uint64_t j = 1; j < p->numAxisUploads[i]; j++)
+                    p->inverseBluesteinAxes[i][j].specializationConstants.performBufferSetUpdate = 1;
+        }
+        if (p->multiUploadR2C)
+            p->R2Cdecomposition.specializationConstants.performBufferSetUpdate = 1;
+    }
+}
+
 void
 check(VkFFTResult r, const char* what)
 {
@@ -148,6 +181,12 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     mInBytes = kind == R2C ? rbytes : cbytes;
     mOutBytes = kind == C2R ? rbytes : cbytes;
 
+    // One direction only halves the compile; but VkFFT 1.2.26's Bluestein set-up runs an inverse
+    // transform into a buffer it allocates only for plans with both directions.
+    bool one_direction = true;
+    for (uint64_t d : dims)
+        one_direction = one_direction && smooth(d);
+
     VkFFTConfiguration c = {};
     c.FFTdim = dims.size();
     for (int i = 0; i < 3; i++) {
@@ -167,10 +206,12 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     if (kind == C2C) {
         c.buffer = &a.out;
         c.bufferSize = &a.out_size;
-        if (inverse)
-            c.makeInversePlanOnly = 1;
-        else
-            c.makeForwardPlanOnly = 1;
+        if (one_direction) {
+            if (inverse)
+                c.makeInversePlanOnly = 1;
+            else
+                c.makeForwardPlanOnly = 1;
+        }
     } else if (kind == R2C) {
         c.performR2C = 1;
         c.isInputFormatted = 1;
@@ -181,7 +222,7 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
             c.inputBufferStride[i] = rstride[i];
         c.buffer = &a.out;
         c.bufferSize = &a.out_size;
-        c.makeForwardPlanOnly = 1;
+        c.makeForwardPlanOnly = one_direction;
     } else {
         c.performR2C = 1;
         c.isOutputFormatted = 1;
@@ -192,7 +233,7 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
             c.outputBufferStride[i] = rstride[i];
         c.buffer = &a.in;
         c.bufferSize = &a.in_size;
-        c.makeInversePlanOnly = 1;
+        c.makeInversePlanOnly = one_direction;
     }
     if (!binary.is_none()) {
         a.binary = std::string(py::bytes(binary));
@@ -214,6 +255,7 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     }
     check(r, "plan creation");
     a.initialized = true;
+    force_rebind(&a.app);
     if (binary.is_none() && a.app.saveApplicationString && a.app.applicationStringSize)
         a.binary.assign((const char*)a.app.saveApplicationString, a.app.applicationStringSize);
 }
