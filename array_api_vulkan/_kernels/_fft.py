@@ -173,6 +173,8 @@ def _one(kind, x, axes, sizes, inverse):
         if src is None:
             return None
     dims = list(reversed(in_len if kind != "c2r" else out_len))  # innermost first, real lengths
+    if kind == "c2r" and not _drop_imag(src, sizes[-1]):
+        return None
     if dims[0] == 1 and kind != "c2c":
         # a halved axis of length 1 transforms as the identity: the rest is a c2c
         from . import astype, elementwise
@@ -189,6 +191,23 @@ def _one(kind, x, axes, sizes, inverse):
     if not _run(kind, src, y, dims, batch, inverse):
         return None
     return back(y)
+
+
+def _drop_imag(c, n):
+    """Zeroes the imaginary parts of the DC bin (and the Nyquist bin for even n) along the last
+    axis of the C-contiguous complex array c, which a c2r of length n ignores in numpy (VkFFT
+    would use them): a scalar fill of a real view of those parts."""
+    from . import assign
+
+    rdt = _dtypes._real_of[c._dtype]
+    m = c._shape[-1]
+    lead = c._shape[:-1]
+    strides = tuple(2 * st for st in c._strides[:-1])
+    for k in ([0, m - 1] if n % 2 == 0 and m > 1 else [0]):
+        v = _launch.result_type._new(c._alloc, rdt, lead, strides, 2 * (c._offset + k) + 1)
+        if math.prod(lead) and not assign(v, 0.0):
+            return False
+    return True
 
 
 def _run(kind, src, y, dims, batch, inverse):
@@ -218,12 +237,15 @@ def transform(kind, x, axes, sizes, inverse=False):
     if not available():
         return None
     axes, sizes = list(axes), list(sizes)
+    if kind == "c2r" and len(axes) > 1:
+        # numpy's irfftn: the inverse c2c over the other axes, then a c2r of the last one, which
+        # ignores the imaginary parts of its DC and Nyquist bins; VkFFT's multi-axis c2r would
+        # not ignore them (the same for Hermitian input, not for any other)
+        y = transform("c2c", x, axes[:-1], sizes[:-1], True)
+        return None if y is None else _one("c2r", y, axes[-1:], sizes[-1:], True)
     if len(axes) <= 3:
         return _one(kind, x, axes, sizes, inverse)
     # more than 3 axes: separable, done 3 at a time (r2c/c2r: the halved axis with its group)
-    if kind == "c2r":
-        y = transform("c2c", x, axes[:-3], sizes[:-3], True)
-        return None if y is None else _one("c2r", y, axes[-3:], sizes[-3:], True)
     first = _one(kind, x, axes[-3:], sizes[-3:], inverse)
     if first is None:
         return None
