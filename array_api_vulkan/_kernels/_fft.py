@@ -20,7 +20,8 @@ VkFFT applications are expensive (glslang compiles at plan time) and bind their 
 descriptor sets, so a plan is made per (layout, direction, input arena, output arena): its
 descriptors never change, and allocations anywhere in those arenas reach it by offset. The
 compiled kernels of a layout are kept, so a plan for the same layout on other arenas skips the
-compile. At most MAX_PLANS plans are kept (least recently used first out; evicting one waits for
+compile, and are saved beside the pipeline cache (device.cache_dir()/vkfft/), so a later process
+skips it too. At most MAX_PLANS plans are kept (least recently used first out; evicting one waits for
 the work that used it), and all are destroyed at exit.
 """
 import atexit
@@ -70,6 +71,57 @@ def _clear():
 atexit.register(_clear)
 
 
+def _disk_file(layout):
+    """Where a layout's compiled VkFFT kernels are kept between processes (beside the pipeline
+    cache: device.cache_dir()), or None. Keyed by the layout, the device (UUID, driver version)
+    and the extension's build (which holds VkFFT), so a rebuild or another driver never loads
+    stale kernels."""
+    import hashlib
+    import os
+
+    from .._runtime.device import cache_dir
+
+    root = cache_dir()
+    if not root:
+        return None
+    dev = layout[0]
+    so = _vkcore().__file__
+    try:
+        st = os.stat(so)
+    except OSError:
+        return None
+    ident = repr((layout[1:], dev.info.get("uuid", b"").hex(), dev.info.get("driver_version", 0),
+                  dev.info.get("disabled_features", ()), st.st_size, st.st_mtime_ns))
+    return os.path.join(root, "vkfft", hashlib.sha256(ident.encode()).hexdigest()[:40] + ".bin")
+
+
+def _disk_load(layout):
+    path = _disk_file(layout)
+    if path:
+        try:
+            with open(path, "rb") as f:
+                return f.read() or None
+        except OSError:
+            pass
+    return None
+
+
+def _disk_save(layout, binary):
+    import os
+
+    path = _disk_file(layout)
+    if not path or not binary:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(binary)
+        os.replace(tmp, path)  # atomic: concurrent processes never see half a file
+    except OSError:
+        pass  # a read-only or full cache directory costs compile time, nothing else
+
+
 def _plan(dev, dims, batch, dbl, kind, inverse, src, dst):
     """The cached plan for this layout on src's and dst's arena buffers, or None."""
     layout = (dev, tuple(dims), batch, dbl, kind, inverse)
@@ -82,16 +134,31 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst):
             _plans.move_to_end(key)
             return plan
         binary = _binaries.get(layout)
+        from_disk = False
+        if binary is None:
+            binary = _disk_load(layout)
+            from_disk = binary is not None
         vk = _vkcore()
         kcode = {"c2c": 0, "r2c": 1, "c2r": 2}[kind]
-        try:
-            plan = vk.FFTPlan(dev._rec, list(dims), batch, dbl, kcode, inverse, src.buffer,
+
+        def make(binary):
+            return vk.FFTPlan(dev._rec, list(dims), batch, dbl, kcode, inverse, src.buffer,
                               _range(dev, src.buffer), dst.buffer, _range(dev, dst.buffer), binary)
+        try:
+            try:
+                plan = make(binary)
+            except RuntimeError:
+                if not from_disk:
+                    raise
+                from_disk = False
+                plan = make(None)  # an unusable file: compile
         except RuntimeError:
             _failed.add(layout)  # e.g. a length this VkFFT does not support for r2c
             return None
-        if binary is None:
+        if layout not in _binaries:
             _binaries[layout] = plan.binary
+            if not from_disk:
+                _disk_save(layout, plan.binary)
             while len(_binaries) > MAX_BINARIES:
                 _binaries.popitem(last=False)
         _plans[key] = plan
