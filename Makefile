@@ -23,10 +23,11 @@ $(VENV)/.deps-stamp: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q 'numpy>=2' 'pybind11>=2.12' setuptools wheel pytest 'hypothesis>=6.151' \
-		pytest-json-report 'ndindex>=1.8' mpmath array-api-strict
+		pytest-json-report 'ndindex>=1.8' mpmath array-api-strict \
+		array-api-compat matplotlib
 	touch $@
 
-$(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(VENV)/.deps-stamp
+$(VENV)/opt/kompute/BUILD_STAMP: scripts/build_kompute.sh $(wildcard scripts/kompute-patches/*.patch) $(VENV)/.deps-stamp
 	scripts/build_kompute.sh $(PY) && touch $@
 
 # The runtime's C++ sources: _vkcore.cpp and/or src/ (setup.py compiles the same set).

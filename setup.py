@@ -152,6 +152,10 @@ vkcore = Pybind11Extension(
     + ([("AVK_HAVE_VKFFT", "1")] if HAVE_VKFFT else []),
     cxx_std=17,
     extra_compile_args=["-O2"],
+    # The static libraries' symbols (glslang, Kompute) stay private to the extension and bind
+    # inside it: a process may hold another glslang (a Vulkan driver's shader compiler), whose
+    # same-named symbols would otherwise interpose on ours.
+    extra_link_args=["-Wl,--exclude-libs,ALL", "-Wl,-Bsymbolic"],
 )
 
 ParallelCompile("NPY_NUM_BUILD_JOBS", default=0).install()

@@ -56,12 +56,15 @@ def _from_python(obj, dtype, device):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return np.array(obj, dtype=dt._np), dt
+    # np.asarray, not np.array: a numpy array already of the dtype is uploaded from where it
+    # is, not first copied into fresh host memory (a 256 MB upload spent most of its time there).
+    # The upload copies it into staging before returning, so later changes to it don't reach us.
     if dtype is not None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            host = np.array(obj, dtype=dtype._np)
+            host = np.asarray(obj, dtype=dtype._np)
         return host, dtype
-    host = np.array(obj)
+    host = np.asarray(obj)
     if host.dtype == object:
         raise TypeError("cannot convert the object to an array (ragged or out-of-range values?)")
     dt = _dtypes.from_np(host.dtype)
@@ -259,9 +262,15 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     num = operator.index(num)
     if num < 0:
         raise ValueError("linspace(): num must be non-negative")
-    return _fallback.call(
-        "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
-        device=dev, dtype=dt)
+    # numpy computes in float64, or complex128 for complex bounds, then casts
+    # (float32 / complex64 on a device without float64)
+    cdt = _dtypes.defaults(dev)["complex floating" if cplx else "real floating"]
+    out = _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
+    if out is None:
+        out = _fallback.call(
+            "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
+            device=dev, dtype=dt)
+    return out
 
 
 def meshgrid(*arrays, indexing="xy"):
@@ -295,8 +304,11 @@ def _tri(fname, npfn, x, k):
         raise TypeError(f"{fname}() expects an array")
     if x.ndim < 2:
         raise ValueError(f"{fname}() needs an array of at least two dimensions")
-    operator.index(k)
-    return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
+    k = operator.index(k)
+    out = _kernels.tri(x, k, fname == "triu")
+    if out is None:
+        out = _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
+    return out
 
 
 def tril(x, /, *, k=0):

@@ -1,11 +1,16 @@
 """Manipulation functions. Shape-only operations return strided views sharing x's allocation;
-the others (concat, stack, repeat, roll, tile) run on the host."""
+the others (concat, stack, repeat, roll, tile) allocate their result and fill views of it from
+(views of) the inputs with the kernels' strided copy (_kernels.copy_into): one dispatch per
+input or piece, converting where inputs are promoted. A dtype the device's kernels do not move
+(bool without 8-bit storage) is a counted host fallback."""
+import itertools
 import math
 import operator
 
 import numpy as np
 
 from . import _dtypes, _fallback
+from . import _kernels
 from ._array_object import Array, _c_strides
 from ._creation_functions import _copy
 from ._elementwise_functions import _broadcast_shapes
@@ -90,9 +95,36 @@ def concat(arrays, /, *, axis=0):
         if nd == 0 or any(a.ndim != nd for a in arrays):
             raise ValueError("concat(): arrays must have the same, nonzero, number of dimensions")
         axis = _axis(axis, nd)
+        ref = arrays[0].shape
+        for a in arrays[1:]:
+            if any(m != n for i, (m, n) in enumerate(zip(a.shape, ref)) if i != axis):
+                raise ValueError(f"concat(): all dimensions but axis {axis} must match, got "
+                                 f"{ref} and {a.shape}")
+    dev = arrays[0].device
+    if all(_kernels.can_copy(a.dtype, dt, dev) for a in arrays):
+        if axis is None:
+            out = _new(dev, dt, (sum(a.size for a in arrays),))
+            off = 0
+            for a in arrays:
+                _kernels.copy_into(out._view(a.shape, None, off), a)
+                off += a.size
+            return out
+        shape = list(arrays[0].shape)
+        shape[axis] = sum(a.shape[axis] for a in arrays)
+        out = _new(dev, dt, shape)
+        cs = _c_strides(shape)
+        off = 0
+        for a in arrays:
+            _kernels.copy_into(out._view(a.shape, cs, off * cs[axis]), a)
+            off += a.shape[axis]
+        return out
     return _fallback.call(
         "concat", lambda *h: np.concatenate([a.astype(dt._np, copy=False) for a in h],
                                             axis=axis), *arrays, dtype=dt)
+
+
+def _new(dev, dtype, shape):
+    return Array._new(dev.alloc(math.prod(shape) * dtype.itemsize), dtype, tuple(shape))
 
 
 def stack(arrays, /, *, axis=0):
@@ -108,6 +140,16 @@ def stack(arrays, /, *, axis=0):
         raise ValueError("stack(): arrays are on different devices")
     dt = _result_dtype(arrays)
     axis = _axis(axis, arrays[0].ndim + 1)
+    dev = arrays[0].device
+    if all(_kernels.can_copy(a.dtype, dt, dev) for a in arrays):
+        shape = list(arrays[0].shape)
+        shape.insert(axis, len(arrays))
+        out = _new(dev, dt, shape)
+        cs = list(_c_strides(shape))
+        step = cs.pop(axis)
+        for i, a in enumerate(arrays):
+            _kernels.copy_into(out._view(a.shape, cs, i * step), a)
+        return out
     return _fallback.call(
         "stack", lambda *h: np.stack([a.astype(dt._np, copy=False) for a in h], axis=axis),
         *arrays, dtype=dt)
@@ -229,34 +271,144 @@ def reshape(x, /, shape, *, copy=None):
     return c._view(shape, None, c._offset)
 
 
+def _shifts(shift, axis, ndim):
+    """numpy's roll arguments as {axis: shift} (shifts of a repeated axis add up)."""
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    shifts = [operator.index(s) for s in shifts]
+    axes = [_axis(a, ndim) for a in axes]
+    if len(shifts) != len(axes):
+        if len(shifts) == 1:
+            shifts = shifts * len(axes)
+        elif len(axes) == 1:
+            axes = axes * len(shifts)
+        else:
+            raise ValueError("roll(): shift and axis must have the same length")
+    out = {}
+    for s, a in zip(shifts, axes):
+        out[a] = out.get(a, 0) + s
+    return out
+
+
 def roll(x, /, shift, *, axis=None):
+    """x's elements shifted along axis (the flattened array where axis is None): a copy of the
+    two pieces of each shifted axis, one dispatch per combination of pieces."""
     _check(x, "roll")
-    if axis is not None:
-        _axes(axis, x.ndim)
-    return _fallback.call("roll", lambda a: np.roll(a, shift, axis=axis), x, dtype=x.dtype)
+    if axis is None:
+        if isinstance(shift, (tuple, list)):
+            if len(shift) != 1:
+                raise ValueError("roll(): axis=None takes one shift")
+            shift = shift[0]
+        shift = operator.index(shift)
+        if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+            return _fallback.call("roll", lambda a: np.roll(a, shift), x, dtype=x.dtype)
+        flat = reshape(x, (-1,))
+        out = roll(flat, shift, axis=0)
+        return out._view(x.shape, None, 0)
+    shifts = _shifts(shift, axis, x.ndim)
+    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+        return _fallback.call("roll", lambda a: np.roll(a, shift, axis=axis), x, dtype=x.dtype)
+    out = _new(x.device, x.dtype, x.shape)
+    if x.size == 0:
+        return out
+    # per axis: (source start, destination start, length) of its one or two pieces
+    pieces = []
+    for a in range(x.ndim):
+        n = x.shape[a]
+        s = shifts.get(a, 0) % n
+        pieces.append([(0, 0, n)] if s == 0 else [(0, s, n - s), (n - s, 0, s)])
+    cs = _c_strides(x.shape)
+    for combo in itertools.product(*pieces):
+        shape = [p[2] for p in combo]
+        src = x._view(shape, x._strides,
+                      x._offset + sum(p[0] * st for p, st in zip(combo, x._strides)))
+        dst = out._view(shape, cs, sum(p[1] * st for p, st in zip(combo, cs)))
+        _kernels.copy_into(dst, src)
+    return out
 
 
 def repeat(x, repeats, /, *, axis=None):
+    """Each element of x repeated (along axis; of the flattened x where axis is None). An int
+    (or one-element array) count is one broadcast copy into a view of the result with an extra
+    axis; per-element counts find each result element's source by a search of their cumulative
+    sum, then a take (the result's length is read back: it sizes the allocation)."""
     _check(x, "repeat")
     if isinstance(repeats, Array):
         if repeats.dtype.kind not in "iu":
             raise TypeError("repeat(): repeats must have an integer dtype")
-    elif not isinstance(repeats, int):
+        if repeats.ndim > 1:
+            raise ValueError("repeat(): repeats must be 0-d or one-dimensional")
+    elif isinstance(repeats, bool) or not isinstance(repeats, int):
         raise TypeError("repeat(): repeats must be an int or an integer array")
     elif repeats < 0:
         raise ValueError("repeat(): repeats must be non-negative")
     if axis is not None:
         axis = _axis(axis, x.ndim)
-    return _fallback.call("repeat", lambda a, r: np.repeat(a, r, axis=axis), x, repeats,
-                          dtype=x.dtype)
+    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+        return _fallback.call("repeat", lambda a, r: np.repeat(a, r, axis=axis), x, repeats,
+                              dtype=x.dtype)
+    if axis is None:
+        x, axis = reshape(x, (-1,)), 0
+    n = x.shape[axis]
+    if isinstance(repeats, Array):
+        if repeats.size == 1:
+            repeats = int(repeats.__index__() if repeats.ndim == 0 else repeats[0].__index__())
+            if repeats < 0:
+                raise ValueError("repeat(): repeats must be non-negative")
+        elif repeats.shape != (n,):
+            raise ValueError(f"repeat(): {repeats.shape[0]} repeats for an axis of length {n}")
+        else:
+            return _repeat_counts(x, repeats, axis)
+    shape = x.shape[:axis] + (n * repeats,) + x.shape[axis + 1:]
+    out = _new(x.device, x.dtype, shape)
+    wide = x.shape[:axis] + (n, repeats) + x.shape[axis + 1:]
+    src = x._view(wide, x._strides[:axis + 1] + (0,) + x._strides[axis + 1:], x._offset)
+    _kernels.copy_into(out._view(wide, None, 0), src)
+    return out
+
+
+def _repeat_counts(x, repeats, axis):
+    from ._indexing_functions import take
+    from ._searching_functions import searchsorted
+    from ._statistical_functions import cumulative_sum
+    from ._creation_functions import arange
+
+    from ._statistical_functions import min as amin
+
+    if repeats.size == 0:
+        return _new(x.device, x.dtype, x.shape)  # (x's axis is empty too)
+    if repeats.dtype.kind == "i" and int(amin(repeats)) < 0:
+        raise ValueError("repeat(): repeats must be non-negative")
+    ends = cumulative_sum(repeats)
+    total = int(ends[-1].__index__()) if ends.size else 0
+    if total == 0 or x.size == 0:
+        shape = x.shape[:axis] + (total,) + x.shape[axis + 1:]
+        return _new(x.device, x.dtype, shape)
+    pos = arange(total, dtype=ends.dtype, device=x.device)
+    idx = searchsorted(ends, pos, side="right")
+    return take(x, idx, axis=axis)
 
 
 def tile(x, repetitions, /):
+    """x repeated along each axis: one broadcast copy into the result seen with each axis split
+    in two (repetition, x's axis)."""
     _check(x, "tile")
     reps = tuple(operator.index(r) for r in repetitions)
     if any(r < 0 for r in reps):
         raise ValueError("tile(): repetitions must be non-negative")
-    return _fallback.call("tile", lambda a: np.tile(a, reps), x, dtype=x.dtype)
+    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+        return _fallback.call("tile", lambda a: np.tile(a, reps), x, dtype=x.dtype)
+    nd = max(len(reps), x.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    xshape = (1,) * (nd - x.ndim) + x.shape
+    xstrides = (0,) * (nd - x.ndim) + x._strides
+    out = _new(x.device, x.dtype, tuple(r * n for r, n in zip(reps, xshape)))
+    wide, sst = [], []
+    for r, n, st in zip(reps, xshape, xstrides):
+        wide += [r, n]
+        sst += [0, st]
+    _kernels.copy_into(out._view(wide, None, 0), x._view(wide, sst, x._offset))
+    return out
 
 
 def unstack(x, /, *, axis=0):

@@ -16,9 +16,11 @@ import array_api_vulkan as xp
 N = 16 << 20
 
 
-def workloads(m, rng_arr):
-    """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
-    def v32(n=N):
+def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
+    """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch,
+    or any array-API namespace: benchmarks/suite.py passes numpy's and array-api-compat's too).
+    n, k, k_small, batch, k_batch: the sizes (the names keep the defaults': --quick shrinks them)."""
+    def v32(n=n):
         return rng_arr(n, "float32")
 
     def shaped(a, shape):
@@ -32,8 +34,8 @@ def workloads(m, rng_arr):
         "max_f32_16M": (lambda: (v32(),), lambda a: m.max(a), None),
         "argmax_f32_16M": (lambda: (v32(),), lambda a: m.argmax(a), None),
         "mean_var_f32_16M": (lambda: (v32(),), lambda a: (m.mean(a), m.var(a)), None),
-        "sum_axis0_4096sq": (lambda: (sq(4096),), lambda a: m.sum(a, axis=0), None),
-        "sum_axis1_4096sq": (lambda: (sq(4096),), lambda a: m.sum(a, axis=1), None),
+        "sum_axis0_4096sq": (lambda: (sq(k),), lambda a: m.sum(a, axis=0), None),
+        "sum_axis1_4096sq": (lambda: (sq(k),), lambda a: m.sum(a, axis=1), None),
         "cumsum_f32_16M": (lambda: (v32(),), lambda a: m.cumulative_sum(a) if hasattr(m, "cumulative_sum")
                            else m.cumsum(a), None),
         "sort_f32_16M": (lambda: (v32(),), lambda a: m.sort(a), None),
@@ -42,13 +44,27 @@ def workloads(m, rng_arr):
         "mask_f32_16M": (lambda: (v32(),), lambda a: a[a > 0.5], None),
         "concat_2x16M": (lambda: (v32(), v32()), lambda a, b: m.concat((a, b)) if hasattr(m, "concat")
                          else m.concatenate((a, b)), None),
-        "transpose_copy_4096sq": (lambda: (sq(4096),), lambda a: m.asarray(a.T, copy=True) if m is xp
+        "transpose_copy_4096sq": (lambda: (sq(k),), lambda a: m.asarray(a.T, copy=True) if m is xp
                                   else (a.T.copy() if hasattr(a.T, "copy") else a.T.contiguous()), None),
-        "matmul_f32_1024": (lambda: (sq(1024), sq(1024)), lambda a, b: a @ b, 2 * 1024 ** 3),
-        "matmul_f32_4096": (lambda: (sq(4096), sq(4096)), lambda a, b: a @ b, 2 * 4096 ** 3),
-        "matmul_f64_4096": (lambda: (sq(4096, "float64"), sq(4096, "float64")), lambda a, b: a @ b, 2 * 4096 ** 3),
-        "batched_matmul_64x256_f32": (lambda: (shaped(rng_arr(64 * 256 * 256, "float32"), (64, 256, 256)),) * 2,
-                                      lambda a, b: a @ b, 2 * 64 * 256 ** 3),
+        "stack_2x16M": (lambda: (v32(), v32()), lambda a, b: m.stack((a, b)), None),
+        "roll_f32_16M": (lambda: (v32(),), lambda a: m.roll(a, 12345), None),
+        "roll2d_4096sq": (lambda: (sq(k),), lambda a: m.roll(a, (7, -9), axis=(0, 1))
+                          if m.__name__ != "torch" else m.roll(a, (7, -9), dims=(0, 1)), None),
+        "repeat_f32_8M_x2": (lambda: (v32(n // 2),), lambda a: m.repeat_interleave(a, 2)
+                             if m.__name__ == "torch" else m.repeat(a, 2), None),
+        "tile_2048sq_2x2": (lambda: (sq(k // 2),), lambda a: m.tile(a, (2, 2)), None),
+        "flip_copy_f32_16M": (lambda: (v32(),), lambda a: m.asarray(m.flip(a), copy=True) if m is xp
+                              else (m.flip(a, (0,)) if m.__name__ == "torch" else m.flip(a).copy()),
+                              None),
+        "tril_4096sq": (lambda: (sq(k),), lambda a: m.tril(a), None),
+        "linspace_f32_16M": (lambda: (), lambda: m.linspace(0.0, 1.0, n, dtype=m.float32, device="cuda")
+                             if m.__name__ == "torch" else m.linspace(0.0, 1.0, n, dtype=m.float32), None),
+        "matmul_f32_1024": (lambda: (sq(k_small), sq(k_small)), lambda a, b: a @ b, 2 * k_small ** 3),
+        "matmul_f32_4096": (lambda: (sq(k), sq(k)), lambda a, b: a @ b, 2 * k ** 3),
+        "matmul_f64_4096": (lambda: (sq(k, "float64"), sq(k, "float64")), lambda a, b: a @ b, 2 * k ** 3),
+        "batched_matmul_64x256_f32": (lambda: (shaped(rng_arr(batch * k_batch ** 2, "float32"),
+                                                      (batch, k_batch, k_batch)),) * 2,
+                                      lambda a, b: a @ b, 2 * batch * k_batch ** 3),
     }
     return w
 

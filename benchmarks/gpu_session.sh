@@ -2,12 +2,25 @@
 # One GPU session's work, for the device tool: the test suite, the demo and the benchmarks,
 # with everything written under $OUT (or ./gpu-out). Run as: bash .gpu/on-gpu.sh bash benchmarks/gpu_session.sh
 # SKIP_TESTS=1 skips the test suite (a benchmark-only session).
+# SUITE=1 also runs the cross-library suite (benchmarks/suite.py) at the end, into $out/suite/;
+# SUITE=only runs just the suite (no tests, no other benchmarks). SUITE_ARGS passes options to it
+# (e.g. "--libs ours,cupy,torch --only dataops,linalg"); SUITE_TIMEOUT (s, default 540) bounds it:
+# it saves its JSON and report after each library, so a cut-off run keeps what it finished. For the
+# plot on a host without registry access, carry matplotlib's wheels in .gpu:
+#   bash ../shared/gpu/prepare.sh $(cat benchmarks/plot-wheels.txt)
+# or redraw it here afterwards: python benchmarks/suite.py --replot DIR
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
 export PYTHONUNBUFFERED=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/gpu.txt" 2>&1
 git log -1 --format='%H %s' > "$out/commit.txt" 2>/dev/null
+run_suite() {
+  timeout "${SUITE_TIMEOUT:-540}" python3 benchmarks/suite.py --out "$out/suite" ${SUITE_ARGS:-} > "$out/suite.log" 2>&1
+  echo "suite exit $?" >> "$out/suite.log"
+  tail -3 "$out/suite.log"; cat "$out/suite/suite.md" 2>/dev/null
+}
+if [ "${SUITE:-}" = only ]; then run_suite; exit 0; fi
 start=$(date +%s)
 if [ -z "${SKIP_TESTS:-}" ]; then
   timeout 330 python3 -m pytest tests -q -p no:cacheprovider -x --ignore=tests/test_install.py > "$out/tests.txt" 2>&1
@@ -22,3 +35,4 @@ python3 benchmarks/run.py --out "$out/bench.json" > "$out/bench.log" 2>&1
 [ -z "${SKIP_MICRO:-}" ] && python3 benchmarks/kernel_bench.py > "$out/kernel_bench.json" 2>&1
 grep -E "^(FAILED|ERROR)|^E  " "$out/tests.txt" 2>/dev/null | head -20; cat "$out/diag_context.json"; tail -3 "$out/tests.txt" 2>/dev/null; cat "$out/engine.json"; cat "$out/dataops.json"; grep -E "_us\"|chain" "$out/bench.json"
 grep -E "device|chain|GBps|submit" "$out/runtime_micro.json"; cat "$out/kernel_bench.json"
+if [ -n "${SUITE:-}" ]; then run_suite; fi

@@ -4,6 +4,9 @@
 // Specialisation constants: 1 the input's mode (contiguous, strided, scalar, one element);
 // 2 the result's: contiguous, or strided (assignment into a view: its strides follow the
 // input's in the push block, as a second input's would).
+// Op code (specialisation constant 0): 0 a plain conversion; CAST_TRIL / CAST_TRIU keep the
+// elements of a contiguous result's last two axes on or below / on or above diagonal k and
+// write zeros elsewhere (tril, triu): w[21] columns, w[22] rows, w[23] k (signed).
 #extension GL_GOOGLE_include_directive : require
 #define NIN 1
 #include "kernels.glsl"
@@ -42,6 +45,23 @@ R_C convert(T_C x)
 #endif
 }
 
-#define AVK_OP(i, x) convert(x)
+#define CAST_TRIL 1u
+#define CAST_TRIU 2u
+
+R_C cast_op(uint i, T_C x)
+{
+    if (OP != 0u) {
+        uint cols = p.w[AVK_WORDS - 3];
+        uint q = i / cols;
+        uint row = q - (q / p.w[AVK_WORDS - 2]) * p.w[AVK_WORDS - 2];
+        int diff = int(i - q * cols) - int(row);
+        int k = int(p.w[AVK_WORDS - 1]);
+        if (OP == CAST_TRIL ? diff > k : diff < k)
+            return R_C(0);
+    }
+    return convert(x);
+}
+
+#define AVK_OP(i, x) cast_op(i, x)
 #define AVK_OUT_MODE MODE1
 #include "elementwise.glsl"

@@ -131,7 +131,9 @@ R_C minmax(R_C a, R_C b)
 #if R_K == K_CPLX
     return a;
 #else
-    return OP == OP_MIN ? min(a, b) : max(a, b);
+    // A select, not min()/max(): NVIDIA's FMin/FMax flush float32 subnormals even under
+    // DenormPreserve (benchmarks/diag_denorm.py), and a select returns an operand's exact bits.
+    return OP == OP_MIN ? (b < a ? b : a) : (b > a ? b : a);
 #endif
 }
 

@@ -238,8 +238,8 @@ def test_profile(mask):
     for what, fb in rep["fallbacks"].items():
         name, dt = what.split()
         if what.startswith("creation"):
-            allowed = {"linspace"} | ({"zeros", "ones", "full", "eye"} if dt == "bool" and
-                                      "storage8" not in has else set())
+            allowed = ({"zeros", "ones", "full", "eye"} if dt == "bool" and
+                       "storage8" not in has else set())
             assert set(fb) <= allowed, (what, fb)
             continue
         bool_involved = dt == "bool" or (name != "clip" and getattr(xp, name).result == "bool")

@@ -14,6 +14,7 @@ from ._matmul import matmul  # noqa: F401
 from ._reduce import reduce, scan  # noqa: F401
 from ._sort import searchsorted, sort, unique  # noqa: F401
 from ._index import compact, gather, scatter  # noqa: F401
+from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
 from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa: F401
 
 
@@ -122,6 +123,10 @@ def astype(x, dtype):
     variant = _launch.variant("cast", tc, rc, None, dev)
     if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
+    if tc == rc:
+        out = transpose_copy(x)  # a transposed view: through shared-memory tiles
+        if out is not None:
+            return out
     out = _empty(dev, dtype, x._shape)
     if not _launch.map_op(variant, 0, out, [x], 1):
         return None

@@ -259,12 +259,14 @@ class _LaunchState(threading.local):
 state = _LaunchState()
 
 
-def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tcode=None):
+def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tcode=None,
+           tail=()):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
     to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
     beyond what the push block can describe. tcode: the dtype code scalars are stored in
-    (default: the first Array argument's)."""
-    key = (shader, op_code, out._shape, out._dtype, dynamic,
+    (default: the first Array argument's). tail: words for the op itself, put last in the
+    layout words (w[LAYOUT_WORDS - len(tail) ..]), e.g. tril's columns, rows and k."""
+    key = (shader, op_code, out._shape, out._dtype, dynamic, tail,
            tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
                   for a in args]))
     plan = _plans.get(key)
@@ -330,7 +332,7 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
         sh, sts = _collapse(shape, [strides[j] for j in strided])
     scalar_w = [scalar_words(a, tcode) if isinstance(a, _SCALARS) else None for a in args]
     need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w if w)
-    if need > LAYOUT_WORDS:
+    if need > LAYOUT_WORDS - len(tail):
         if not _allow_copy:
             return False
         # too many dimensions for the push block: make the strided inputs contiguous first
@@ -341,7 +343,7 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
                 return False
             args[j] = c
         return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic,
-                      tcode=tcode)
+                      tcode=tcode, tail=tail)
     nd = len(sh)
     words = [n, out._offset, nd] + [0] * nin + sh + [0] * (nd * nin)
     for idx, j in enumerate(strided):
@@ -363,6 +365,8 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
         modes = [MODE_DYNAMIC] * len(modes)
     push = np.zeros(PUSH_WORDS, np.uint32)
     push[:len(words)] = words
+    if tail:
+        push[LAYOUT_WORDS - len(tail):LAYOUT_WORDS] = tail
     template = [int(w) for w in push]
     put_address(push, ADDR_WORD, out._alloc)
     for j, a in enumerate(args):

@@ -234,7 +234,7 @@ def _build():
 OPS, FAMILY_CODES = _build()
 
 # Fill family op codes and cast (no op code: one op per variant).
-FILL_CODES = {"full": 1, "arange": 2, "eye": 3}
+FILL_CODES = {"full": 1, "arange": 2, "eye": 3, "linspace": 4}
 
 
 def lookup(name, code):

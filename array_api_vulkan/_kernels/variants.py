@@ -124,6 +124,8 @@ def _build():
             out[gather_name(icode, width)] = ("gather", dict(idx, E_S=es, E_ALIGN=align))
         if icode in table.COMPACT_CODES:
             out[f"compact_{table.CODE[icode]}"] = ("compact", idx)
+    for width, (es, align) in table.GATHER_WIDTHS.items():
+        out[f"transpose_w{width}"] = ("transpose", {"E_S": es, "E_ALIGN": align})
     return out
 
 

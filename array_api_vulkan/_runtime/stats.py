@@ -5,13 +5,14 @@ in runtime_stats(); only the host-side counts are kept here. gpu_seconds: GPU ti
 batches, from timestamps at each batch's start and end (0 where the queue has no timestamps).
 copies: buffer copies (uploads, downloads). pipelines_created: pipelines made in this process;
 pipeline_cache_hits: those the driver found in the on-disk pipeline cache (where it reports it,
-through VK_EXT_pipeline_creation_feedback); pipeline_seconds: time spent making pipelines. shaders_compiled: GLSL compiled at run time
+through VK_EXT_pipeline_creation_feedback); pipeline_seconds: time spent making pipelines. transfer_host_seconds / transfer_wait_seconds:
+time large uploads and downloads spend copying on the host and waiting for the device's copies. shaders_compiled: GLSL compiled at run time
 (compiler.py: fused kernels, VkFFT's own are not counted here); shaders_cache_hits: those found in
 the on-disk SPIR-V cache instead; shader_compile_seconds: time spent in glslang."""
 import collections
 
 RECORDER_KEYS = ("submits", "dispatches", "copies", "barriers", "pipelines_created", "pipeline_cache_hits",
-                 "pipeline_seconds", "gpu_seconds")
+                 "pipeline_seconds", "gpu_seconds", "transfer_host_seconds", "transfer_wait_seconds")
 HOST_KEYS = ("bytes_uploaded", "bytes_downloaded", "shaders_compiled", "shaders_cache_hits",
              "shader_compile_seconds")
 

@@ -156,7 +156,7 @@ T_R f_hypot(T_R a, T_R b)
         return f_inf();
     if (isnan(x) || isnan(y))
         return f_nan();
-    T_R hi = max(x, y), lo = min(x, y);
+    T_R hi = x >= y ? x : y, lo = x >= y ? y : x;  // selects keep subnormals (see reduce.comp)
     if (hi == 0)
         return hi;
     precise T_R r = f_div(lo, hi);

@@ -97,13 +97,15 @@ PYBIND11_MODULE(_vkcore, m)
                                  d["pipeline_cache_hits"] = r.pipelines().cache_hits;
                                  d["pipeline_seconds"] = r.pipelines().seconds;
                                  d["gpu_seconds"] = r.gpu_seconds;
+                                 d["transfer_host_seconds"] = r.transfer_host_seconds;
+                                 d["transfer_wait_seconds"] = r.transfer_wait_seconds;
                                  return d;
                              })
       .def("reset_counters", [](Recorder& r) {
           r.submits = r.dispatches = r.barriers = r.copies = 0;
           r.pipelines().created = r.pipelines().cache_hits = 0;
           r.pipelines().seconds = 0;
-          r.gpu_seconds = 0;
+          r.gpu_seconds = r.transfer_host_seconds = r.transfer_wait_seconds = 0;
       });
 
     py::class_<Arena, std::shared_ptr<Arena>>(m, "Arena")

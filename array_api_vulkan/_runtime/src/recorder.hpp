@@ -31,6 +31,9 @@ class Recorder
 
     uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
     double gpu_seconds = 0;
+    // Where large transfers spend their time: host copies into or out of staging, and waits on
+    // the device's copies (a diagnostic: benchmarks/diag_upload.py).
+    double transfer_host_seconds = 0, transfer_wait_seconds = 0;
     // For the validation tests' negative control only: record no hazard barriers.
     bool omit_barriers = false;
     uint64_t serial = 1;    // serial of the batch being recorded

@@ -4,6 +4,7 @@
 // over threads (one thread's memcpy from pageable memory is well short of what the bus takes).
 #include "recorder.hpp"
 
+#include <chrono>
 #include <thread>
 
 namespace avk {
@@ -71,12 +72,16 @@ Recorder::upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_of
     for (uint64_t k = 0; k < nchunks; k++) {
         uint64_t lo = k * chunk, len = std::min(chunk, n - lo);
         Allocation& slot = *slots[k % ring];
+        auto t0 = std::chrono::steady_clock::now();
         if (used[k % ring])
             wait_serial(used[k % ring]);
+        auto t1 = std::chrono::steady_clock::now();
         {
             py::gil_scoped_release release;
             parallel_copy(mapped(slot), host + lo, len, transfer_threads);
         }
+        transfer_wait_seconds += std::chrono::duration<double>(t1 - t0).count();
+        transfer_host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
         copy(slot, 0, dst, dst_offset + lo, len, false);
         used[k % ring] = serial;
         // A large upload starts the device's copy at once; a small write stays lazy.
@@ -107,7 +112,9 @@ Recorder::download(Pool& staging, Allocation& src, uint64_t src_offset, py::buff
     auto drain = [&](uint64_t k) {
         uint64_t lo = k * chunk, len = std::min(chunk, n - lo);
         py::gil_scoped_release release;
+        auto t0 = std::chrono::steady_clock::now();
         parallel_copy(host + lo, mapped(*slots[k % ring]), len, transfer_threads);
+        transfer_host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     // Chunk k is copied into slot k % ring once chunk k - ring has been drained from it.
     uint64_t drained = 0;

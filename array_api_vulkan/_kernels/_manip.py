@@ -1,0 +1,181 @@
+"""Data movement for the manipulation and creation functions (concat, stack, roll, repeat, tile,
+tril/triu, linspace): everything here is the cast family's strided assignment (a view of the
+result <- a possibly broadcast view of an input) or a cast/fill op code, no shader of its own.
+
+The spec layer builds the views (an output at an offset for concat, an interleaved view for
+tile, a broadcast one for repeat) and asks `copy_into` to fill them."""
+import math
+
+import numpy as np
+
+from . import _launch
+from ._launch import table
+
+_SCALARS = (bool, int, float, complex)
+
+
+def _code(dtype):
+    return table.DTYPES[dtype.name][0]
+
+
+def _cast_variant(tc, rc, dev):
+    name = _launch.variant("cast", tc, rc, None, dev)
+    if name is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return None
+    return name
+
+
+def can_copy(src_dtype, dst_dtype, dev):
+    """Whether copy_into can write src_dtype values into a dst_dtype view on dev."""
+    return _cast_variant(_code(src_dtype), _code(dst_dtype), dev) is not None
+
+
+def _view(a, shape, strides, offset):
+    return _launch.result_type._new(a._alloc, a._dtype, tuple(shape), tuple(strides), offset)
+
+
+def copy_into(dst, src):
+    """dst[...] = src (converted to dst's dtype as astype does) for any strided view dst and src
+    an Array broadcastable to it: one dispatch, or one per index of the leading axes where the
+    view's rank (after collapsing) is beyond the push block. False where the device has no cast
+    variant for the pair (nothing is recorded then)."""
+    dev = dst._alloc.device
+    variant = _cast_variant(_code(src._dtype), _code(dst._dtype), dev)
+    if variant is None:
+        return False
+    return _split(variant, dst, src)
+
+
+def _split(variant, dst, src):
+    if _launch.assign(variant, dst, src):
+        return True
+    if not dst._shape:
+        return False
+    # too many dimensions for the push block: one assignment per index of the first axis
+    sst = _launch._broadcast_strides(src, dst._shape)
+    if src.ndim < dst.ndim:
+        src = _view(src, dst._shape, sst, src._offset)
+    for i in range(dst._shape[0]):
+        d = _view(dst, dst._shape[1:], dst._strides[1:], dst._offset + i * dst._strides[0])
+        s = _view(src, dst._shape[1:], sst[1:], src._offset + i * sst[0])
+        if not _split(variant, d, s):
+            return False
+    return True
+
+
+def new(dev, dtype, shape):
+    n = math.prod(shape)
+    return _launch.result_type._new(dev.alloc(n * dtype.itemsize), dtype, tuple(shape))
+
+
+def tri(x, k, upper):
+    """tril (upper False) / triu of x over its last two axes: one cast dispatch whose op code
+    zeroes the elements off the kept triangle. None where the device has no variant."""
+    dev = x._alloc.device
+    code = _code(x._dtype)
+    variant = _cast_variant(code, code, dev)
+    if variant is None:
+        return None
+    out = new(dev, x._dtype, x._shape)
+    rows, cols = x._shape[-2:]
+    if out.size == 0:
+        return out
+    k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k)))
+    if not _launch.map_op(variant, 2 if upper else 1, out, [x], 1,
+                          tail=(cols, rows, k & 0xFFFFFFFF)):
+        return None
+    return out
+
+
+def linspace(start, stop, num, endpoint, dtype, cdt, dev):
+    """numpy.linspace(start, stop, num, endpoint).astype(dtype) for a real or complex floating
+    dtype, computed in cdt (numpy's float64, or complex128 for complex bounds, where the device
+    has them, then a cast; else float32 / complex64 emulating float64 by double-floats): the
+    fill family's linspace op with numpy's parameters. None where not native."""
+    kind = table.DTYPES[cdt.name][3]
+    if kind not in "fc" or table.DTYPES[dtype.name][3] not in "fc":
+        return None
+    cname = cdt.name
+    ccode = table.DTYPES[cname][0]
+    variant = _launch.variant("fill", None, ccode, None, dev)
+    if variant is None or not _launch.device_supports(dev, ccode):
+        return None
+    single = cname in ("float32", "complex64")
+    # the parameters as numpy works them out, in float64 / complex128 (on the host even where
+    # the device lacks float64: the float32 / complex64 variants take them as double-floats)
+    npdt = np.complex128 if kind == "c" else np.float64
+    div = num - 1 if endpoint else num
+    with np.errstate(all="ignore"):
+        s0, s1 = npdt(start), npdt(stop)
+        delta = npdt(s1 - s0)
+        d, m = 1, delta
+        if div > 0:
+            step = npdt(delta / div)
+            if step == 0:  # numpy's special case for subnormal steps: (i / div) * delta
+                d = div
+            else:
+                m = step
+    out = new(dev, cdt, (num,))
+    words = [d, int(bool(endpoint and num > 1))]  # w[2], w[3]; then w[4], w[8], w[12]
+    if single:
+        with np.errstate(all="ignore"):
+            for v in (s0, m):
+                for c in (np.real(v), np.imag(v)):
+                    hi = np.float32(c)
+                    lo = np.float32(c - np.float64(hi)) if np.isfinite(hi) else np.float32(0)
+                    words += [int(np.array([hi, lo], np.float32).view(np.uint32)[k])
+                              for k in range(2)]
+            words += [int(w) for w in np.array([np.real(s1), np.imag(s1)], np.float32)
+                      .view(np.uint32)]
+    else:
+        for v in (s0, m, s1):
+            words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
+                      + [0, 0, 0])[:4]
+    _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
+    if cdt is dtype:
+        return out
+    from . import astype
+
+    return astype(out, dtype)
+
+
+# A strided copy whose source walks one axis with a small step and the result's last axis with
+# a large one (a transposed view) goes through shared-memory tiles (glsl/transpose.comp), so
+# that reads and writes are both coalesced; both sides at least this long.
+_TRANSPOSE_MIN = 8
+_MAX_GROUPS = 65535
+
+
+def transpose_copy(x):
+    """A new C-contiguous copy of the view x through the tiled transpose, or None where x's
+    layout is not a (batched) transpose: collapsed to at most 3 axes (batch, i, j) with i's
+    stride smaller in magnitude than j's and j's not 1."""
+    shape = x._shape
+    if len(shape) < 2 or math.prod(shape) == 0:
+        return None
+    sh, sts = _launch._collapse(shape, [[s if n != 1 else 0 for n, s in zip(shape, x._strides)]])
+    st = sts[0]
+    if len(sh) not in (2, 3) or st[-1] == 1 or abs(st[-2]) >= abs(st[-1]):
+        return None
+    if sh[-1] < _TRANSPOSE_MIN or sh[-2] < _TRANSPOSE_MIN:
+        return None
+    B, sb = (sh[0], st[0]) if len(sh) == 3 else (1, 0)
+    I, J = sh[-2], sh[-1]
+    groups = (-(-J // 32), -(-I // 32), B)
+    if max(groups) > _MAX_GROUPS:
+        return None
+    dev = x._alloc.device
+    width = x._dtype.itemsize * 8
+    shader = _launch.named(f"transpose_w{width}", dev)
+    if shader is None:
+        return None
+    out = new(dev, x._dtype, shape)
+    push = np.zeros(_launch.PUSH_WORDS, np.uint32)
+    push[:8] = [B, I, J, x._offset, sb & 0xFFFFFFFF, st[-2] & 0xFFFFFFFF,
+                st[-1] & 0xFFFFFFFF, 0]
+    _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
+    _launch.put_address(push, _launch.ADDR_WORD + 2, x._alloc)
+    dev.launch(shader, (), [out._alloc, x._alloc], [True, False], push, groups=groups)
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return out
