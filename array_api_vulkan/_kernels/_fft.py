@@ -239,6 +239,10 @@ def _one(kind, x, axes, sizes, inverse):
         src = _moved(x, axes, in_len, x._dtype)
         if src is None:
             return None
+    if not _in_range(src):
+        src = _bound_copy(src)  # (the arenas past max_storage_buffer_range: lavapipe)
+        if src is None:
+            return None
     dims = list(reversed(in_len if kind != "c2r" else out_len))  # innermost first, real lengths
     if kind == "c2r" and not _drop_imag(src, sizes[-1]):
         return None
@@ -254,10 +258,28 @@ def _one(kind, x, axes, sizes, inverse):
     if kind == "c2c":
         y = src  # in place in the fresh copy
     else:
-        y = _launch.result_type._new(dev.alloc(math.prod(out_shape) * out_dt.itemsize), out_dt, out_shape)
+        y = _launch.result_type._new(dev.alloc_bound(math.prod(out_shape) * out_dt.itemsize), out_dt, out_shape)
     if not _run(kind, src, y, dims, batch, inverse):
         return None
     return back(y)
+
+
+def _in_range(a):
+    """Whether VkFFT's descriptors, which bind a buffer from its start, reach all of a's
+    allocation."""
+    al = a._alloc
+    return al.arena is not None and al.offset + al.nbytes <= _range(al.device, al.buffer)
+
+
+def _bound_copy(a):
+    """A C-contiguous copy of a in memory that descriptors reach (Device.alloc_bound), or None."""
+    from . import assign
+
+    dev = a._alloc.device
+    b = _launch.result_type._new(dev.alloc_bound(math.prod(a._shape) * a._dtype.itemsize), a._dtype, a._shape)
+    if not _in_range(b) or not assign(b, a):
+        return None
+    return b
 
 
 def _drop_imag(c, n):
