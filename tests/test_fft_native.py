@@ -209,3 +209,12 @@ def test_arrays_past_the_descriptor_range():
     assert not _in_range(view)
     check(xp.fft.fft(view), np.fft.fft(a), dt)
     check(xp.fft.irfft(view), np.fft.irfft(a), dt)
+
+
+def test_locale_kept():
+    # VkFFT's code generator switches the process to the C locale while it prints kernels.
+    import locale
+
+    before = locale.setlocale(locale.LC_ALL, None)
+    xp.fft.fft(xp.asarray(rng_c((2, 22), CPLX[0])))  # a new layout: a plan is made
+    assert locale.setlocale(locale.LC_ALL, None) == before

@@ -2,6 +2,8 @@
 #include "fft.hpp"
 #include "compiler.hpp"
 
+#include <clocale>
+
 #ifdef AVK_HAVE_VKFFT
 #include <cstddef>
 #include <glslang/Include/glslang_c_interface.h>
@@ -251,7 +253,14 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
         if (binary.is_none())
             compile = std::unique_lock<std::mutex>(compiler_mutex());
         std::lock_guard<std::mutex> queue(core.submitter()->submit_lock);
+        // VkFFT's code generator sets the C locale (for its printf of numbers) and "restores"
+        // the pointer setlocale returned, which the second call overwrote: the process would be
+        // left in the C locale (Python's open() then writes ASCII). Restored here from a copy.
+        const char* cur = setlocale(LC_ALL, nullptr);
+        std::string locale = cur ? cur : "";
         r = initializeVkFFT(&a.app, c);
+        if (!locale.empty())
+            setlocale(LC_ALL, locale.c_str());
     }
     check(r, "plan creation");
     a.initialized = true;
