@@ -211,10 +211,11 @@ def test_arrays_past_the_descriptor_range():
     check(xp.fft.irfft(view), np.fft.irfft(a), dt)
 
 
-def test_locale_kept():
+def test_locale_kept(monkeypatch):
     # VkFFT's code generator switches the process to the C locale while it prints kernels.
     import locale
 
+    monkeypatch.setenv("ARRAY_API_VULKAN_CACHE_DIR", "")  # compile, not load from disk
     before = locale.setlocale(locale.LC_ALL, None)
     xp.fft.fft(xp.asarray(rng_c((2, 22), CPLX[0])))  # a new layout: a plan is made
     assert locale.setlocale(locale.LC_ALL, None) == before
