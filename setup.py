@@ -137,6 +137,8 @@ def _have_glslang():
 
 
 HAVE_GLSLANG = _have_glslang()
+# VkFFT (Debian's libvkfft-dev: one header) compiles its kernels through glslang: fft.cpp.
+HAVE_VKFFT = HAVE_GLSLANG and any(os.path.exists(f"{d}/vkFFT.h") for d in ("/usr/include", "/usr/local/include"))
 sources = sorted(glob.glob(f"{RUNTIME}/_vkcore.cpp")) + sorted(glob.glob(f"{RUNTIME}/src/*.cpp"))
 vkcore = Pybind11Extension(
     "array_api_vulkan._runtime._vkcore",
@@ -146,7 +148,8 @@ vkcore = Pybind11Extension(
     # kp_logger is linked although logging is compiled out: Kompute's headers still reference it.
     libraries=(GLSLANG_LIBS if HAVE_GLSLANG else []) + ["vulkan", "fmt"],
     define_macros=[("KOMPUTE_OPT_LOG_LEVEL_DISABLED", "1"), ("KOMPUTE_DISABLE_VK_DEBUG_LAYERS", "1")]
-    + ([("AVK_HAVE_GLSLANG", "1")] if HAVE_GLSLANG else []),
+    + ([("AVK_HAVE_GLSLANG", "1")] if HAVE_GLSLANG else [])
+    + ([("AVK_HAVE_VKFFT", "1")] if HAVE_VKFFT else []),
     cxx_std=17,
     extra_compile_args=["-O2"],
     # The static libraries' symbols (glslang, Kompute) stay private to the extension and bind

@@ -1,11 +1,15 @@
-"""The fft extension (host fallbacks through numpy.fft, dtypes kept as the standard says)."""
+"""The fft extension: transforms through VkFFT (the kernels layer's fft, _kernels/_fft.py), the
+frequency helpers and shifts natively; host fallbacks through numpy.fft (counted) where the
+kernels layer answers None. Dtypes as the standard says."""
+import math
 import operator
 
 import numpy as np
 
-from . import _dtypes, _fallback
+from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
 from ._creation_functions import _device, _dtype_for
+from ._elementwise_functions import conj as _conj
 from ._manipulation_functions import _axes
 
 __all__ = ["fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft",
@@ -37,6 +41,66 @@ _FFTS = {
 }
 
 
+# name -> (kernels-layer kind, inverse, conjugate before/after (hfft/ihfft))
+_NATIVE = {
+    "fft": ("c2c", False), "ifft": ("c2c", True), "fftn": ("c2c", False), "ifftn": ("c2c", True),
+    "rfft": ("r2c", False), "rfftn": ("r2c", False), "irfft": ("c2r", True), "irfftn": ("c2r", True),
+    "hfft": ("c2r", True), "ihfft": ("r2c", False),
+}
+_SWAP = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _sizes(name, x, size, axes, nd):
+    """The transform's axes and lengths (real lengths for the r/h transforms), as numpy takes
+    n=/s= and axes=; ValueError for a length below 1."""
+    halved = name in ("irfft", "irfftn", "hfft")
+    if nd:
+        if axes is None:
+            axes = tuple(range(x.ndim - len(size), x.ndim)) if size is not None else tuple(range(x.ndim))
+        if size is None:
+            size = [x.shape[a] for a in axes]
+            if halved and axes:
+                size[-1] = 2 * (x.shape[axes[-1]] - 1)
+        else:
+            if len(size) != len(axes):
+                raise ValueError(f"{name}(): s and axes must have the same length")
+            last = size[-1] if size else None
+            size = [x.shape[a] if n == -1 else n for a, n in zip(axes, size)]
+            if halved and axes and last == -1:
+                size[-1] = 2 * (x.shape[axes[-1]] - 1)
+    else:
+        axes = tuple(axes)
+        if size is None:
+            size = [2 * (x.shape[axes[0]] - 1) if halved else x.shape[axes[0]]]
+        else:
+            size = [size]
+    for n in size:
+        if n < 1:
+            raise ValueError(f"{name}(): invalid number of data points ({n}) along an axis")
+    return tuple(axes), tuple(size)
+
+
+def _native(name, x, axes, sizes, norm):
+    kind, inverse = _NATIVE[name]
+    if name in ("hfft", "ihfft"):
+        norm = _SWAP[norm]
+    if not axes:
+        return None
+    if name == "hfft":
+        x = _conj(x)
+    y = _kernels.fft(kind, x, axes, sizes, inverse)
+    if y is None:
+        return None
+    n = math.prod(sizes)
+    scale = {"backward": 1.0 / n if inverse else 1.0, "ortho": 1.0 / math.sqrt(n),
+             "forward": 1.0 if inverse else 1.0 / n}[norm]
+    if scale != 1.0:
+        y = y * scale
+    if name == "ihfft":
+        y = _conj(y)
+    return y
+
+
 def _transform(name, x, size, axes, norm):
     npfn, category, rule, nd = _FFTS[name]
     if not isinstance(x, Array):
@@ -59,6 +123,12 @@ def _transform(name, x, size, axes, norm):
         if size is not None and operator.index(size) < 1:
             raise ValueError(f"{name}(): n must be positive")
         kw = {"n": size, "axis": axes}
+        size = None if size is None else operator.index(size)
+        axes = (axes,)
+    t_axes, t_sizes = _sizes(name, x, size, axes, nd)
+    y = _native(name, x, t_axes, t_sizes, norm)
+    if y is not None:
+        return y
     return _fallback.call(name, lambda a: npfn(a, norm=norm, **kw), x, dtype=out_dt)
 
 
@@ -110,6 +180,9 @@ def _freq(name, npfn, n, d, dtype, device):
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"{name}(): n must be positive")
+    y = _kernels.fft_freq(n, float(d), dt, dev, name == "rfftfreq")
+    if y is not None:
+        return y
     return _fallback.call(name, lambda: npfn(n, d=d).astype(dt._np), device=dev, dtype=dt)
 
 
@@ -126,6 +199,11 @@ def _shift(name, npfn, x, axes):
         raise TypeError(f"{name}() expects an array")
     if axes is not None:
         axes = _axes(axes, x.ndim)
+    norm_axes = tuple(range(x.ndim)) if axes is None else axes
+    sign = 1 if name == "fftshift" else -1
+    y = _kernels.fft_shift(x, norm_axes, [sign * (x.shape[a] // 2) for a in norm_axes])
+    if y is not None:
+        return y
     return _fallback.call(name, lambda a: npfn(a, axes=axes), x, dtype=x.dtype)
 
 

@@ -172,6 +172,15 @@ for _n in ("linalg_cholesky", "linalg_det", "linalg_slogdet", "linalg_solve", "l
            "linalg_lu"):
     _ROWS.append((_n, "linalg", _same(_FLOAT, 1)))
 
+# -- fft: transforms through VkFFT (the runtime's FFTPlan, _fft.py; no shader of ours) -------
+# kind -> {input code: result code}: c2c complex -> same, r2c real -> complex of its precision,
+# c2r complex -> real of its precision.
+FFT = {
+    "c2c": {c: c for c in _CPLX},
+    "r2c": {"f": "F", "d": "D"},
+    "c2r": {c: _real(c) for c in _CPLX},
+}
+
 # Ops of the "math" family need the double/single/complex math libraries
 # (glsl/include/math_f64.glsl, math_f32.glsl, complex_math.glsl).
 _MATH_UNARY = ("exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin",

@@ -140,6 +140,7 @@ class Device:
             "device_local_bytes": info["device_local_bytes"],
         }
         self._core = None
+        self._bound_pool = None
         self._init_lock = threading.Lock()
 
     # -- identity -------------------------------------------------------------------------
@@ -219,6 +220,27 @@ class Device:
         self._ensure()
         return self.pool.alloc(int(nbytes))
 
+    def alloc_bound(self, nbytes):
+        """Device memory that a descriptor can bind from its buffer's start: allocation offset +
+        size within max_storage_buffer_range, for libraries that bind buffers through descriptor
+        sets (VkFFT: _kernels/_fft.py). From a pool of its own whose arenas are at most that
+        range (an array larger than it still gets a buffer of its own, out of reach)."""
+        self._ensure()
+        pool = self._bound_pool
+        if pool is None:
+            from . import _vkcore
+
+            with self._init_lock:
+                if self._bound_pool is None:
+                    rng = self.limits["max_storage_buffer_range"] // 16 * 16
+                    p = _vkcore.Pool(self._core, self, min(MAX_ARENA, self._core.max_buffer_bytes, rng),
+                                     host=False, stream_ordered=True, first_arena=min(FIRST_ARENA, rng))
+                    p.before_grow = self._before_grow
+                    p.set_recorder(self._rec)
+                    self._bound_pool = p
+            pool = self._bound_pool
+        return pool.alloc(int(nbytes))
+
     def _before_grow(self, block):
         # A pool about to make a new buffer first waits for pending work that holds freed
         # blocks (staging memory; device memory is reusable at once), then retries once.
@@ -275,6 +297,8 @@ class Device:
         self.pool.reclaim()
         self.staging.reclaim()
         self.staging_wc.reclaim()
+        if self._bound_pool is not None:
+            self._bound_pool.reclaim()
         stats.counters["bytes_downloaded"] += nbytes
         return out
 
@@ -370,3 +394,5 @@ class Device:
         self.pool.reclaim()
         self.staging.reclaim()
         self.staging_wc.reclaim()
+        if self._bound_pool is not None:
+            self._bound_pool.reclaim()

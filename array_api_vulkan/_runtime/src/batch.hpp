@@ -197,6 +197,15 @@ class Batch
         mSlot->cb.dispatch(gx, gy, gz);
         mDispatches++;
     }
+    // The open command buffer, for commands recorded by others (Recorder::record_external).
+    // Forgets the last bound pipeline: the caller may bind its own.
+    vk::CommandBuffer external()
+    {
+        check_open();
+        mLastBound = vk::Pipeline();
+        mDispatches++;
+        return mSlot->cb;
+    }
     // A buffer-to-buffer copy on the queue's copy engine path (uploads, downloads, copies).
     void copy(vk::Buffer src, uint64_t src_offset, vk::Buffer dst, uint64_t dst_offset, uint64_t nbytes)
     {

@@ -19,6 +19,8 @@ std::mutex compile_mutex;
 
 bool compiler_available() { return true; }
 
+std::mutex& compiler_mutex() { return compile_mutex; }
+
 void ensure_compiler()
 {
     std::call_once(init_once, [] {
@@ -79,6 +81,11 @@ py::bytes compile_glsl(const std::string& source, const std::string& name)
 #else
 
 bool compiler_available() { return false; }
+std::mutex& compiler_mutex()
+{
+    static std::mutex m;
+    return m;
+}
 void ensure_compiler() { throw std::runtime_error("built without glslang: no run-time GLSL compiler"); }
 py::bytes compile_glsl(const std::string&, const std::string& name)
 {

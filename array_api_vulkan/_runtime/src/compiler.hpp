@@ -12,6 +12,9 @@ void ensure_compiler();
 
 // SPIR-V words of a compute shader; includes must already be expanded. Raises ValueError with
 // glslang's log when the source does not compile. Thread-safe; releases the GIL.
+// Held around every glslang compile (compile_glsl, VkFFT's plan creation: fft.cpp).
+std::mutex& compiler_mutex();
+
 py::bytes compile_glsl(const std::string& source, const std::string& name);
 
 }  // namespace avk

@@ -59,6 +59,7 @@ class Device
     py::dict features() const;
     const Features& feature_set() const { return mFeatures; }
     uint64_t max_buffer_bytes() const { return mMaxBuffer; }
+    uint32_t queue_family() const { return mFamily; }
 
   private:
     std::shared_ptr<vk::PhysicalDevice> mPhysical;

@@ -1,6 +1,7 @@
 // The Python bindings of the runtime extension, _vkcore.
 #include "compiler.hpp"
 #include "dlpack.hpp"
+#include "fft.hpp"
 #include "plan.hpp"
 
 using namespace avk;
@@ -179,6 +180,23 @@ PYBIND11_MODULE(_vkcore, m)
            py::arg("recorder"), py::arg("device"), py::arg("pool"), py::arg("array_type"), py::arg("args"),
            py::arg("outputs"), py::arg("temps"), py::arg("steps"))
       .def("__call__", &Plan::call);
+
+#ifdef AVK_HAVE_VKFFT
+    m.attr("has_vkfft") = true;
+#else
+    m.attr("has_vkfft") = false;
+#endif
+    py::class_<FFTPlan, std::shared_ptr<FFTPlan>>(m, "FFTPlan")
+      .def(py::init<std::shared_ptr<Recorder>, std::vector<uint64_t>, uint64_t, bool, int, bool, std::shared_ptr<Buffer>,
+                    uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object>(),
+           py::arg("recorder"), py::arg("dims"), py::arg("batch"), py::arg("double_precision"), py::arg("kind"),
+           py::arg("inverse"), py::arg("in_buffer"), py::arg("in_range"), py::arg("out_buffer"), py::arg("out_range"),
+           py::arg("binary") = py::none())
+      .def("exec", &FFTPlan::exec, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"))
+      .def_property_readonly("binary", &FFTPlan::binary)
+      .def_property_readonly("in_bytes", &FFTPlan::in_bytes)
+      .def_property_readonly("out_bytes", &FFTPlan::out_bytes)
+      .def_property_readonly("serial", &FFTPlan::serial);
 
     py::class_<Device>(m, "Device")
       .def(py::init<uint32_t>())

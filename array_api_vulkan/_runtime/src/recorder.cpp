@@ -126,6 +126,19 @@ Recorder::record(const std::string& shader, const uint32_t* spec, size_t nspec, 
 }
 
 void
+Recorder::record_external(Allocation* const* allocs, const bool* writes, size_t n,
+                          const std::function<void(vk::CommandBuffer)>& fn, bool host_read)
+{
+    if (n > kMaxBuffers)
+        throw std::invalid_argument("record_external: too many buffers");
+    GilSafeLock guard(mLock);
+    touch(allocs, writes, n);
+    fn(mBatch->external());
+    dispatches++;
+    after_op(host_read);
+}
+
+void
 Recorder::copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t dst_offset, uint64_t nbytes,
                bool host_read)
 {

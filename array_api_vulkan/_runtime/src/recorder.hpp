@@ -12,6 +12,7 @@
 #include "pool.hpp"
 
 #include <deque>
+#include <functional>
 #include <unordered_set>
 
 namespace avk {
@@ -55,6 +56,14 @@ class Recorder
                 uint32_t gz, bool host_read);
     // The (gx, gy, 1) grid for count invocations of local_size-wide groups.
     static void grid_1d(uint64_t count, uint32_t local_size, uint32_t& gx, uint32_t& gy);
+
+    // Records commands made elsewhere (VkFFT's dispatches: fft.cpp) into the open batch, with
+    // the same hazard tracking as record(): a barrier before if they touch memory an earlier op
+    // wrote (or write memory one read); later ops touching `allocs` get one after. `fn` gets the
+    // batch's command buffer; it must leave no pipeline state our dispatches rely on (they bind
+    // and push their own), and must synchronize its own dispatches among themselves.
+    void record_external(Allocation* const* allocs, const bool* writes, size_t n,
+                         const std::function<void(vk::CommandBuffer)>& fn, bool host_read);
 
     // Copies nbytes from src (at src_offset) to dst (at dst_offset), in order with other work.
     void copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t dst_offset, uint64_t nbytes,

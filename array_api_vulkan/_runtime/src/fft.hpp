@@ -1,0 +1,59 @@
+// FFTs through VkFFT (Debian's libvkfft-dev, the single header vkFFT.h, Vulkan backend).
+//
+// An FFTPlan wraps one VkFFTApplication: one transform layout (up to 3 dimensions, innermost
+// first, batched) in one direction, on fixed buffers. VkFFT binds its buffers through
+// descriptor sets of its own, which it rewrites whenever it is given another buffer; a
+// recorded batch may hold several appends of one plan, so a plan is made for one (input,
+// output) pair of arena buffers and never sees another (the kernels layer keys its cache by
+// them). Where the data lies in a buffer is a launch-time offset (push constants), so every
+// allocation in the same arenas shares the plan. The descriptors cover [0, range) of each
+// buffer, range at most maxStorageBufferRange: data past it cannot be reached (the kernels
+// layer falls back). Execution is recorded into the runtime's current batch through
+// Recorder::record_external, with the recorder's hazard tracking; VkFFT's kernels are compiled
+// by glslang (linked in, initialised once by ensure_compiler()) when the plan is made, or taken
+// from another plan's binaries (same layout, other buffers), which skips the compile.
+#pragma once
+
+#include "recorder.hpp"
+
+namespace avk {
+
+struct FFTApp; // the VkFFTApplication and what it points to (fft.cpp)
+
+class FFTPlan
+{
+  public:
+    enum Kind : int { C2C = 0, R2C = 1, C2R = 2 };
+    // dims: transform lengths, innermost first (1 to 3; for R2C/C2R dims[0] is the real length);
+    // batch: how many such blocks lie one after another; inverse: the direction (C2C; R2C is
+    // forward, C2R inverse). C2C runs in place on `out` (in must be out); R2C reads real `in` and
+    // writes complex `out` (dims[0]/2 + 1 innermost); C2R reads complex `in`, which it may
+    // overwrite, and writes real `out`. in_range/out_range: bytes from each buffer's start the
+    // descriptors cover. binary: SPIR-V of a plan of the same layout (FFTPlan.binary), or None.
+    FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint64_t batch, bool double_precision,
+            int kind, bool inverse, std::shared_ptr<Buffer> in, uint64_t in_range, std::shared_ptr<Buffer> out,
+            uint64_t out_range, py::object binary);
+    ~FFTPlan();
+    FFTPlan(const FFTPlan&) = delete;
+    FFTPlan& operator=(const FFTPlan&) = delete;
+
+    // Records the transform of the data at in (byte offset in_offset from the allocation's
+    // start) into out (out_offset); both must lie in this plan's buffers within their ranges.
+    void exec(Allocation& in, uint64_t in_offset, Allocation& out, uint64_t out_offset);
+    // The compiled kernels, for plans of the same layout on other buffers.
+    py::bytes binary() const;
+    uint64_t in_bytes() const { return mInBytes; }
+    uint64_t out_bytes() const { return mOutBytes; }
+    uint64_t serial() const { return mSerial; } // the batch that last recorded it
+
+  private:
+    std::shared_ptr<Recorder> mRec;
+    std::unique_ptr<FFTApp> mApp;
+    int mKind;
+    bool mInverse;
+    uint64_t mInBytes = 0, mOutBytes = 0, mSerial = 0;
+    std::shared_ptr<Buffer> mIn, mOut;
+    uint64_t mInRange, mOutRange;
+};
+
+} // namespace avk

