@@ -335,6 +335,21 @@ class Device:
             self._ensure()
         self._rec.launch(shader, spec, buffers, writes, push, count, local_size, list(groups), host_read)
 
+    def set_record_hook(self, hook):
+        """hook() is called before anything is recorded, copied, transferred or waited for on
+        this device (Recorder.hook, in C++, so compiled plans call it too), until it is set to
+        None. The kernels layer sets it while it holds ops not yet recorded (fusion)."""
+        self._ensure()
+        self._rec.hook = hook
+
+    def run_record_hook(self):
+        """Calls the record hook if one is set (runtime_stats() does, so that its counts
+        include ops held back for fusion)."""
+        if self._core is not None:
+            hook = self._rec.hook
+            if hook is not None:
+                hook()
+
     def copy(self, src, src_offset, dst, dst_offset, nbytes):
         """Records a copy of nbytes between allocations (byte offsets), in order with other work."""
         self._ensure()

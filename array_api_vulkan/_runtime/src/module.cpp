@@ -85,6 +85,9 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readwrite("early_dispatches", &Recorder::early_dispatches)
       .def_readwrite("early_bytes", &Recorder::early_bytes)
       .def_readwrite("omit_barriers", &Recorder::omit_barriers)
+      .def_property(
+        "hook", [](Recorder& r) { return r.hook ? r.hook : py::none(); },
+        [](Recorder& r, py::object h) { r.hook = h.is_none() ? py::object() : h; })
       .def_property_readonly("counters",
                              [](Recorder& r) {
                                  py::dict d;

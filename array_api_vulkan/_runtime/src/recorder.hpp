@@ -32,6 +32,18 @@ class Recorder
     double gpu_seconds = 0;
     // For the validation tests' negative control only: record no hazard barriers.
     bool omit_barriers = false;
+    // Called (with the GIL, before the recorder's lock is taken) at the start of every entry
+    // that records or waits: record, copy, upload, download, synchronize. The kernels layer
+    // sets it while it holds elementwise ops not yet recorded (fusion), so that they are
+    // recorded before anything that might touch their memory. Null (None) when unset.
+    py::object hook;
+    void run_hook()
+    {
+        if (hook) {
+            py::object h = hook; // (kept alive if the hook unsets itself)
+            h();
+        }
+    }
     uint64_t serial = 1;    // serial of the batch being recorded
     uint64_t completed = 0; // serial of the last batch known finished
 
