@@ -2,10 +2,11 @@
 
 The elementwise entry points of the kernels layer (elementwise, astype) do not record their
 dispatch at once: they allocate the result as usual (so the caller gets an ordinary Array) and
-hold the op in its device's queue. The queue is recorded, as ONE generated kernel, when anything
-else is about to be recorded, copied, transferred or waited for on the device (the runtime's
-record hook, which compiled plans call too), when a different shape or thread comes, or when the
-kernel's budget (buffers, push words, ops) is full. At that point an op whose result nobody
+hold the op in the calling thread's queue for the device. The queue is recorded, as ONE
+generated kernel, when the thread records, copies or transfers anything else on the device, when
+another thread does so on memory the held ops write (or writes memory they read), at a
+synchronize (the runtime's record hook, which compiled plans call too), when an op of a
+different shape comes, or when the kernel's budget (buffers, push words, ops) is full. At that point an op whose result nobody
 outside the queue holds (its Allocation's only reference is the queue's) is an intermediate: it
 is computed in registers and never written; an op nobody needs at all is not computed.
 
@@ -80,11 +81,6 @@ def set_enabled(flag):
     return prev
 
 
-def flush_all():
-    for q in list(_queues.values()):
-        q.on_record()
-
-
 # -- the queue --------------------------------------------------------------------------------
 
 class _Node:
@@ -115,10 +111,14 @@ def _width(code):
 
 
 class _Queue:
-    def __init__(self, dev):
-        self.dev = dev
+    """One thread's held ops on one device."""
+
+    def __init__(self, owner, tid):
+        self.owner = owner
+        self.dev = owner.dev
+        self.tid = tid
         self.lock = threading.RLock()
-        self.words = max(8, min(int(dev.limits.get("max_push_constants_size", 128)), 256) // 4)
+        self.words = max(8, min(int(self.dev.limits.get("max_push_constants_size", 128)), 256) // 4)
         self._reset()
 
     def _reset(self):
@@ -126,12 +126,24 @@ class _Queue:
         self.leaves = []
         self.leaf_index = {}
         self.produced = {}
+        self.keys = set()   # hazard keys of the held results' memory
+        self.lkeys = set()  # and of the memory held ops read
+        self.live = []      # held ops whose results may be held outside the queue
         self.scalar_words = 0
         self.shape = None
-        self.tid = None
+
+    def touched(self, reads, writes):
+        keys = self.keys
+        for k in reads:
+            if k in keys:
+                return True
+        for k in writes:
+            if k in keys or k in self.lkeys:
+                return True
+        return False
 
     def on_record(self):
-        """The device's record hook: records the held ops (blocking while another thread does)."""
+        """Records the held ops (blocking while another thread does)."""
         with self.lock:
             if self.nodes:
                 self.flush()
@@ -146,21 +158,74 @@ class _Queue:
                 _emit(self, nodes, leaves, shape)
             finally:
                 if not self.nodes:
-                    self.dev.set_record_hook(None)
+                    self.owner.arm(-1)
 
 
-_queues = {}
-_queues_lock = threading.Lock()
+class _DeviceState:
+    """A device's queues (one per thread) and its record hook: before anything is recorded on
+    the device, the calling thread's held ops are recorded, and another thread's where the op
+    touches memory they write (or writes memory they read); everything before a synchronize."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.queues = {}
+        self.lock = threading.Lock()
+        self.armed = 0
+
+    def arm(self, delta):
+        with self.lock:
+            self.armed += delta
+            if delta > 0 and self.armed == 1:
+                self.dev.set_record_hook(self)
+            elif self.armed == 0:
+                self.dev.set_record_hook(None)
+
+    def __call__(self, reads=None, writes=None):
+        tid = threading.get_ident()
+        for q in list(self.queues.values()):
+            if q.nodes and (reads is None or q.tid == tid or q.touched(reads, writes)):
+                q.on_record()
+
+    def queue(self, tid):
+        with self.lock:
+            q = self.queues.get(tid)
+            if q is None:
+                # (queues of threads that ended and hold nothing go)
+                alive = {t.ident for t in threading.enumerate()}
+                for t in [t for t, oq in self.queues.items() if t not in alive and not oq.nodes]:
+                    del self.queues[t]
+                q = self.queues[tid] = _Queue(self, tid)
+        return q
+
+
+_states = {}
+_states_lock = threading.Lock()
+
+
+class _Local(threading.local):
+    queues = None  # device -> this thread's _Queue
+
+
+_local = _Local()
 
 
 def _queue(dev):
-    q = _queues.get(dev)
+    qs = _local.queues
+    if qs is None:
+        qs = _local.queues = {}
+    q = qs.get(dev)
     if q is None:
-        with _queues_lock:
-            q = _queues.get(dev)
-            if q is None:
-                q = _queues[dev] = _Queue(dev)
+        with _states_lock:
+            st = _states.get(dev)
+            if st is None:
+                st = _states[dev] = _DeviceState(dev)
+        q = qs[dev] = st.queue(threading.get_ident())
     return q
+
+
+def flush_all():
+    for st in list(_states.values()):
+        st()
 
 
 def _leaf_mode(a, shape, cstr):
@@ -191,11 +256,19 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     alloc = out._alloc
     dev = alloc.device
     q = _queue(dev)
-    tid = threading.get_ident()
     cstr = _launch._c_strides(shape)
     want = ["?", tin, tin] if family == "select" else [tin] * len(args)
+    if len(q.owner.queues) > 1:
+        # an operand held by another thread's queue is recorded first: held ops never read
+        # another queue's results (so no flush ever waits on two queues)
+        for a in args:
+            if a.__class__ not in _SCALARS:
+                k = a._alloc.key
+                for oq in list(q.owner.queues.values()):
+                    if oq is not q and oq.nodes and k in oq.keys:
+                        oq.on_record()
     with q.lock:
-        if q.nodes and (q.tid != tid or q.shape != shape or len(q.nodes) >= MAX_NODES):
+        if q.nodes and (q.shape != shape or len(q.nodes) >= MAX_NODES):
             q.flush()
         for _ in range(2):
             refs, new, sw, again = [], {}, 0, False
@@ -233,9 +306,14 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
                     li = t[0]
                 refs.append(("l", li))
             if not again:
+                # Results: at most every held op's; if that is too many, those still held outside
+                # the queue (a result nobody holds now never will be: only the queue can reach it).
                 nbuf = len(q.leaves) + len(new) + len(q.nodes) + 1
-                words = 1 + 2 * nbuf + q.scalar_words + sw
-                if nbuf <= MAX_BUFFERS and words <= q.words:
+                if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + q.scalar_words + sw > q.words:
+                    nodes = q.nodes
+                    q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
+                    nbuf = len(q.leaves) + len(new) + 1 + len(q.live)
+                if nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + q.scalar_words + sw <= q.words:
                     break
             if not q.nodes:
                 return False  # too large for one kernel even alone
@@ -245,15 +323,23 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
         for key, (li, lf) in new.items():
             q.leaf_index[key] = li
             q.leaves.append(lf)
+            q.lkeys.add(lf.alloc.key)
         nd = _Node()
         nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, out._dtype, family, tin, tout, opcode
         nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
         q.scalar_words += sw
         q.produced[id(alloc)] = len(q.nodes)
+        q.keys.add(alloc.key)
+        q.live.append(len(q.nodes))
         q.nodes.append(nd)
         if len(q.nodes) == 1:
-            q.shape, q.tid = shape, tid
-            dev.set_record_hook(q.on_record)
+            q.shape = shape
+            q.owner.arm(1)
+    # A held op counts as a dispatch with no plan, so that compile_since never takes an earlier
+    # dispatch of the same call (an unheld cast of an operand) for the call's.
+    st = _launch.state
+    st.launches += 1
+    st.last_plan = None
     return True
 
 

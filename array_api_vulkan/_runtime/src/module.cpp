@@ -70,7 +70,15 @@ PYBIND11_MODULE(_vkcore, m)
         },
         "Makes (or finds) the pipeline of shader with spec, recording nothing (warmup).")
       .def("submit", &Recorder::submit, py::arg("background") = false)
-      .def("synchronize", &Recorder::synchronize)
+      // hook=False: no record hook (a pool waiting for memory to come back, not a user's wait)
+      .def(
+        "synchronize",
+        [](Recorder& r, bool hook) {
+            if (hook)
+                r.run_hook(nullptr, nullptr, 0);
+            r.synchronize();
+        },
+        py::arg("hook") = true)
       .def("gpu_idle", &Recorder::gpu_idle)
       .def_property_readonly("idle", &Recorder::idle)
       .def_property_readonly("inflight", &Recorder::inflight)
