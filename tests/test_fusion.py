@@ -288,3 +288,31 @@ def test_env_switch_turns_fusion_off_in_a_fresh_process():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["False", "6"]
+
+
+def test_another_thread_writing_an_operand_records_the_held_ops_first():
+    x = xp.asarray(np.arange(8, dtype=np.float32))
+    xp.synchronize()
+    y = x * 2.0 + 1.0                  # held by this thread
+    t = threading.Thread(target=lambda: x.__setitem__(0, 100.0))
+    t.start()
+    t.join()
+    z = xp.exp(x * 0.0)                # held: reads the new x
+    np.testing.assert_array_equal(host(y), np.arange(8, dtype=np.float32) * 2 + 1)
+    assert float(x[0]) == 100.0
+    np.testing.assert_array_equal(host(z), np.ones(8, np.float32))
+
+
+def test_another_threads_unrelated_work_does_not_cut_a_chain():
+    a = xp.asarray(np.ones(64, np.float32))
+    b = xp.asarray(np.ones(32, np.float32))
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    y = xp.sin(a) * 2.0
+    t = threading.Thread(target=lambda: host(b + 1.0))
+    t.start()
+    t.join()
+    y = xp.sqrt(y + 1.0)
+    s = xp.runtime_stats()
+    assert s["fused_kernels"] == 1 and s["fused_ops"] == 4
+    np.testing.assert_allclose(host(y), np.sqrt(np.sin(np.float32(1)) * 2 + 1), rtol=1e-6)
