@@ -165,18 +165,19 @@ def test_float64_and_complex_chains():
     np.testing.assert_allclose(s, np.log1p(np.abs(x)) * np.tanh(x), rtol=1e-12, atol=1e-300)
 
 
-def test_broadcasting_single_elements_fuse_and_strided_operands_do_not_break():
+def test_broadcasting_and_strided_operands_fuse():
     x = np.arange(24, dtype=np.float32).reshape(4, 6)
     a = xp.asarray(x)
     one = xp.asarray(np.float32(2.5))
     col = xp.asarray(np.arange(4, dtype=np.float32).reshape(4, 1))
 
     def fn(a, one, col):
-        y = a * one + 1.0      # a 0-d operand: fused
-        z = y - col            # broadcast column: recorded unfused
-        return xp.exp(z * 0.1) + y, a.T + 1.0
+        y = a * one + 1.0      # a 0-d operand
+        z = y - col            # a column broadcast along the rows
+        return xp.exp(z * 0.1) + y, a.T + 1.0  # (a transposed view: another shape)
 
-    (r, t), _, _ = both(fn, a, one, col)
+    (r, t), d1, _ = both(fn, a, one, col)
+    assert d1 == 2
     y = x * np.float32(2.5) + 1
     np.testing.assert_allclose(r, np.exp((y - np.arange(4, dtype=np.float32)[:, None]) * np.float32(0.1)) + y,
                                rtol=1e-6)
@@ -316,3 +317,19 @@ def test_another_threads_unrelated_work_does_not_cut_a_chain():
     s = xp.runtime_stats()
     assert s["fused_kernels"] == 1 and s["fused_ops"] == 4
     np.testing.assert_allclose(host(y), np.sqrt(np.sin(np.float32(1)) * 2 + 1), rtol=1e-6)
+
+
+def test_row_broadcast_in_three_dimensions_and_reversed_views():
+    x = np.arange(2 * 3 * 5, dtype=np.float32).reshape(2, 3, 5)
+    a = xp.asarray(x)
+    row = xp.asarray(np.linspace(0, 1, 5, dtype=np.float32))
+    mid = xp.asarray(np.arange(3, dtype=np.float32).reshape(3, 1))
+
+    def fn(a, row, mid):
+        y = xp.maximum(a * row + mid, 2.0)
+        return y * a[:, ::2, :].shape[0], xp.flip(a, axis=2) - y   # (a reversed view: unfused)
+
+    (r, f), d1, _ = both(fn, a, row, mid)
+    y = np.maximum(x * np.linspace(0, 1, 5, dtype=np.float32) + np.arange(3, dtype=np.float32).reshape(3, 1), 2)
+    np.testing.assert_array_equal(r, y * 2)
+    np.testing.assert_array_equal(f, x[:, :, ::-1] - y)

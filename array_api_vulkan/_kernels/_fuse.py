@@ -89,7 +89,8 @@ class _Node:
 
 
 class _Leaf:
-    __slots__ = ("alloc", "dtype", "shape", "strides", "offset", "mode", "code")
+    # bstrides: for mode "s", the strides (elements) over the result's non-unit dimensions
+    __slots__ = ("alloc", "dtype", "shape", "strides", "offset", "mode", "code", "bstrides")
 
 
 def _refs(node):
@@ -130,6 +131,7 @@ class _Queue:
         self.lkeys = set()  # and of the memory held ops read
         self.live = []      # held ops whose results may be held outside the queue
         self.scalar_words = 0
+        self.strided = 0    # leaves of mode "s"
         self.shape = None
 
     def touched(self, reads, writes):
@@ -228,16 +230,24 @@ def flush_all():
         st()
 
 
+MAX_DIMS = 4  # non-unit dimensions of a chain with strided or broadcast operands
+
+
 def _leaf_mode(a, shape, cstr):
-    """'c' (contiguous over shape), 'o' (one element broadcast), or None (strided: not held)."""
+    """('c', None) contiguous over shape, ('o', None) one element broadcast, ('s', strides over
+    shape's non-unit dimensions) strided or broadcast along some axes, or (None, None): not held
+    (negative strides, or too many dimensions)."""
     if a._shape == shape and a._strides == cstr:
-        return "c"
+        return "c", None
     st = _launch._broadcast_strides(a, shape)
     if all(s == 0 for s, m in zip(st, shape) if m != 1):
-        return "o"
+        return "o", None
     if all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
-        return "c"
-    return None
+        return "c", None
+    bst = tuple(s for s, m in zip(st, shape) if m != 1)
+    if len(bst) > MAX_DIMS or any(s < 0 or s >= 1 << 31 for s in bst):
+        return None, None
+    return "s", bst
 
 
 def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
@@ -291,29 +301,31 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
                     break
                 if al.device != dev:
                     return False
-                mode = _leaf_mode(a, shape, cstr)
+                mode, bst = _leaf_mode(a, shape, cstr)
                 if mode is None:
                     return False
-                key = (id(al), a._offset, code, mode)
+                key = (id(al), a._offset, code, mode, bst)
                 li = q.leaf_index.get(key)
                 if li is None:
                     t = new.get(key)
                     if t is None:
                         lf = _Leaf()
                         lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
-                        lf.offset, lf.mode, lf.code = a._offset, mode, code
+                        lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, mode, code, bst
                         t = new[key] = (len(q.leaves) + len(new), lf)
                     li = t[0]
                 refs.append(("l", li))
             if not again:
                 # Results: at most every held op's; if that is too many, those still held outside
                 # the queue (a result nobody holds now never will be: only the queue can reach it).
+                ns = q.strided + sum(1 for t in new.values() if t[1].mode == "s")
+                sw2 = q.scalar_words + sw + (ns + 1) * sum(1 for m in shape if m != 1) * (ns > 0)
                 nbuf = len(q.leaves) + len(new) + len(q.nodes) + 1
-                if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + q.scalar_words + sw > q.words:
+                if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + sw2 > q.words:
                     nodes = q.nodes
                     q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
                     nbuf = len(q.leaves) + len(new) + 1 + len(q.live)
-                if nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + q.scalar_words + sw <= q.words:
+                if nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + sw2 <= q.words:
                     break
             if not q.nodes:
                 return False  # too large for one kernel even alone
@@ -324,6 +336,7 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
             q.leaf_index[key] = li
             q.leaves.append(lf)
             q.lkeys.add(lf.alloc.key)
+            q.strided += lf.mode == "s"
         nd = _Node()
         nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, out._dtype, family, tin, tout, opcode
         nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
@@ -384,7 +397,9 @@ def _emit(q, nodes, leaves, shape):
                 scal.append(r[1])
         sigs.append((nd.family, nd.tin, nd.tout, nd.opcode, nd.dtype.name, tuple(rs)))
     outs = tuple(k for k, i in enumerate(sel) if live[i])
-    flavour = (dev.supports_float64, _launch.denorm_preserve(dev))
+    dims = [m for m in shape if m != 1]
+    nd = len(dims) if any(m == "s" for _, m in lsig) else 0
+    flavour = (dev.supports_float64, _launch.denorm_preserve(dev), nd)
     sig = (flavour, tuple(sigs), tuple(lsig), tuple(outs))
     entry = _cache.get(sig)
     if entry is None and sig not in _cache:
@@ -416,6 +431,12 @@ def _emit(q, nodes, leaves, shape):
         writes.append(True)
     for w in scal:
         words += w
+    if nd:
+        words += dims
+        for li, _ in order:
+            lf = leaves[li]
+            if lf.mode == "s":
+                words += lf.bstrides
     import array
 
     dev.launch(name, (), buffers, writes, array.array("I", words), (n + ELEMS - 1) // ELEMS)
@@ -545,12 +566,13 @@ def _align(code):
     return max(1, bits // 8)
 
 
-def generate(dev_flavour, sig, push_words=None):
+def generate(dev_flavour, sig):
     """The GLSL source of the fused kernel of chain signature `sig` (see _emit)."""
-    f64, dp = dev_flavour
+    f64, dp, ndims = dev_flavour
     _, nodes, lsig, outs = sig
     scodes = [r[2] for nd in nodes for r in nd[5] if r[0] == "s"]
-    nwords = 1 + 2 * (len(lsig) + len(outs)) + sum(_width(c) for c in scodes)
+    nstrided = sum(1 for _, m in lsig if m == "s")
+    nwords = 1 + 2 * (len(lsig) + len(outs)) + sum(_width(c) for c in scodes) + ndims * (1 + nstrided)
     src = ["#version 450",
            "#extension GL_GOOGLE_include_directive : require",
            "#extension GL_ARB_gpu_shader_int64 : require",
@@ -608,10 +630,22 @@ def generate(dev_flavour, sig, push_words=None):
         w += _width(c)
     body += [f"    [[dont_unroll]] for (uint e = 0u; e < {ELEMS}u; ++e, i += step) {{",
              "        if (i >= n)", "            return;"]
+    shw = w  # the result's non-unit dimensions, then each strided input's strides over them
+    sj = 0
     for j, (c, mode) in enumerate(lsig):
         nm = table.CODE[c]
         ct = table.DTYPES[nm][2]
         idx = "i" if mode == "c" else "0u"
+        if mode == "s":
+            stw = shw + ndims * (1 + sj)
+            sj += 1
+            body.append(f"        uint o{j} = 0u;")
+            body.append("        {")
+            body.append("            uint r = i;")
+            for k in range(ndims - 1, -1, -1):
+                body.append(f"            {{ uint q = r / p.w[{shw + k}]; o{j} += (r - q * p.w[{shw + k}]) * p.w[{stw + k}]; r = q; }}")
+            body.append("        }")
+            idx = f"o{j}"
         body.append(f"        {ct} l{j} = {ct}(In_{nm}(uvec2(p.w[{1 + 2 * j}], p.w[{2 + 2 * j}])).v[{idx}]);")
     for k, nd in enumerate(nodes):
         family, tin, tout, opcode, rname, refs = nd
