@@ -103,16 +103,25 @@ class BuildPy(build_py):
         self.mkpath(inc)
         for f in _glsl_includes():
             self.copy_file(f, inc)
+        # and the elementwise families' shaders, which fused kernels are generated from
+        # (_kernels/_fuse.py)
+        for f in _glsl_families():
+            self.copy_file(f, os.path.dirname(inc))
 
     def get_outputs(self, include_bytecode=1):
         dest = os.path.join(self.build_lib, "array_api_vulkan", "spv")
         inc = os.path.join(self.build_lib, "array_api_vulkan", "glsl", "include")
         return (super().get_outputs(include_bytecode) + [os.path.join(dest, os.path.basename(f)) for f in _spv_files()]
-                + [os.path.join(inc, os.path.basename(f)) for f in _glsl_includes()])
+                + [os.path.join(inc, os.path.basename(f)) for f in _glsl_includes()]
+                + [os.path.join(os.path.dirname(inc), os.path.basename(f)) for f in _glsl_families()])
 
 
 def _glsl_includes():
     return sorted(glob.glob(os.path.join("glsl", "include", "*.glsl")))
+
+
+def _glsl_families():
+    return [os.path.join("glsl", f + ".comp") for f in ("unary", "binary", "math", "cast", "clip")]
 
 
 def _spv_files():

@@ -409,3 +409,15 @@ def clip(x, /, min=None, max=None):
 
 
 __all__.append("clip")
+
+
+def _drop_compiled():
+    """Fusion switched on or off: per-op compiled plans made under the other setting go (a plan
+    records its dispatch at once, so it would keep ops of its layout out of fusion)."""
+    for _name in __all__:
+        _op = globals()[_name]
+        if isinstance(_op, ElementwiseOp):
+            _op._compiled.clear()
+
+
+_kernels._fuse.listeners.append(_drop_compiled)

@@ -92,6 +92,44 @@ def chain_per_op(small, read):
     return statistics.median(ts) / 1000
 
 
+def chain5(m, a):
+    """The fusion row's chain (issue 10): 6 elementwise ops, 5 of them intermediates."""
+    return m.sqrt(m.abs(m.sin(a) * 3.0 + a) + 1.0)
+
+
+def bench_fusion(results, a32):
+    """chain5 on 16M float32: fused (one generated kernel) and unfused (one static dispatch per
+    op). Each repeat keeps its result and records it at once (flush_all), as a following read
+    would; a dropped result would never be computed."""
+    from array_api_vulkan._kernels import _fuse
+
+    holder = [None]
+
+    def fn():
+        holder[0] = chain5(xp, a32)
+        _fuse.flush_all()
+
+    for label, on in (("fused", True), ("unfused", False)):
+        prev = _fuse.set_enabled(on)
+        try:
+            if on and not _fuse.enabled():
+                results["ours_fused5_f32_16M"] = "unavailable: no run-time compiler"
+                continue
+            wall, gpu = timed(fn, xp.synchronize, gpu=ours_gpu)
+            results[f"ours_{label}5_f32_16M_us"] = wall * 1e6
+            results[f"ours_{label}5_f32_16M_gpu_us"] = gpu * 1e6
+            xp.synchronize()
+            xp.reset_runtime_stats()
+            fn()
+            xp.synchronize()
+            results[f"ours_{label}5_f32_16M_dispatches"] = xp.runtime_stats()["dispatches"]
+            small = xp.ones(1000, dtype=xp.float32)
+            results[f"ours_chain1000_small_per_op_{label}_us"] = chain_per_op(small, lambda x: float(x[0])) * 1e6
+        finally:
+            _fuse.set_enabled(prev)
+    holder[0] = None
+
+
 def bench_ours(results):
     dev = xp.__array_namespace_info__().default_device()
     results["device"] = str(dev)
@@ -117,6 +155,7 @@ def bench_ours(results):
     results["ours_chain1000_stats"] = {k: s[k] for k in ("submits", "dispatches", "barriers", "pipelines_created",
                                                          "gpu_seconds")}
     results["ours_host_fallbacks"] = s["host_fallbacks"]
+    bench_fusion(results, a32)
 
 
 def bench_cupy(results):
@@ -136,6 +175,8 @@ def bench_cupy(results):
         wall, g = timed(fn, sync, gpu=gpu)
         results[f"cupy_{name}_us"] = wall * 1e6
         results[f"cupy_{name}_gpu_us"] = g * 1e6
+    wall, g = timed(lambda: chain5(cp, a32), sync, gpu=gpu)
+    results["cupy_chain5_f32_16M_us"], results["cupy_chain5_f32_16M_gpu_us"] = wall * 1e6, g * 1e6
     small = cp.ones(1000, dtype=cp.float32)
     results["cupy_chain1000_small_per_op_us"] = chain_per_op(small, lambda x: float(x[0])) * 1e6
 
@@ -157,6 +198,8 @@ def bench_torch(results):
         wall, g = timed(fn, sync, gpu=gpu)
         results[f"torch_{name}_us"] = wall * 1e6
         results[f"torch_{name}_gpu_us"] = g * 1e6
+    wall, g = timed(lambda: chain5(torch, a32), sync, gpu=gpu)
+    results["torch_chain5_f32_16M_us"], results["torch_chain5_f32_16M_gpu_us"] = wall * 1e6, g * 1e6
 
 
 def main():

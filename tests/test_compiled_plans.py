@@ -10,6 +10,17 @@ from array_api_vulkan._kernels import _launch
 from conftest import FLOAT, first, param
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _unfused():
+    """Compiled per-op plans are the path of ops that are not held for fusion (fusion off here;
+    tests/test_fusion.py covers it)."""
+    from array_api_vulkan._kernels import _fuse
+
+    prev = _fuse.set_enabled(False)
+    yield
+    _fuse.set_enabled(prev)
+
+
 def general(op, *args):
     """op(*args) through the general path only (plans dropped before and after)."""
     saved = op._compiled, op._plans

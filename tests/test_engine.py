@@ -42,7 +42,8 @@ def test_warmup_makes_the_common_pipelines_once():
 def test_pipeline_cache_is_saved_and_loaded_by_a_second_process(tmp_path):
     cache = tmp_path / "cache"
     first = run_fresh({"ARRAY_API_VULKAN_CACHE_DIR": str(cache)})
-    files = list(cache.iterdir())
+    # (beside it, spirv/: shaders compiled at run time, e.g. fused elementwise kernels)
+    files = [f for f in cache.iterdir() if f.name != "spirv"]
     assert len(files) == 1, files
     blob = files[0].read_bytes()
     # The driver's header (VkPipelineCacheHeaderVersionOne): its length, version 1, vendor.

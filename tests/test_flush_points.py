@@ -72,7 +72,8 @@ def test_1000_small_dependent_ops_then_one_read_is_one_submit():
     s = xp.runtime_stats()
     assert value == 1001.0
     assert s["submits"] == 1
-    assert s["dispatches"] >= 1000
+    # every op recorded: one dispatch each, or within fused kernels (tests/test_fusion.py)
+    assert s["dispatches"] - s["fused_kernels"] + s["fused_ops"] >= 1000
     assert s["pipelines_created"] <= 4
     assert s["host_fallbacks"] == {}
     # Stream-ordered memory: the chain reuses the same few blocks.

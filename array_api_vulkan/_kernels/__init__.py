@@ -8,7 +8,7 @@ What is native is decided by the op table (table.py) and the shader variants it 
 """
 import math
 
-from . import _launch
+from . import _fuse, _launch
 from ._launch import table
 from ._matmul import matmul  # noqa: F401
 from ._reduce import NotNative, reduce, scan, supports_reduce, supports_scan  # noqa: F401
@@ -130,6 +130,8 @@ def astype(x, dtype):
         if out is not None:
             return out
     out = _empty(dev, dtype, x._shape)
+    if _fuse.on and _fuse.record(variant, "cast", 0, tc, rc, out, [x], 1, False, tc):
+        return out
     if not _launch.map_op(variant, 0, out, [x], 1):
         return None
     return out
@@ -216,7 +218,9 @@ def elementwise(name, args, dtype, shape):
     nin = {"unary": 1, "binary": 2, "math": 2, "clip": 3, "select": 3}[op.family]
     if op.family == "math" and op.nargs == 1:
         args = [args[0], args[0]]
-    if not _launch.map_op(variant, op.code, out, list(args), nin,
-                          dynamic=op.family in _launch.DYNAMIC_MODES, tcode=tc):
+    dynamic = op.family in _launch.DYNAMIC_MODES
+    if _fuse.on and _fuse.record(variant, op.family, op.code, tc, rc, out, list(args), nin, dynamic, tc):
+        return out  # held: recorded with the ops around it as one kernel (_fuse.py)
+    if not _launch.map_op(variant, op.code, out, list(args), nin, dynamic=dynamic, tcode=tc):
         return None
     return out

@@ -106,6 +106,8 @@ def count_fallback(name):
 
 
 def runtime_stats():
+    for dev in _devices or ():
+        dev.run_record_hook()  # ops held back for fusion are recorded (and counted) first
     d = dict.fromkeys(stats.RECORDER_KEYS, 0)
     d.update(stats.counters)
     reserved = in_use = 0

@@ -245,7 +245,12 @@ class Device:
         # A pool about to make a new buffer first waits for pending work that holds freed
         # blocks (staging memory; device memory is reusable at once), then retries once.
         if not self._rec.idle:  # (idle: the deferred blocks are already reclaimable)
-            self.synchronize()
+            # (no record hook: ops held for fusion hold no freed memory, and recording them
+            # here would cut other threads' chains at a point that depends on timing)
+            self._rec.synchronize(False)
+            self.pool.reclaim()
+            self.staging.reclaim()
+            self.staging_wc.reclaim()
 
     def _stage(self, nbytes):
         return self.staging.alloc(nbytes)
@@ -358,6 +363,23 @@ class Device:
         if self._core is None:
             self._ensure()
         self._rec.launch(shader, spec, buffers, writes, push, count, local_size, list(groups), host_read)
+
+    def set_record_hook(self, hook):
+        """hook(reads, writes) is called before anything is recorded, copied or transferred on
+        this device, with the hazard keys (Allocation.key) of the memory it reads and writes,
+        and hook(None, None) before a synchronize (Recorder.hook, in C++, so compiled plans
+        call it too), until it is set to None. The kernels layer sets it while it holds ops
+        not yet recorded (fusion)."""
+        self._ensure()
+        self._rec.hook = hook
+
+    def run_record_hook(self):
+        """Calls the record hook if one is set (runtime_stats() does, so that its counts
+        include ops held back for fusion)."""
+        if self._core is not None:
+            hook = self._rec.hook
+            if hook is not None:
+                hook(None, None)
 
     def copy(self, src, src_offset, dst, dst_offset, nbytes):
         """Records a copy of nbytes between allocations (byte offsets), in order with other work."""

@@ -71,7 +71,15 @@ PYBIND11_MODULE(_vkcore, m)
         },
         "Makes (or finds) the pipeline of shader with spec, recording nothing (warmup).")
       .def("submit", &Recorder::submit, py::arg("background") = false)
-      .def("synchronize", &Recorder::synchronize)
+      // hook=False: no record hook (a pool waiting for memory to come back, not a user's wait)
+      .def(
+        "synchronize",
+        [](Recorder& r, bool hook) {
+            if (hook)
+                r.run_hook(nullptr, nullptr, 0);
+            r.synchronize();
+        },
+        py::arg("hook") = true)
       .def("gpu_idle", &Recorder::gpu_idle)
       .def_property_readonly("idle", &Recorder::idle)
       .def_property_readonly("inflight", &Recorder::inflight)
@@ -86,6 +94,9 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readwrite("early_dispatches", &Recorder::early_dispatches)
       .def_readwrite("early_bytes", &Recorder::early_bytes)
       .def_readwrite("omit_barriers", &Recorder::omit_barriers)
+      .def_property(
+        "hook", [](Recorder& r) { return r.hook ? r.hook : py::none(); },
+        [](Recorder& r, py::object h) { r.hook = h.is_none() ? py::object() : h; })
       .def_property_readonly("counters",
                              [](Recorder& r) {
                                  py::dict d;

@@ -116,6 +116,7 @@ Recorder::record(const std::string& shader, const uint32_t* spec, size_t nspec, 
                  const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint32_t gx, uint32_t gy,
                  uint32_t gz, bool host_read)
 {
+    run_hook(allocs, writes, n);
     GilSafeLock guard(mLock);
     PipelineCache& pc = mCore.pipelines();
     Pipeline* p = pc.get(shader, spec, nspec, mLoadSpirv);
@@ -146,6 +147,11 @@ Recorder::copy(Allocation& src, uint64_t src_offset, Allocation& dst, uint64_t d
         return;
     if (!src.arena || !dst.arena || src_offset + nbytes > src.nbytes || dst_offset + nbytes > dst.nbytes)
         throw std::invalid_argument("copy: range outside the allocations");
+    {
+        Allocation* a[2] = { &dst, &src };
+        bool w[2] = { true, false };
+        run_hook(a, w, 2);
+    }
     GilSafeLock guard(mLock);
     Allocation* allocs[2] = { &dst, &src };
     bool writes[2] = { true, false };

@@ -36,6 +36,26 @@ class Recorder
     double transfer_host_seconds = 0, transfer_wait_seconds = 0;
     // For the validation tests' negative control only: record no hazard barriers.
     bool omit_barriers = false;
+    // Called (with the GIL, before the recorder's lock is taken) at the start of every entry
+    // that records or transfers: hook(reads, writes) with the hazard keys (Allocation.key) of
+    // the memory the op reads and writes; hook(None, None) from a Python call of synchronize.
+    // The kernels layer sets it while it holds elementwise ops not yet recorded (fusion), so
+    // that they are recorded before anything that touches their memory. Null when unset.
+    py::object hook;
+    void run_hook(Allocation* const* allocs, const bool* writes, size_t n)
+    {
+        if (!hook)
+            return;
+        py::object h = hook; // (kept alive if the hook unsets itself)
+        if (!allocs) {
+            h(py::none(), py::none());
+            return;
+        }
+        py::list r, w;
+        for (size_t i = 0; i < n; i++)
+            (writes[i] ? w : r).append(py::int_(allocs[i]->key));
+        h(r, w);
+    }
     uint64_t serial = 1;    // serial of the batch being recorded
     uint64_t completed = 0; // serial of the last batch known finished
 

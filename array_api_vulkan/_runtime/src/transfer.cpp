@@ -62,6 +62,11 @@ Recorder::upload(Pool& staging, py::buffer src, Allocation& dst, uint64_t dst_of
         return;
     if (!dst.arena || dst_offset + n > dst.nbytes)
         throw std::invalid_argument("upload: range outside the allocation");
+    {
+        Allocation* a = &dst;
+        bool w = true;
+        run_hook(&a, &w, 1);
+    }
     const uint8_t* host = static_cast<const uint8_t*>(info.ptr);
     uint64_t chunk = std::min(n, transfer_chunk);
     uint64_t nchunks = (n + chunk - 1) / chunk;
@@ -102,6 +107,11 @@ Recorder::download(Pool& staging, Allocation& src, uint64_t src_offset, py::buff
         return;
     if (!src.arena || src_offset + n > src.nbytes)
         throw std::invalid_argument("download: range outside the allocation");
+    {
+        Allocation* a = &src;
+        bool w = false;
+        run_hook(&a, &w, 1);
+    }
     uint8_t* host = static_cast<uint8_t*>(info.ptr);
     // A large destination is usually fresh memory that faults in page by page during the drain:
     // ask for huge pages there (512x fewer faults; a no-op where transparent huge pages are off).

@@ -1,0 +1,683 @@
+"""Automatic elementwise fusion (docs/design.md, "Fusion").
+
+The elementwise entry points of the kernels layer (elementwise, astype) do not record their
+dispatch at once: they allocate the result as usual (so the caller gets an ordinary Array) and
+hold the op in the calling thread's queue for the device. The queue is recorded, as ONE
+generated kernel, when the thread records, copies or transfers anything else on the device, when
+another thread does so on memory the held ops write (or writes memory they read), at a
+synchronize (the runtime's record hook, which compiled plans call too), when an op of a
+different shape comes, or when the kernel's budget (buffers, push words, ops) is full. At that point an op whose result nobody
+outside the queue holds (its Allocation's only reference is the queue's) is an intermediate: it
+is computed in registers and never written; an op nobody needs at all is not computed.
+
+The kernel is generated from the same GLSL the static shaders are built from: each op's body is
+its family's shader text (glsl/<family>.comp between the kernels.glsl include and AVK_OP) with
+the dtype and op-code defines of its static variant, its functions renamed per op, and each
+`return` of the op's entry function made `precise` (so that no compiler contracts one op's last
+multiply with the next op's add into an FMA, which separate dispatches never do). Values cross
+ops in the compute type of the producer's result dtype, wrapped to its storage width (8/16-bit
+integers), so each op sees exactly the value the static shader would have loaded.
+
+A chain that needs one op only runs as that op's static variant (the unfused dispatch). A chain
+the generator cannot compile, or whose SPIR-V needs a feature the device lacks, runs unfused, op
+by op, through the static variants. With no run-time compiler, or ARRAY_API_VULKAN_FUSION=0,
+nothing is held.
+"""
+import math
+import os
+import re
+import sys
+import threading
+
+from .._runtime import compiler as _compiler
+from .._runtime import stats as _stats
+from . import _launch
+from ._launch import table
+
+_SCALARS = (bool, int, float, complex)
+# Families whose ops are held (their static shader is elementwise.glsl over an op function, or
+# select's plain choice).
+FAMILIES = frozenset(("unary", "binary", "math", "cast", "clip", "select"))
+MAX_NODES = 32          # ops per fused kernel
+MAX_BUFFERS = 16        # the recorder's limit of Allocations per dispatch (results + inputs)
+MAX_CACHE = 512         # chain signatures kept (compiled shader names)
+ELEMS = 4               # elements per invocation, ELEMS apart in the grid (as the static kernels)
+
+ENV = "ARRAY_API_VULKAN_FUSION"
+# Whether ops are held; read on the hot path as a module global.
+on = os.environ.get(ENV, "1") != "0"
+_checked = False
+# Callables run when fusion is switched on or off (the spec layer drops its compiled per-op
+# plans, which would otherwise bypass or keep bypassing the queue).
+listeners = []
+
+
+def enabled():
+    """Whether elementwise ops are held for fusion (env ARRAY_API_VULKAN_FUSION, not 0, and a
+    run-time compiler built in)."""
+    _check()
+    return on
+
+
+def _check():
+    global on, _checked
+    if not _checked:
+        _checked = True
+        if on and not _compiler.available():
+            on = False
+
+
+def set_enabled(flag):
+    """Switches fusion on or off (on only where a compiler is built in); returns the previous
+    state. Held ops are recorded first."""
+    global on
+    _check()
+    prev = on
+    flush_all()
+    on = bool(flag) and _compiler.available()
+    if on != prev:
+        for f in listeners:
+            f()
+    return prev
+
+
+# -- the queue --------------------------------------------------------------------------------
+
+class _Node:
+    __slots__ = ("alloc", "dtype", "family", "tin", "tout", "opcode", "variant", "nin", "dynamic",
+                 "tcode", "args")
+
+
+class _Leaf:
+    # bstrides: for mode "s", the strides (elements) over the result's non-unit dimensions
+    __slots__ = ("alloc", "dtype", "shape", "strides", "offset", "mode", "code", "bstrides")
+
+
+def _refs(node):
+    return sys.getrefcount(node.alloc)
+
+
+def _base():
+    probe = _Node()
+    probe.alloc = object()
+    return _refs(probe)
+
+
+# References to a node's Allocation when only the queue holds it.
+_BASE = _base()
+
+
+def _width(code):
+    return 4 if code == "D" else (2 if code in "dFlL" else 1)
+
+
+class _Queue:
+    """One thread's held ops on one device."""
+
+    def __init__(self, owner, tid):
+        self.owner = owner
+        self.dev = owner.dev
+        self.tid = tid
+        self.lock = threading.RLock()
+        self.words = max(8, min(int(self.dev.limits.get("max_push_constants_size", 128)), 256) // 4)
+        self._reset()
+
+    def _reset(self):
+        self.nodes = []
+        self.leaves = []
+        self.leaf_index = {}
+        self.produced = {}
+        self.keys = set()   # hazard keys of the held results' memory
+        self.lkeys = set()  # and of the memory held ops read
+        self.live = []      # held ops whose results may be held outside the queue
+        self.scalar_words = 0
+        self.strided = 0    # leaves of mode "s"
+        self.shape = None
+
+    def touched(self, reads, writes):
+        keys = self.keys
+        for k in reads:
+            if k in keys:
+                return True
+        for k in writes:
+            if k in keys or k in self.lkeys:
+                return True
+        return False
+
+    def on_record(self):
+        """Records the held ops (blocking while another thread does)."""
+        with self.lock:
+            if self.nodes:
+                self.flush()
+
+    def flush(self):
+        with self.lock:
+            nodes, leaves, shape = self.nodes, self.leaves, self.shape
+            if not nodes:
+                return
+            self._reset()
+            try:
+                _emit(self, nodes, leaves, shape)
+            finally:
+                if not self.nodes:
+                    self.owner.arm(-1)
+
+
+class _DeviceState:
+    """A device's queues (one per thread) and its record hook: before anything is recorded on
+    the device, the calling thread's held ops are recorded, and another thread's where the op
+    touches memory they write (or writes memory they read); everything before a synchronize."""
+
+    def __init__(self, dev):
+        self.dev = dev
+        self.queues = {}
+        self.lock = threading.Lock()
+        self.armed = 0
+
+    def arm(self, delta):
+        with self.lock:
+            self.armed += delta
+            if delta > 0 and self.armed == 1:
+                self.dev.set_record_hook(self)
+            elif self.armed == 0:
+                self.dev.set_record_hook(None)
+
+    def __call__(self, reads=None, writes=None):
+        tid = threading.get_ident()
+        for q in list(self.queues.values()):
+            if q.nodes and (reads is None or q.tid == tid or q.touched(reads, writes)):
+                q.on_record()
+
+    def queue(self, tid):
+        with self.lock:
+            q = self.queues.get(tid)
+            if q is None:
+                # (queues of threads that ended and hold nothing go)
+                alive = {t.ident for t in threading.enumerate()}
+                for t in [t for t, oq in self.queues.items() if t not in alive and not oq.nodes]:
+                    del self.queues[t]
+                q = self.queues[tid] = _Queue(self, tid)
+        return q
+
+
+_states = {}
+_states_lock = threading.Lock()
+
+
+class _Local(threading.local):
+    queues = None  # device -> this thread's _Queue
+
+
+_local = _Local()
+
+
+def _queue(dev):
+    qs = _local.queues
+    if qs is None:
+        qs = _local.queues = {}
+    q = qs.get(dev)
+    if q is None:
+        with _states_lock:
+            st = _states.get(dev)
+            if st is None:
+                st = _states[dev] = _DeviceState(dev)
+        q = qs[dev] = st.queue(threading.get_ident())
+    return q
+
+
+def flush_all():
+    for st in list(_states.values()):
+        st()
+
+
+MAX_DIMS = 4  # non-unit dimensions of a chain with strided or broadcast operands
+
+
+def _leaf_mode(a, shape, cstr):
+    """('c', None) contiguous over shape, ('o', None) one element broadcast, ('s', strides over
+    shape's non-unit dimensions) strided or broadcast along some axes, or (None, None): not held
+    (negative strides, or too many dimensions)."""
+    if a._shape == shape and a._strides == cstr:
+        return "c", None
+    st = _launch._broadcast_strides(a, shape)
+    if all(s == 0 for s, m in zip(st, shape) if m != 1):
+        return "o", None
+    if all(s == c for s, c, m in zip(st, cstr, shape) if m != 1):
+        return "c", None
+    bst = tuple(s for s, m in zip(st, shape) if m != 1)
+    if len(bst) > MAX_DIMS or any(s < 0 or s >= 1 << 31 for s in bst):
+        return None, None
+    return "s", bst
+
+
+def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
+    """Holds the op out = op(args) (what _launch.map_op(variant, opcode, out, args, nin, dynamic,
+    tcode) would record) for fusion; False where it is not held (the caller records it)."""
+    if not _checked:
+        _check()
+        if not on:
+            return False
+    if family not in FAMILIES:
+        return False
+    shape = out._shape
+    n = math.prod(shape)
+    if n == 0 or n >= 1 << 32:
+        return False
+    alloc = out._alloc
+    dev = alloc.device
+    q = _queue(dev)
+    cstr = _launch._c_strides(shape)
+    want = ["?", tin, tin] if family == "select" else [tin] * len(args)
+    if len(q.owner.queues) > 1:
+        # an operand held by another thread's queue is recorded first: held ops never read
+        # another queue's results (so no flush ever waits on two queues)
+        for a in args:
+            if a.__class__ not in _SCALARS:
+                k = a._alloc.key
+                for oq in list(q.owner.queues.values()):
+                    if oq is not q and oq.nodes and k in oq.keys:
+                        oq.on_record()
+    with q.lock:
+        if q.nodes and (q.shape != shape or len(q.nodes) >= MAX_NODES):
+            q.flush()
+        for _ in range(2):
+            refs, new, sw, again = [], {}, 0, False
+            for j, a in enumerate(args):
+                if a.__class__ in _SCALARS:
+                    w = _launch.scalar_words(a, tcode)
+                    refs.append(("s", w, tcode, a))
+                    sw += len(w)
+                    continue
+                code = table.DTYPES[a._dtype.name][0]
+                if code != want[j]:
+                    return False
+                al = a._alloc
+                k = q.produced.get(id(al))
+                if k is not None:
+                    if a._offset == 0 and a._shape == shape and a._strides == cstr:
+                        refs.append(("n", k))
+                        continue
+                    again = True  # a view of a held result: record the queue first
+                    break
+                if al.device != dev:
+                    return False
+                mode, bst = _leaf_mode(a, shape, cstr)
+                if mode is None:
+                    return False
+                key = (id(al), a._offset, code, mode, bst)
+                li = q.leaf_index.get(key)
+                if li is None:
+                    t = new.get(key)
+                    if t is None:
+                        lf = _Leaf()
+                        lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
+                        lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, mode, code, bst
+                        t = new[key] = (len(q.leaves) + len(new), lf)
+                    li = t[0]
+                refs.append(("l", li))
+            if not again:
+                # Results: at most every held op's; if that is too many, those still held outside
+                # the queue (a result nobody holds now never will be: only the queue can reach it).
+                ns = q.strided + sum(1 for t in new.values() if t[1].mode == "s")
+                sw2 = q.scalar_words + sw + (ns + 1) * sum(1 for m in shape if m != 1) * (ns > 0)
+                nbuf = len(q.leaves) + len(new) + len(q.nodes) + 1
+                if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + sw2 > q.words:
+                    nodes = q.nodes
+                    q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
+                    nbuf = len(q.leaves) + len(new) + 1 + len(q.live)
+                if nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + sw2 <= q.words:
+                    break
+            if not q.nodes:
+                return False  # too large for one kernel even alone
+            q.flush()
+        else:
+            return False
+        for key, (li, lf) in new.items():
+            q.leaf_index[key] = li
+            q.leaves.append(lf)
+            q.lkeys.add(lf.alloc.key)
+            q.strided += lf.mode == "s"
+        nd = _Node()
+        nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, out._dtype, family, tin, tout, opcode
+        nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
+        q.scalar_words += sw
+        q.produced[id(alloc)] = len(q.nodes)
+        q.keys.add(alloc.key)
+        q.live.append(len(q.nodes))
+        q.nodes.append(nd)
+        if len(q.nodes) == 1:
+            q.shape = shape
+            q.owner.arm(1)
+    # A held op counts as a dispatch with no plan, so that compile_since never takes an earlier
+    # dispatch of the same call (an unheld cast of an operand) for the call's.
+    st = _launch.state
+    st.launches += 1
+    st.last_plan = None
+    return True
+
+
+# -- recording the held ops ---------------------------------------------------------------------
+
+_cache = {}  # chain signature -> (shader name, word layout) or None (run unfused)
+
+
+def _emit(q, nodes, leaves, shape):
+    dev = q.dev
+    live = [_refs(nd) > _BASE for nd in nodes]
+    need = list(live)
+    for i in range(len(nodes) - 1, -1, -1):
+        if need[i]:
+            for r in nodes[i].args:
+                if r[0] == "n":
+                    need[r[1]] = True
+    sel = [i for i in range(len(nodes)) if need[i]]
+    if not sel:
+        return
+    if len(sel) == 1:
+        _unfused(nodes, leaves, shape, sel)
+        return
+    # The kernel's description, renumbered over the selected ops and the leaves they read.
+    pos = {i: k for k, i in enumerate(sel)}
+    lmap, lsig, sigs, scal = {}, [], [], []
+    for i in sel:
+        nd = nodes[i]
+        rs = []
+        for r in nd.args:
+            if r[0] == "n":
+                rs.append(("n", pos[r[1]]))
+            elif r[0] == "l":
+                li = lmap.get(r[1])
+                if li is None:
+                    li = lmap[r[1]] = len(lsig)
+                    lf = leaves[r[1]]
+                    lsig.append((lf.code, lf.mode))
+                rs.append(("l", li))
+            else:
+                rs.append(("s", len(scal), r[2]))
+                scal.append(r[1])
+        sigs.append((nd.family, nd.tin, nd.tout, nd.opcode, nd.dtype.name, tuple(rs)))
+    outs = tuple(k for k, i in enumerate(sel) if live[i])
+    dims = [m for m in shape if m != 1]
+    nd = len(dims) if any(m == "s" for _, m in lsig) else 0
+    flavour = (dev.supports_float64, _launch.denorm_preserve(dev), nd)
+    sig = (flavour, tuple(sigs), tuple(lsig), tuple(outs))
+    entry = _cache.get(sig)
+    if entry is None and sig not in _cache:
+        entry = _build(dev, sig)
+        if len(_cache) >= MAX_CACHE:
+            _cache.clear()
+        _cache[sig] = entry
+    else:
+        _stats.counters["fusion_cache_hits"] += 1
+    if entry is None:
+        _unfused(nodes, leaves, shape, sel)
+        return
+    name = entry
+    n = math.prod(shape)
+    words = [n]
+    buffers, writes = [], []
+    order = sorted(lmap.items(), key=lambda kv: kv[1])
+    for li, _ in order:
+        lf = leaves[li]
+        a = lf.alloc.address + lf.offset * lf.dtype.itemsize
+        words += (a & 0xFFFFFFFF, a >> 32)
+        buffers.append(lf.alloc)
+        writes.append(False)
+    for k in outs:
+        al = nodes[sel[k]].alloc
+        a = al.address
+        words += (a & 0xFFFFFFFF, a >> 32)
+        buffers.append(al)
+        writes.append(True)
+    for w in scal:
+        words += w
+    if nd:
+        words += dims
+        for li, _ in order:
+            lf = leaves[li]
+            if lf.mode == "s":
+                words += lf.bstrides
+    import array
+
+    dev.launch(name, (), buffers, writes, array.array("I", words), (n + ELEMS - 1) // ELEMS)
+    _stats.counters["fused_kernels"] += 1
+    _stats.counters["fused_ops"] += len(sel)
+
+
+def _unfused(nodes, leaves, shape, sel):
+    """Records the selected held ops one static dispatch each, as map_op would have."""
+    st = _launch.state
+    saved = (st.launches, st.last_plan)
+    new = _launch.result_type._new
+    try:
+        for i in sel:
+            nd = nodes[i]
+            args = []
+            for r in nd.args:
+                if r[0] == "n":
+                    p = nodes[r[1]]
+                    args.append(new(p.alloc, p.dtype, shape))
+                elif r[0] == "l":
+                    lf = leaves[r[1]]
+                    args.append(new(lf.alloc, lf.dtype, lf.shape, lf.strides, lf.offset))
+                else:
+                    args.append(r[3])
+            out = new(nd.alloc, nd.dtype, shape)
+            if not _launch.map_op(nd.variant, nd.opcode, out, args, nd.nin, dynamic=nd.dynamic,
+                                  tcode=nd.tcode):
+                raise RuntimeError(f"fusion: could not record held op {nd.variant}")
+            _stats.counters["fusion_unfused"] += 1
+    finally:
+        st.launches, st.last_plan = saved
+
+
+# -- GLSL generation ------------------------------------------------------------------------
+
+_GLSL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "glsl")
+_ENTRY = {"unary": "op", "binary": "op", "math": "op", "cast": "convert", "clip": "clip"}
+_families = {}
+
+
+def _glsl_dir():
+    for d in (_GLSL, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "glsl")):
+        if os.path.isdir(os.path.join(d, "include")):
+            return d
+    raise FileNotFoundError("glsl/ sources not found")
+
+
+def _family(family):
+    """(section text, macros it defines, functions it defines) of a family's shader."""
+    got = _families.get(family)
+    if got is None:
+        d = _glsl_dir()
+        with open(os.path.join(d, family + ".comp")) as f:
+            text = f.read()
+        with open(os.path.join(d, "include", "kernels_float.glsl")) as f:
+            kf = f.read()
+        m = re.search(r'^#include "kernels.glsl"\s*$', text, re.M)
+        end = text.index("#define AVK_OP")
+        sec = text[m.end():end]
+        sec = re.sub(r'^\s*#\s*include\s+"kernels_float.glsl"\s*$', lambda _: kf, sec, flags=re.M)
+        sec = re.sub(r'^\s*#\s*include\s+"[^"]+"\s*$', "", sec, flags=re.M)
+        # the entry function's returns become precise values (see the module docstring)
+        entry = _ENTRY[family]
+        fm = re.search(r"^(\w+) " + entry + r"\(.*?^}", sec, re.M | re.S)
+        rtype = fm.group(1)
+        body = re.sub(r"\breturn\s+([^;]+);",
+                      lambda r: "{ precise " + rtype + " avk_ret = " + r.group(1) + "; return avk_ret; }",
+                      fm.group(0))
+        sec = sec[:fm.start()] + body + sec[fm.end():]
+        macros = sorted(set(re.findall(r"^\s*#\s*define\s+(\w+)", sec, re.M)))
+        funcs = sorted(set(re.findall(r"^(?:precise\s+)?[A-Za-z_]\w*\s+([A-Za-z_]\w*)\s*\(", sec, re.M)))
+        got = _families[family] = (sec, macros, funcs)
+    return got
+
+
+def _types(slot, code):
+    st, ct, kind, bits = table.DTYPES[table.CODE[code]][1:]
+    real = ("float" if bits == 64 else "double") if kind == "c" else ct
+    return {f"{slot}_S": st, f"{slot}_C": ct, f"{slot}_K": table.KIND_NUM[kind], f"{slot}_BITS": bits,
+            f"{slot}_R": real}
+
+
+def _section(k, family, tin, tout, opcode):
+    sec, macros, funcs = _family(family)
+    defs = _types("T", tin)
+    defs.update(_types("R", tout))
+    defs["OP"] = opcode
+    for nm, c in table.FAMILY_CODES.get(family, {}).items():
+        defs[f"OP_{nm.upper()}"] = c
+    if family == "math":
+        defs["MATH_OP"] = opcode
+    for f in funcs:
+        defs[f] = f"{f}_s{k}"
+    out = [f"#define {a} {b}" for a, b in defs.items()]
+    out.append(sec)
+    out += [f"#undef {a}" for a in sorted(set(defs) | set(macros))]
+    return "\n".join(out), f"{_ENTRY[family]}_s{k}"
+
+
+def _wrap(code, expr):
+    """expr (the compute type of dtype code) as the static shader would store and reload it."""
+    kind, bits = table.DTYPES[table.CODE[code]][3], table.DTYPES[table.CODE[code]][4]
+    if kind in "biu" and bits < 32:
+        return f"bitfieldExtract({expr}, 0, {bits})"
+    return expr
+
+
+def _scalar_expr(code, k):
+    ct = table.DTYPES[table.CODE[code]][2]
+    if code == "f":
+        return f"uintBitsToFloat(p.w[{k}])"
+    if code == "d":
+        return f"packDouble2x32(uvec2(p.w[{k}], p.w[{k + 1}]))"
+    if code == "F":
+        return f"vec2(uintBitsToFloat(p.w[{k}]), uintBitsToFloat(p.w[{k + 1}]))"
+    if code == "D":
+        return (f"dvec2(packDouble2x32(uvec2(p.w[{k}], p.w[{k + 1}])), "
+                f"packDouble2x32(uvec2(p.w[{k + 2}], p.w[{k + 3}])))")
+    if code in "lL":
+        return f"{ct}(packUint2x32(uvec2(p.w[{k}], p.w[{k + 1}])))"
+    return f"{ct}(p.w[{k}])"
+
+
+def _align(code):
+    bits = table.DTYPES[table.CODE[code]][4]
+    return max(1, bits // 8)
+
+
+def generate(dev_flavour, sig):
+    """The GLSL source of the fused kernel of chain signature `sig` (see _emit)."""
+    f64, dp, ndims = dev_flavour
+    _, nodes, lsig, outs = sig
+    scodes = [r[2] for nd in nodes for r in nd[5] if r[0] == "s"]
+    nstrided = sum(1 for _, m in lsig if m == "s")
+    nwords = 1 + 2 * (len(lsig) + len(outs)) + sum(_width(c) for c in scodes) + ndims * (1 + nstrided)
+    src = ["#version 450",
+           "#extension GL_GOOGLE_include_directive : require",
+           "#extension GL_ARB_gpu_shader_int64 : require",
+           "#extension GL_EXT_shader_explicit_arithmetic_types : require",
+           "#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require",
+           "#extension GL_EXT_buffer_reference : require",
+           "#extension GL_EXT_buffer_reference_uvec2 : require",
+           '#include "common.glsl"',
+           "#define K_BOOL 0", "#define K_INT 1", "#define K_UINT 2", "#define K_FLOAT 3", "#define K_CPLX 4"]
+    touches_f32 = any(c in "fF" for nd in nodes for c in (nd[1], nd[2]))
+    if dp and touches_f32:
+        src += ["#extension GL_EXT_spirv_intrinsics : require",
+                'spirv_execution_mode(extensions = ["SPV_KHR_float_controls"], capabilities = [4464], 4459, 32);']
+    if not f64:
+        src.append("#define AVK_NO_F64 1")
+    libs = []
+    for nd in nodes:
+        if nd[0] == "math":
+            for inc in {"f": ("math_f32.glsl",), "d": ("math_f64.glsl",),
+                        "F": ("math_f32.glsl", "complex_math.glsl"),
+                        "D": ("math_f64.glsl", "complex_math.glsl")}[nd[1]]:
+                if inc not in libs:
+                    libs.append(inc)
+    src += [f'#include "{inc}"' for inc in libs]
+    src.append(f"layout(push_constant) uniform Push {{ uint w[{nwords}]; }} p;")
+    codes = sorted({c for c, _ in lsig} | {table.DTYPES[nodes[k][4]][0] for k in outs})
+    for c in codes:
+        nm = table.CODE[c]
+        st = table.DTYPES[nm][1]
+        src.append(f"layout(buffer_reference, std430, buffer_reference_align = {_align(c)}) restrict readonly "
+                   f"buffer In_{nm} {{ {st} v[]; }};")
+        src.append(f"layout(buffer_reference, std430, buffer_reference_align = {_align(c)}) restrict writeonly "
+                   f"buffer Out_{nm} {{ {st} v[]; }};")
+    sections, fn = {}, []
+    for nd in nodes:
+        family, tin, tout, opcode = nd[:4]
+        if family == "select":
+            fn.append(None)
+            continue
+        key = (family, tin, tout, opcode)
+        if key not in sections:
+            text, name = _section(len(sections), *key)
+            sections[key] = name
+            src.append(text)
+        fn.append(sections[key])
+    body = ["void main()", "{", "    uint n = p.w[0];",
+            "    uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE;",
+            "    uint i = avk_index();"]
+    w = 1 + 2 * (len(lsig) + len(outs))
+    sc = []
+    for c in scodes:
+        ct = table.DTYPES[table.CODE[c]][2]
+        body.append(f"    {ct} s{len(sc)} = {_scalar_expr(c, w)};")
+        sc.append(c)
+        w += _width(c)
+    body += [f"    [[dont_unroll]] for (uint e = 0u; e < {ELEMS}u; ++e, i += step) {{",
+             "        if (i >= n)", "            return;"]
+    shw = w  # the result's non-unit dimensions, then each strided input's strides over them
+    sj = 0
+    for j, (c, mode) in enumerate(lsig):
+        nm = table.CODE[c]
+        ct = table.DTYPES[nm][2]
+        idx = "i" if mode == "c" else "0u"
+        if mode == "s":
+            stw = shw + ndims * (1 + sj)
+            sj += 1
+            body.append(f"        uint o{j} = 0u;")
+            body.append("        {")
+            body.append("            uint r = i;")
+            for k in range(ndims - 1, -1, -1):
+                body.append(f"            {{ uint q = r / p.w[{shw + k}]; o{j} += (r - q * p.w[{shw + k}]) * p.w[{stw + k}]; r = q; }}")
+            body.append("        }")
+            idx = f"o{j}"
+        body.append(f"        {ct} l{j} = {ct}(In_{nm}(uvec2(p.w[{1 + 2 * j}], p.w[{2 + 2 * j}])).v[{idx}]);")
+    for k, nd in enumerate(nodes):
+        family, tin, tout, opcode, rname, refs = nd
+        args = []
+        for r in refs:
+            args.append(f"t{r[1]}" if r[0] == "n" else (f"l{r[1]}" if r[0] == "l" else f"s{r[1]}"))
+        if family == "select":
+            expr = f"({args[0]} != 0u) ? {args[1]} : {args[2]}"
+        else:
+            expr = f"{fn[k]}({', '.join(args)})"
+        rc = table.DTYPES[rname][2]
+        body.append(f"        {rc} t{k} = {_wrap(table.DTYPES[rname][0], expr)};")
+    base = 1 + 2 * len(lsig)
+    for m, k in enumerate(outs):
+        rname = nodes[k][4]
+        st = table.DTYPES[rname][1]
+        body.append(f"        Out_{rname}(uvec2(p.w[{base + 2 * m}], p.w[{base + 2 * m + 1}])).v[i] = {st}(t{k});")
+    body += ["    }", "}"]
+    return "\n".join(src + body) + "\n"
+
+
+def _build(dev, sig):
+    """The compiled fused shader's name for chain signature sig, or None (run it unfused)."""
+    try:
+        src = generate(sig[0], sig)
+        name = _compiler.shader(src, tag="fused")
+    except (ValueError, RuntimeError, OSError) as e:
+        if os.environ.get("ARRAY_API_VULKAN_FUSION_DEBUG"):
+            print("fusion: generation failed:", e, file=sys.stderr)
+        return None
+    needs = _launch.shader_needs(name)
+    info = getattr(dev, "info", None) or {}
+    if not all(info.get(f, True) for f in needs):
+        return None
+    return name

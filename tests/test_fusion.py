@@ -1,0 +1,335 @@
+"""Automatic elementwise fusion (array_api_vulkan/_kernels/_fuse.py, docs/design.md "Fusion").
+
+Chains of elementwise ops are held and recorded as one generated kernel; the values must be those
+of the unfused dispatches, bit for bit, and runtime_stats() must show the single dispatch.
+"""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import _fallback, _runtime
+from array_api_vulkan._kernels import _fuse
+
+from conftest import computes_natively, has
+
+pytestmark = pytest.mark.skipif(not _fuse.enabled(), reason="fusion is off (no run-time compiler, "
+                                "or ARRAY_API_VULKAN_FUSION=0)")
+
+
+def host(x):
+    return _fallback.to_host(x)
+
+
+def bits(x):
+    h = np.ascontiguousarray(host(x))
+    return h.view(np.uint8) if h.dtype.kind != "b" else h
+
+
+class unfused:
+    def __enter__(self):
+        self.prev = _fuse.set_enabled(False)
+
+    def __exit__(self, *exc):
+        _fuse.set_enabled(self.prev)
+
+
+def both(fn, *args):
+    """fn(*args) fused and unfused: (fused result, unfused result, dispatches fused, unfused)."""
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    r1 = fn(*args)
+    d1 = xp.runtime_stats()["dispatches"]
+    h1 = [host(r) for r in (r1 if isinstance(r1, tuple) else (r1,))]
+    with unfused():
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        r2 = fn(*args)
+        d2 = xp.runtime_stats()["dispatches"]
+        h2 = [host(r) for r in (r2 if isinstance(r2, tuple) else (r2,))]
+    for a, b in zip(h1, h2):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        np.testing.assert_array_equal(np.ascontiguousarray(a).view(np.uint8),
+                                      np.ascontiguousarray(b).view(np.uint8))
+    return h1, d1, d2
+
+
+def chain5(a):
+    return xp.sqrt(xp.abs(xp.sin(a) * 3.0 + a) + 1.0)
+
+
+def test_five_op_chain_is_one_dispatch_with_the_same_bits():
+    x = np.linspace(-50, 50, 100003, dtype=np.float32)
+    a = xp.asarray(x)
+    (h,), d1, d2 = both(chain5, a)
+    assert d1 == 1 and d2 == 6  # sin, multiply, add, abs, add, sqrt
+    np.testing.assert_allclose(h, np.sqrt(np.abs(np.sin(x) * 3 + x) + 1), rtol=1e-5)
+    s = xp.runtime_stats()
+    assert not s["host_fallbacks"]
+
+
+def test_a_chain_seen_again_replays_from_the_cache():
+    a = xp.asarray(np.arange(1000, dtype=np.float32))
+    host(chain5(a))
+    xp.reset_runtime_stats()
+    host(chain5(a))
+    s = xp.runtime_stats()
+    assert s["fused_kernels"] == 1 and s["fusion_cache_hits"] == 1
+    assert s["shaders_compiled"] == 0 and s["pipelines_created"] == 0
+
+
+def test_an_intermediate_the_user_keeps_is_written():
+    x = np.linspace(-2, 2, 4099, dtype=np.float32)
+    a = xp.asarray(x)
+
+    def fn(a):
+        t = xp.exp(a)
+        y = t * 2.0 - 1.0
+        return t, y
+
+    (t, y), d1, _ = both(fn, a)
+    assert d1 == 1
+    np.testing.assert_allclose(t, np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(y, np.exp(x) * 2 - 1, rtol=1e-5, atol=1e-6)
+
+
+def test_results_nobody_holds_are_not_computed():
+    a = xp.asarray(np.ones(100, np.float32))
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    xp.sin(a) + 1.0
+    assert xp.runtime_stats()["dispatches"] == 0
+
+
+def test_views_of_intermediates_keep_them():
+    x = np.arange(12, dtype=np.float32)
+    a = xp.asarray(x)
+    y = (a + 1.0) * 2.0
+    v = xp.reshape(y, (3, 4))
+    del y
+    z = v[1] + 1.0  # a view of a held result: it is written, then read
+    np.testing.assert_array_equal(host(z), ((x + 1) * 2).reshape(3, 4)[1] + 1)
+    np.testing.assert_array_equal(host(v), ((x + 1) * 2).reshape(3, 4))
+
+
+@pytest.mark.skipif(not computes_natively("int8", "int16", "bool"), reason="needs int8/int16 and bool")
+def test_small_integers_wrap_between_ops_as_unfused():
+    x = np.arange(-128, 128, dtype=np.int8)
+    a = xp.asarray(x)
+
+    def fn(a):
+        b = (a + 100) * 3        # wraps in int8 after each op
+        c = xp.astype(b, xp.int16) * 300
+        return c, (b > 0) & (c < 0)
+
+    (c, m), d1, d2 = both(fn, a)
+    assert d1 == 1 and d2 > 1
+    b = ((x + np.int8(100)) * np.int8(3)).astype(np.int8)
+    np.testing.assert_array_equal(c, b.astype(np.int16) * np.int16(300))
+
+
+@pytest.mark.skipif(not computes_natively("bool"), reason="comparisons and where need 8-bit storage")
+def test_mixed_dtypes_and_scalars():
+    xf = np.linspace(-3, 3, 5000, dtype=np.float32)
+    xi = np.arange(5000, dtype=np.int32) % 17 - 8
+    af, ai = xp.asarray(xf), xp.asarray(xi)
+
+    def fn(af, ai):
+        m = ai * 2 + 1                      # int32, scalars
+        y = xp.astype(m, xp.float32) / 3.0 + af
+        w = xp.where(y > 0.5, y, -y)        # bool condition, select
+        return xp.clip(w, -1.0, 2.5), m
+
+    (r, m), d1, _ = both(fn, af, ai)
+    assert d1 == 1
+    y = (xi * 2 + 1).astype(np.float32) / np.float32(3) + xf
+    np.testing.assert_allclose(r, np.clip(np.where(y > 0.5, y, -y), -1, 2.5), rtol=1e-6)
+
+
+@pytest.mark.skipif(not has("float64", "complex128"), reason="needs float64")
+def test_float64_and_complex_chains():
+    x = np.linspace(-3, 3, 3001)
+    a = xp.asarray(x)
+
+    def fn(a):
+        z = xp.astype(a, xp.complex128) * (1 + 2j)
+        return xp.abs(xp.exp(z) + 1.0), xp.log1p(xp.abs(a)) * xp.tanh(a)
+
+    (r, s), d1, _ = both(fn, a)
+    assert d1 == 1
+    np.testing.assert_allclose(r, np.abs(np.exp(x * (1 + 2j)) + 1), rtol=1e-12)
+    np.testing.assert_allclose(s, np.log1p(np.abs(x)) * np.tanh(x), rtol=1e-12, atol=1e-300)
+
+
+def test_broadcasting_and_strided_operands_fuse():
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    a = xp.asarray(x)
+    one = xp.asarray(np.float32(2.5))
+    col = xp.asarray(np.arange(4, dtype=np.float32).reshape(4, 1))
+
+    def fn(a, one, col):
+        y = a * one + 1.0      # a 0-d operand
+        z = y - col            # a column broadcast along the rows
+        return xp.exp(z * 0.1) + y, a.T + 1.0  # (a transposed view: another shape)
+
+    (r, t), d1, _ = both(fn, a, one, col)
+    assert d1 == 2
+    y = x * np.float32(2.5) + 1
+    np.testing.assert_allclose(r, np.exp((y - np.arange(4, dtype=np.float32)[:, None]) * np.float32(0.1)) + y,
+                               rtol=1e-6)
+    np.testing.assert_array_equal(t, x.T + 1)
+
+
+def test_chains_interleaved_with_reductions_indexing_and_host_reads():
+    x = np.linspace(0, 1, 1000, dtype=np.float32)
+    a = xp.asarray(x)
+    y = a * 2.0 + 1.0
+    s = xp.sum(y)                      # a reduction records the chain first
+    z = (y[::2] + 1.0) * y[1::2]       # strided views of a written result
+    first = float(y[0])                # a host read
+    w = y * 3.0
+    w[0] = 7.0                         # a write into a held result
+    xs = x * np.float32(2) + np.float32(1)
+    np.testing.assert_allclose(float(s), xs.sum(dtype=np.float64), rtol=1e-5)
+    np.testing.assert_array_equal(host(z), (xs[::2] + 1) * xs[1::2])
+    assert first == xs[0]
+    expect = xs * np.float32(3)
+    expect[0] = 7
+    np.testing.assert_array_equal(host(w), expect)
+
+
+def test_in_place_reuse():
+    x = np.arange(1000, dtype=np.float32)
+    a = xp.asarray(x)
+    for _ in range(3):
+        a = a * 2.0
+        a += 1.0                        # assign records the held ops first
+        a = xp.sqrt(a) + a
+    e = x
+    for _ in range(3):
+        e = e * np.float32(2)
+        e += np.float32(1)
+        e = np.sqrt(e) + e
+    np.testing.assert_allclose(host(a), e, rtol=1e-6)
+
+
+def test_long_chains_split_into_several_kernels():
+    a = xp.asarray(np.zeros(256, np.float32))
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    x = a
+    for _ in range(200):
+        x = x + 1.0
+    assert float(x[3]) == 200.0
+    s = xp.runtime_stats()
+    assert 1 < s["dispatches"] <= 200 // 16 + 2
+    assert s["fused_ops"] == 200
+
+
+def test_threads_fuse_and_stay_correct():
+    x = np.linspace(-1, 1, 2048, dtype=np.float32)
+    errors = []
+
+    def work(i):
+        try:
+            a = xp.asarray(x + i)
+            for _ in range(20):
+                r = host(chain5(a) * float(i))
+                np.testing.assert_allclose(r, np.sqrt(np.abs(np.sin(x + i) * 3 + (x + i)) + 1) * i,
+                                           rtol=1e-5)
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors
+
+
+def test_a_held_result_shared_with_another_thread():
+    a = xp.asarray(np.arange(100, dtype=np.float32))
+    y = a * 2.0 + 1.0
+    out = []
+    t = threading.Thread(target=lambda: out.append(host(xp.sum(y))))
+    t.start()
+    t.join()
+    assert float(out[0]) == float(np.sum(np.arange(100) * 2 + 1))
+
+
+def test_no_compiler_runs_unfused(monkeypatch):
+    prev = _fuse.set_enabled(False)
+    try:
+        monkeypatch.setattr(_fuse._compiler, "available", lambda: False)
+        assert _fuse.set_enabled(True) is False
+        assert not _fuse.enabled()
+        a = xp.asarray(np.ones(64, np.float32))
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        y = chain5(a)
+        assert xp.runtime_stats()["dispatches"] == 6
+        np.testing.assert_allclose(host(y), np.sqrt(np.abs(np.sin(1) * 3 + 1) + 1), rtol=1e-6)
+    finally:
+        monkeypatch.undo()
+        _fuse.set_enabled(prev)
+
+
+def test_env_switch_turns_fusion_off_in_a_fresh_process():
+    code = ("import numpy as np, array_api_vulkan as xp\n"
+            "from array_api_vulkan._kernels import _fuse\n"
+            "a = xp.asarray(np.ones(64, np.float32)); xp.synchronize(); xp.reset_runtime_stats()\n"
+            "y = xp.sqrt(xp.abs(xp.sin(a) * 3.0 + a) + 1.0)\n"
+            "print(_fuse.enabled(), xp.runtime_stats()['dispatches'])\n")
+    env = dict(os.environ, ARRAY_API_VULKAN_FUSION="0")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["False", "6"]
+
+
+def test_another_thread_writing_an_operand_records_the_held_ops_first():
+    x = xp.asarray(np.arange(8, dtype=np.float32))
+    xp.synchronize()
+    y = x * 2.0 + 1.0                  # held by this thread
+    t = threading.Thread(target=lambda: x.__setitem__(0, 100.0))
+    t.start()
+    t.join()
+    z = xp.exp(x * 0.0)                # held: reads the new x
+    np.testing.assert_array_equal(host(y), np.arange(8, dtype=np.float32) * 2 + 1)
+    assert float(x[0]) == 100.0
+    np.testing.assert_array_equal(host(z), np.ones(8, np.float32))
+
+
+def test_another_threads_unrelated_work_does_not_cut_a_chain():
+    a = xp.asarray(np.ones(64, np.float32))
+    b = xp.asarray(np.ones(32, np.float32))
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    y = xp.sin(a) * 2.0
+    t = threading.Thread(target=lambda: host(b + 1.0))
+    t.start()
+    t.join()
+    y = xp.sqrt(y + 1.0)
+    s = xp.runtime_stats()
+    assert s["fused_kernels"] == 1 and s["fused_ops"] == 4
+    np.testing.assert_allclose(host(y), np.sqrt(np.sin(np.float32(1)) * 2 + 1), rtol=1e-6)
+
+
+def test_row_broadcast_in_three_dimensions_and_reversed_views():
+    x = np.arange(2 * 3 * 5, dtype=np.float32).reshape(2, 3, 5)
+    a = xp.asarray(x)
+    row = xp.asarray(np.linspace(0, 1, 5, dtype=np.float32))
+    mid = xp.asarray(np.arange(3, dtype=np.float32).reshape(3, 1))
+
+    def fn(a, row, mid):
+        y = xp.maximum(a * row + mid, 2.0)
+        return y * a[:, ::2, :].shape[0], xp.flip(a, axis=2) - y   # (a reversed view: unfused)
+
+    (r, f), d1, _ = both(fn, a, row, mid)
+    y = np.maximum(x * np.linspace(0, 1, 5, dtype=np.float32) + np.arange(3, dtype=np.float32).reshape(3, 1), 2)
+    np.testing.assert_array_equal(r, y * 2)
+    np.testing.assert_array_equal(f, x[:, :, ::-1] - y)
