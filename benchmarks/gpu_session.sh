@@ -31,6 +31,9 @@ python3 benchmarks/diag_context.py > "$out/diag_context.json" 2>&1
 python3 benchmarks/engine.py --out "$out/engine.json" > "$out/engine.log" 2>&1
 python3 benchmarks/dataops.py --out "$out/dataops.json" > "$out/dataops.log" 2>&1
 python3 benchmarks/run.py --out "$out/bench.json" > "$out/bench.log" 2>&1
+python3 benchmarks/linalg.py --out "$out/linalg.json" > "$out/linalg.log" 2>&1
+python3 benchmarks/fft.py --out "$out/fft.json" > "$out/fft.log" 2>&1
+python3 benchmarks/diag_upload.py > "$out/diag_upload.json" 2>&1
 [ -z "${SKIP_MICRO:-}" ] && python3 benchmarks/runtime_micro.py > "$out/runtime_micro.json" 2>&1
 [ -z "${SKIP_MICRO:-}" ] && python3 benchmarks/kernel_bench.py > "$out/kernel_bench.json" 2>&1
 grep -E "^(FAILED|ERROR)|^E  " "$out/tests.txt" 2>/dev/null | head -20; cat "$out/diag_context.json"; tail -3 "$out/tests.txt" 2>/dev/null; cat "$out/engine.json"; cat "$out/dataops.json"; grep -E "_us\"|chain" "$out/bench.json"

@@ -21,6 +21,12 @@ pytestmark = pytest.mark.skipif(not _fuse.enabled(), reason="fusion is off (no r
                                 "or ARRAY_API_VULKAN_FUSION=0)")
 
 
+@pytest.fixture(autouse=True)
+def fuse_small_arrays(monkeypatch):
+    """These tests' arrays are small: hold every op, whatever the size threshold."""
+    monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 0)
+
+
 def host(x):
     return _fallback.to_host(x)
 
@@ -333,3 +339,18 @@ def test_row_broadcast_in_three_dimensions_and_reversed_views():
     y = np.maximum(x * np.linspace(0, 1, 5, dtype=np.float32) + np.arange(3, dtype=np.float32).reshape(3, 1), 2)
     np.testing.assert_array_equal(r, y * 2)
     np.testing.assert_array_equal(f, x[:, :, ::-1] - y)
+
+
+def test_small_results_are_not_held(monkeypatch):
+    monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 1000)
+
+    def dispatches(n):
+        a = xp.asarray(np.ones(n, np.float32))
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        y = xp.sqrt(xp.abs(xp.sin(a) * 3.0 + a) + 1.0)
+        host(y)
+        return xp.runtime_stats()["dispatches"]
+
+    assert dispatches(64) == 6  # below the threshold: a dispatch per op (compiled plans)
+    assert dispatches(4096) == 1

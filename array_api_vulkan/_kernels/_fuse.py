@@ -44,6 +44,10 @@ MAX_CACHE = 512         # chain signatures kept (compiled shader names)
 ELEMS = 4               # elements per invocation, ELEMS apart in the grid (as the static kernels)
 
 ENV = "ARRAY_API_VULKAN_FUSION"
+# Results smaller than this are not held: a small op's cost is the host's (holding one is Python,
+# several times a compiled per-op plan's replay), while a large one's is memory traffic, which
+# fusion cuts. ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS moves it (0: every op; tests use that).
+MIN_ELEMENTS = int(os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS", 1 << 20))
 # Whether ops are held; read on the hot path as a module global.
 on = os.environ.get(ENV, "1") != "0"
 _checked = False
@@ -261,7 +265,7 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
         return False
     shape = out._shape
     n = math.prod(shape)
-    if n == 0 or n >= 1 << 32:
+    if n == 0 or n >= 1 << 32 or n < MIN_ELEMENTS:
         return False
     alloc = out._alloc
     dev = alloc.device
@@ -598,6 +602,9 @@ def generate(dev_flavour, sig):
                     libs.append(inc)
     src += [f'#include "{inc}"' for inc in libs]
     src.append(f"layout(push_constant) uniform Push {{ uint w[{nwords}]; }} p;")
+    # family sections may name the static kernels' push size in code the fused kernel never runs
+    # (cast.comp's tril/triu tail words): give it a value, so that it compiles
+    src.append(f"#define AVK_WORDS {nwords}")
     codes = sorted({c for c, _ in lsig} | {table.DTYPES[nodes[k][4]][0] for k in outs})
     for c in codes:
         nm = table.CODE[c]

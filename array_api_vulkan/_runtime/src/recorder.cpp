@@ -132,6 +132,7 @@ Recorder::record_external(Allocation* const* allocs, const bool* writes, size_t 
 {
     if (n > kMaxBuffers)
         throw std::invalid_argument("record_external: too many buffers");
+    run_hook(allocs, writes, n); // held (fused) ops it depends on are recorded first
     GilSafeLock guard(mLock);
     touch(allocs, writes, n);
     fn(mBatch->external());
