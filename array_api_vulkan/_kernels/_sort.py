@@ -17,6 +17,7 @@ import numpy as np
 
 from . import _launch
 from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
+from ._reduce import _native  # (raises NotNative where supports_sort promised a variant)
 
 FAMILY = "sort"
 CODES = table.FAMILY_CODES[FAMILY]
@@ -215,14 +216,6 @@ def supports_sort(x, indices, index_dtype):
     return all(v is not None for v in need)
 
 
-def _native(value, what):
-    if value is None:
-        from ._reduce import NotNative
-
-        raise NotNative(f"sort: {what} is not native here, though supports_sort said it was")
-    return value
-
-
 def sort(x, axis, descending, indices, index_dtype):
     """sort (indices False) or argsort (indices True, in index_dtype) of x along `axis`
     (non-negative; 0 for a 0-d x), stable. The caller has checked supports_sort."""
@@ -235,11 +228,11 @@ def sort(x, axis, descending, indices, index_dtype):
     N = math.prod(x._shape)
     if N == 0:
         return _launch.result_type._new(dev.alloc(0), dtype, x._shape)
-    v = _native(_rows_view(x, axis), "the contiguous copy")
+    v = _native(_rows_view(x, axis), "sort: the contiguous copy")
     n = x._shape[axis]
     rows = N // n
     r = _native(_radix(v, rows, n, descending, ("indices",) if indices else ("values",), index_dtype),
-                "the radix plan")[0]
+                "sort: the radix plan")[0]
     # back to x's axis order: a view of the (rows..., n) result
     moved = v._shape
     cst = _launch._c_strides(moved)
