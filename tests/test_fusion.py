@@ -23,8 +23,10 @@ pytestmark = pytest.mark.skipif(not _fuse.enabled(), reason="fusion is off (no r
 
 @pytest.fixture(autouse=True)
 def fuse_small_arrays(monkeypatch):
-    """These tests' arrays are small: hold every op, whatever the size threshold."""
+    """These tests' arrays are small: hold every op, whatever the size threshold, and also the
+    first from an idle GPU (test_eager_first_op covers that one)."""
     monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 0)
+    monkeypatch.setattr(_fuse, "EAGER", False)
 
 
 def host(x):
@@ -354,3 +356,22 @@ def test_small_results_are_not_held(monkeypatch):
 
     assert dispatches(64) == 6  # below the threshold: a dispatch per op (compiled plans)
     assert dispatches(4096) == 1
+
+
+def test_eager_first_op(monkeypatch):
+    """From an idle GPU the first op is recorded and submitted at once; the ops after it, made
+    while the GPU is busy, are held and fused, reading its result. Values stay bit for bit."""
+    monkeypatch.setattr(_fuse, "EAGER", True)
+    a = xp.asarray(np.linspace(-3, 3, 4099, dtype=np.float32))
+    xp.synchronize()
+    dev = a._alloc.device
+    calls = []
+
+    def idle_once(self):  # idle for the first op only: later ones find the GPU busy
+        calls.append(1)
+        return len(calls) == 1
+
+    monkeypatch.setattr(type(dev), "gpu_idle", idle_once)
+    (h,), d1, d2 = both(chain5, a)  # (both() compares the bits)
+    assert (d1, d2) == (2, 6)  # sin at once, then the other five as one kernel; unfused: six
+    assert len(calls) == 2  # asked once per queue start: sin (idle), then multiply (busy)

@@ -48,6 +48,11 @@ ENV = "ARRAY_API_VULKAN_FUSION"
 # several times a compiled per-op plan's replay), while a large one's is memory traffic, which
 # fusion cuts. ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS moves it (0: every op; tests use that).
 MIN_ELEMENTS = int(os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS", 1 << 20))
+# From an idle GPU the first large op is recorded at once rather than held: the runtime then
+# submits it early and the GPU works while the host makes the next ops, which are held and fused
+# (they read its result). Holding it would leave the GPU idle until the next record or
+# synchronize. ARRAY_API_VULKAN_FUSION_EAGER=0 holds every op (tests of whole-chain fusion).
+EAGER = os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "1") != "0"
 # Whether ops are held; read on the hot path as a module global.
 on = os.environ.get(ENV, "1") != "0"
 _checked = False
@@ -270,6 +275,15 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     alloc = out._alloc
     dev = alloc.device
     q = _queue(dev)
+    if EAGER and not q.nodes and dev.gpu_idle():
+        # recorded now, and not compiled into a per-op plan (compile_since), which would bypass
+        # the queue for this layout from then on
+        if not _launch.map_op(variant, opcode, out, args, nin, dynamic=dynamic, tcode=tcode):
+            return False
+        _launch.state.last_plan = None
+        dev.kick()
+        _stats.counters["fusion_eager_ops"] += 1
+        return True
     cstr = _launch._c_strides(shape)
     want = ["?", tin, tin] if family == "select" else [tin] * len(args)
     if len(q.owner.queues) > 1:

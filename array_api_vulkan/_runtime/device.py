@@ -28,6 +28,9 @@ MAX_INFLIGHT = 2
 # count stays above a thousand so that a chain of a thousand small ops is still one submission.
 EARLY_SUBMIT_DISPATCHES = 1024
 EARLY_SUBMIT_BYTES = 16 << 20
+# Whether that early submit is made by the recording thread itself rather than the submit
+# thread (ARRAY_API_VULKAN_EARLY_INLINE=1; benchmarks/diag_latency.py compares the two).
+EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "0") == "1"
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
@@ -407,6 +410,16 @@ class Device:
         rec.max_inflight = MAX_INFLIGHT
         rec.early_dispatches = EARLY_SUBMIT_DISPATCHES
         rec.early_bytes = EARLY_SUBMIT_BYTES
+        rec.early_inline = EARLY_SUBMIT_INLINE
+
+    def gpu_idle(self):
+        """Whether no submitted work is still running on the device (a fence poll)."""
+        return self._core is None or self._rec.gpu_idle()
+
+    def kick(self):
+        """Submits recorded work without waiting, if no submitted work is still running."""
+        if self._core is not None:
+            self._rec.kick()
 
     def synchronize(self):
         """Submits pending work and waits for all of it."""

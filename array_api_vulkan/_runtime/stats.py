@@ -13,14 +13,15 @@ fused_kernels: fused elementwise dispatches recorded (the kernels layer's _fuse.
 the elementwise ops they computed (written or kept in registers); fusion_cache_hits: fused
 kernels whose chain signature was found in the cache (no generation, no compile);
 fusion_unfused: held-back ops recorded one dispatch each instead (a chain of one op, or one the
-generator could not compile for the device)."""
+generator could not compile for the device); fusion_eager_ops: large ops recorded at once rather
+than held, because the GPU was idle (_fuse.EAGER)."""
 import collections
 
 RECORDER_KEYS = ("submits", "dispatches", "copies", "barriers", "pipelines_created", "pipeline_cache_hits",
                  "pipeline_seconds", "gpu_seconds", "transfer_host_seconds", "transfer_wait_seconds")
 HOST_KEYS = ("bytes_uploaded", "bytes_downloaded", "shaders_compiled", "shaders_cache_hits",
              "shader_compile_seconds", "fused_kernels", "fused_ops", "fusion_cache_hits",
-             "fusion_unfused")
+             "fusion_unfused", "fusion_eager_ops")
 
 counters = dict.fromkeys(HOST_KEYS, 0)
 host_fallbacks = collections.Counter()

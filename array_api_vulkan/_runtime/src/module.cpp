@@ -81,6 +81,7 @@ PYBIND11_MODULE(_vkcore, m)
         },
         py::arg("hook") = true)
       .def("gpu_idle", &Recorder::gpu_idle)
+      .def("kick", &Recorder::kick)
       .def_property_readonly("idle", &Recorder::idle)
       .def_property_readonly("inflight", &Recorder::inflight)
       .def_property_readonly("pending", &Recorder::pending)
@@ -93,6 +94,7 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readwrite("max_inflight", &Recorder::max_inflight)
       .def_readwrite("early_dispatches", &Recorder::early_dispatches)
       .def_readwrite("early_bytes", &Recorder::early_bytes)
+      .def_readwrite("early_inline", &Recorder::early_inline)
       .def_readwrite("omit_barriers", &Recorder::omit_barriers)
       .def_property(
         "hook", [](Recorder& r) { return r.hook ? r.hook : py::none(); },

@@ -108,7 +108,7 @@ Recorder::after_op(bool host_read)
     if (mPending >= max_pending_dispatches || mPendingBytes >= max_pending_bytes)
         submit(true);
     else if ((mPending >= early_dispatches || mPendingBytes >= early_bytes) && gpu_idle())
-        submit(true);
+        submit(!early_inline);
 }
 
 void
@@ -170,6 +170,14 @@ Recorder::gpu_idle()
     while (!mInflight.empty() && mInflight.front().second->done())
         retire_oldest();
     return mInflight.empty();
+}
+
+void
+Recorder::kick()
+{
+    GilSafeLock guard(mLock);
+    if (mBatch && gpu_idle())
+        submit(!early_inline);
 }
 
 void

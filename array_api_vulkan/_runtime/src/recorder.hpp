@@ -28,6 +28,9 @@ class Recorder
     uint32_t max_inflight = 2;
     uint32_t early_dispatches = 1024;
     uint64_t early_bytes = 16ull << 20;
+    // An early submit (GPU idle) goes through the submit thread (false), or is made by the
+    // recording thread itself (true), which saves the thread's wake-up before the GPU starts.
+    bool early_inline = false;
 
     uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
     double gpu_seconds = 0;
@@ -102,6 +105,9 @@ class Recorder
     // Whether every submitted batch has finished (retiring those that have).
     bool gpu_idle();
     void submit(bool background);
+    // Submits the open batch (without waiting) if no submitted work is still running: the GPU
+    // starts on it while the host goes on (fusion's first op from an idle GPU).
+    void kick();
     // Submits pending work and waits for all of it.
     void synchronize();
 

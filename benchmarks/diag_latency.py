@@ -1,0 +1,134 @@
+"""Where a large elementwise op synchronised after every call spends its time (issue 10's
+per-call latency): fusion off, fusion holding every op, fusion with the first op from an idle
+GPU recorded at once (_fuse.EAGER), each with the early submit made by the submit thread or by
+the recording thread (Recorder.early_inline); torch in the same process for reference.
+JSON on stdout. Not a test.
+
+    python benchmarks/diag_latency.py [--quick]
+"""
+import json
+import sys
+import time
+
+import numpy as np
+
+QUICK = "--quick" in sys.argv
+N = (1 << 20) if QUICK else (1 << 24)
+REPS = 5 if QUICK else 30
+
+
+def median_us(fn, reps=REPS):
+    for _ in range(3):
+        fn()
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return sorted(ts)[len(ts) // 2] * 1e6
+
+
+def ours():
+    import array_api_vulkan as xp
+    from array_api_vulkan._kernels import _fuse
+
+    rng = np.random.default_rng(0)
+    a = xp.asarray(rng.random(N, dtype=np.float32))
+    b = xp.asarray(rng.random(N, dtype=np.float32))
+    small = xp.asarray(rng.random(1000, dtype=np.float32))
+    dev = a.device
+    keep = []
+
+    def add_sync():
+        keep.append(a + b)
+        xp.synchronize()
+        keep.clear()
+
+    def add_call():  # host time of the call alone (what the caller waits for before its next op)
+        t = time.perf_counter()
+        keep.append(a + b)
+        dt = time.perf_counter() - t
+        xp.synchronize()
+        keep.clear()
+        return dt
+
+    def chain_sync():
+        keep.append(xp.sqrt(xp.abs(xp.sin(a) * 3.0 + a) + 1.0))
+        xp.synchronize()
+        keep.clear()
+
+    def chain_batched():
+        for _ in range(20):
+            keep.append(xp.sqrt(xp.abs(xp.sin(a) * 3.0 + a) + 1.0))
+        xp.synchronize()
+        keep.clear()
+
+    def add_batched():
+        for _ in range(20):
+            keep.append(a + b)
+        xp.synchronize()
+        keep.clear()
+
+    def small_sync():
+        keep.append(small + 1.0)
+        xp.synchronize()
+        keep.clear()
+
+    out = {}
+    for fusion, eager in ((False, False), (True, False), (True, True)):
+        for inline in (False, True):
+            _fuse.set_enabled(fusion)
+            _fuse.EAGER = eager
+            dev._rec.early_inline = inline
+            name = f"fusion={int(fusion)} eager={int(eager)} inline={int(inline)}"
+            calls = sorted(add_call() for _ in range(REPS))
+            out[name] = {
+                "add_sync_us": median_us(add_sync),
+                "add_call_host_us": calls[len(calls) // 2] * 1e6,
+                "add_batched_us_per_call": median_us(add_batched, max(3, REPS // 5)) / 20,
+                "chain5_sync_us": median_us(chain_sync),
+                "chain5_batched_us_per_chain": median_us(chain_batched, max(3, REPS // 5)) / 20,
+                "small_op_sync_us": median_us(small_sync, REPS * 3),
+            }
+            print(name, out[name], file=sys.stderr)
+    return out
+
+
+def torch_ref():
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return None
+    except Exception:
+        return None
+    a = torch.rand(N, device="cuda")
+    b = torch.rand(N, device="cuda")
+    small = torch.rand(1000, device="cuda")
+    keep = []
+    sync = torch.cuda.synchronize
+
+    def add_sync():
+        keep.append(a + b)
+        sync()
+        keep.clear()
+
+    def chain_sync():
+        keep.append(torch.sqrt(torch.abs(torch.sin(a) * 3.0 + a) + 1.0))
+        sync()
+        keep.clear()
+
+    def small_sync():
+        keep.append(small + 1.0)
+        sync()
+        keep.clear()
+
+    return {"add_sync_us": median_us(add_sync), "chain5_sync_us": median_us(chain_sync),
+            "small_op_sync_us": median_us(small_sync, REPS * 3)}
+
+
+def main():
+    print(json.dumps({"n": N, "ours": ours(), "torch": torch_ref()}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
