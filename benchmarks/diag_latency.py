@@ -1,7 +1,8 @@
 """Where a large elementwise op synchronised after every call spends its time (issue 10's
 per-call latency): fusion off, fusion holding every op, fusion with the first op from an idle
 GPU recorded at once (_fuse.EAGER), each with the early submit made by the submit thread or by
-the recording thread (Recorder.early_inline); torch in the same process for reference.
+the recording thread (Recorder.early_inline), and a 16M sum (early submit weighs the bytes
+read); torch in the same process for reference.
 JSON on stdout. Not a test.
 
     python benchmarks/diag_latency.py [--quick]
@@ -74,6 +75,11 @@ def ours():
         xp.synchronize()
         keep.clear()
 
+    def sum_sync():
+        keep.append(xp.sum(a))
+        xp.synchronize()
+        keep.clear()
+
     out = {}
     for fusion, eager in ((False, False), (True, False), (True, True)):
         for inline in (False, True):
@@ -89,6 +95,7 @@ def ours():
                 "chain5_sync_us": median_us(chain_sync),
                 "chain5_batched_us_per_chain": median_us(chain_batched, max(3, REPS // 5)) / 20,
                 "small_op_sync_us": median_us(small_sync, REPS * 3),
+                "sum_sync_us": median_us(sum_sync),
             }
             print(name, out[name], file=sys.stderr)
     return out
@@ -122,8 +129,13 @@ def torch_ref():
         sync()
         keep.clear()
 
+    def sum_sync():
+        keep.append(torch.sum(a))
+        sync()
+        keep.clear()
+
     return {"add_sync_us": median_us(add_sync), "chain5_sync_us": median_us(chain_sync),
-            "small_op_sync_us": median_us(small_sync, REPS * 3)}
+            "small_op_sync_us": median_us(small_sync, REPS * 3), "sum_sync_us": median_us(sum_sync)}
 
 
 def main():

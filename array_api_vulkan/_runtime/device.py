@@ -27,7 +27,7 @@ MAX_INFLIGHT = 2
 # last batch's fence per op until then). Submits go through the runtime's submit thread. The
 # count stays above a thousand so that a chain of a thousand small ops is still one submission.
 EARLY_SUBMIT_DISPATCHES = 1024
-EARLY_SUBMIT_BYTES = 16 << 20
+EARLY_SUBMIT_BYTES = 16 << 20  # read and written
 # Whether that early submit is made by the recording thread itself rather than the submit
 # thread (ARRAY_API_VULKAN_EARLY_INLINE=1; benchmarks/diag_latency.py compares the two).
 EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "0") == "1"

@@ -94,8 +94,10 @@ Recorder::touch(Allocation* const* allocs, const bool* writes, size_t n)
                 allocs[i]->host = py::none();
             mWritten.insert(keys[i]);
             mPendingBytes += allocs[i]->nbytes;
-        } else
+        } else {
             mRead.insert(keys[i]);
+            mPendingReadBytes += allocs[i]->nbytes;
+        }
     }
 }
 
@@ -107,7 +109,7 @@ Recorder::after_op(bool host_read)
     mPending++;
     if (mPending >= max_pending_dispatches || mPendingBytes >= max_pending_bytes)
         submit(true);
-    else if ((mPending >= early_dispatches || mPendingBytes >= early_bytes) && gpu_idle())
+    else if ((mPending >= early_dispatches || mPendingBytes + mPendingReadBytes >= early_bytes) && gpu_idle())
         submit(!early_inline);
 }
 
@@ -193,6 +195,7 @@ Recorder::submit(bool background)
     serial++;
     mPending = 0;
     mPendingBytes = 0;
+    mPendingReadBytes = 0;
     while (mInflight.size() > max_inflight)
         retire_oldest();
 }

@@ -22,7 +22,8 @@ class Recorder
   public:
     Recorder(Device& core, py::object load_spirv, bool per_buffer);
 
-    // Submit (without waiting) past these; early past the early ones when the GPU is idle.
+    // Submit (without waiting) past these; early past the early ones when the GPU is idle
+    // (early_bytes weighs the bytes the batch reads and writes, max_pending_bytes those it writes).
     uint32_t max_pending_dispatches = 4096;
     uint64_t max_pending_bytes = 1ull << 30;
     uint32_t max_inflight = 2;
@@ -135,6 +136,9 @@ class Recorder
     std::deque<std::pair<uint64_t, std::shared_ptr<Batch>>> mInflight;
     uint32_t mPending = 0;
     uint64_t mPendingBytes = 0;
+    // Bytes the batch's ops read: with the written ones, what an early submit weighs (a
+    // reduction of a large array writes little but is GPU work worth starting at once).
+    uint64_t mPendingReadBytes = 0;
     std::unordered_set<uint64_t> mWritten, mRead;
     bool mOrderAfterWait = false;
 };
