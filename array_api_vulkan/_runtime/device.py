@@ -127,6 +127,7 @@ class Device:
     def __init__(self, info):
         info = mask_features(info)
         self.index = info["index"]
+        self._hash = hash(("vulkan", self.index))  # (a dict key on every op's hot path)
         self.name = info["name"]
         self.kind = _KINDS.get(info["type"], "other")
         self.info = info
@@ -157,7 +158,7 @@ class Device:
         return isinstance(other, Device) and other.index == self.index
 
     def __hash__(self):
-        return hash(("vulkan", self.index))
+        return self._hash
 
     @property
     def rank(self):
