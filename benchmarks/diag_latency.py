@@ -98,6 +98,24 @@ def ours():
                 "sum_sync_us": median_us(sum_sync),
             }
             print(name, out[name], file=sys.stderr)
+
+    # The 1000-op small chain (run.py's): one submission at the end (early_dispatches above 1000)
+    # against early submits every k dispatches while the GPU is idle, so that it runs while the
+    # host records the rest.
+    def chain1000():
+        x = small
+        for _ in range(1000):
+            x = x + 1.0
+        return float(x[0])
+
+    for inline in (False, True):
+        for k in (1024, 256, 128, 64, 32):
+            dev._rec.early_inline = inline
+            dev._rec.early_dispatches = k
+            out[f"chain1000_per_op_us early_dispatches={k} inline={int(inline)}"] = \
+                median_us(chain1000, max(3, REPS // 5)) / 1000
+    dev._rec.early_dispatches = 1024
+    dev._rec.early_inline = False
     return out
 
 
@@ -134,7 +152,14 @@ def torch_ref():
         sync()
         keep.clear()
 
-    return {"add_sync_us": median_us(add_sync), "chain5_sync_us": median_us(chain_sync),
+    def chain1000():
+        x = small
+        for _ in range(1000):
+            x = x + 1.0
+        return float(x[0])
+
+    return {"chain1000_per_op_us": median_us(chain1000, max(3, REPS // 5)) / 1000,
+            "add_sync_us": median_us(add_sync), "chain5_sync_us": median_us(chain_sync),
             "small_op_sync_us": median_us(small_sync, REPS * 3), "sum_sync_us": median_us(sum_sync)}
 
 
