@@ -3,6 +3,7 @@
 Chains of elementwise ops are held and recorded as one generated kernel; the values must be those
 of the unfused dispatches, bit for bit, and runtime_stats() must show the single dispatch.
 """
+import math
 import os
 import subprocess
 import sys
@@ -375,3 +376,107 @@ def test_eager_first_op(monkeypatch):
     (h,), d1, d2 = both(chain5, a)  # (both() compares the bits)
     assert (d1, d2) == (2, 6)  # sin at once, then the other five as one kernel; unfused: six
     assert len(calls) == 2  # asked once per queue start: sin (idle), then multiply (busy)
+
+
+# -- reductions with a fused elementwise prologue (_fuse.hold_reduce) ------------------------
+
+def _stats(*keys):
+    s = xp.runtime_stats()
+    return tuple(s[k] for k in keys)
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_sum_of_a_product_is_one_fused_kernel(dt):
+    if not has(dt):
+        pytest.skip(f"no {dt}")
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((2, 3, 33335)).astype(dt)
+    a, b = xp.asarray(x), xp.asarray(y)
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    s = xp.sum(a * b)
+    got = float(s)
+    fused, ops, unf = _stats("fused_kernels", "fused_ops", "fusion_unfused")
+    assert (fused, ops, unf) == (1, 2, 0)  # the multiply and the sum, in one kernel
+    want = math.fsum((x.astype(np.float64) * y).ravel())
+    assert s.shape == () and s.dtype == getattr(xp, dt)
+    assert abs(got - want) <= (1e-5 if dt == "float32" else 1e-12) * np.abs(x * y).sum()
+    assert float(xp.sum(a * b)) == got  # the same bits every run
+    assert not xp.runtime_stats()["host_fallbacks"]
+
+
+def test_mean_of_squared_deviations_fuses_the_chain():
+    rng = np.random.default_rng(2)
+    x = (rng.standard_normal((64, 1000)) + 3).astype(np.float32)
+    a = xp.asarray(x)
+    m = float(xp.mean(a))
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    v = xp.mean((a - m) ** 2, keepdims=True)
+    assert v.shape == (1, 1)
+    assert _stats("fused_kernels", "fused_ops") == (1, 3)  # subtract, power, mean
+    np.testing.assert_allclose(host(v), np.mean((x.astype(np.float64) - m) ** 2, keepdims=True),
+                               rtol=1e-5)
+
+
+@pytest.mark.parametrize("op", ["min", "max", "prod", "sum", "mean"])
+def test_held_reductions_match_the_unfused_ones(op):
+    x = np.linspace(-2, 2, 5001, dtype=np.float32)
+    x[1234] = np.nan if op in ("min", "max") else x[1234]
+    a = xp.asarray(x)
+
+    c = 1e-4 if op == "prod" else 0.5  # (a product near 1: no order-dependent overflow)
+
+    def fn(v):
+        return getattr(xp, op)(v * c + 1.0)
+
+    # min/max exactly; a product's rounding errors add up with its order (n * eps at worst)
+    rtol = 0 if op in ("min", "max") else 1e-4
+    (h,), d1, d2 = _both_close(fn, a, rtol=rtol)
+    ref = getattr(np, op)(x * np.float32(c) + np.float32(1.0))
+    np.testing.assert_allclose(h, ref, rtol=rtol or 1e-7, equal_nan=True)
+
+
+def _both_close(fn, *args, rtol):
+    """fn(*args) fused and unfused: values equal up to the reduction's order."""
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    h1 = host(fn(*args))
+    d1 = xp.runtime_stats()["fused_kernels"]
+    with unfused():
+        h2 = host(fn(*args))
+    np.testing.assert_allclose(h1, h2, rtol=rtol, equal_nan=True)
+    assert d1 == 1
+    return (h1,), d1, None
+
+
+def test_a_held_operand_the_caller_keeps_is_still_written():
+    x = np.arange(4096, dtype=np.float32)
+    a = xp.asarray(x)
+    t = a * 2.0
+    s = xp.sum(t)
+    assert float(s) == float(np.sum(x * 2))
+    np.testing.assert_array_equal(host(t), x * 2)
+
+
+def test_held_reduction_when_the_chain_cannot_compile(monkeypatch):
+    """A chain the generator refuses runs unfused: the reduction then reads the written
+    operand, with the same value."""
+    monkeypatch.setattr(_fuse, "_build", lambda dev, sig: None)
+    monkeypatch.setattr(_fuse, "_cache", {})
+    x = np.linspace(0, 1, 3000, dtype=np.float32)
+    a = xp.asarray(x)
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    s = xp.sum(a * a)
+    assert abs(float(s) - math.fsum((x.astype(np.float64) ** 2))) < 1e-3
+    assert xp.runtime_stats()["fused_kernels"] == 0
+
+
+def test_integer_and_axis_reductions_are_not_held():
+    x = np.arange(3000, dtype=np.int32).reshape(30, 100)
+    a = xp.asarray(x)
+    assert int(xp.sum(a * 2)) == int(np.sum(x * 2))
+    np.testing.assert_array_equal(host(xp.sum(a * 2, axis=1)), np.sum(x * 2, axis=1))
+    f = xp.asarray(x.astype(np.float32))
+    np.testing.assert_allclose(host(xp.max(f + 1.0, axis=0)), np.max(x + 1.0, axis=0))

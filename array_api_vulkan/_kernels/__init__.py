@@ -11,7 +11,8 @@ import math
 from . import _fuse, _launch
 from ._launch import table
 from ._matmul import matmul  # noqa: F401
-from ._reduce import NotNative, reduce, scan, supports_reduce, supports_scan  # noqa: F401
+from . import _reduce
+from ._reduce import NotNative, scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
@@ -21,6 +22,16 @@ from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa
 
 
 set_result_type = _launch.set_result_type
+
+
+def reduce(op, x, axes, keepdims, dtype, correction=0.0):
+    """_reduce.reduce, or held as the epilogue of the fused chain that makes x, where x is a
+    held result (_fuse.hold_reduce: sum(x * y), mean((x - m) ** 2))."""
+    if _fuse.on:
+        out = _fuse.hold_reduce(op, x, axes, keepdims, dtype)
+        if out is not None:
+            return out
+    return _reduce.reduce(op, x, axes, keepdims, dtype, correction)
 
 
 def _code(dtype):

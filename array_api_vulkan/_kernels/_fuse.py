@@ -93,8 +93,10 @@ def set_enabled(flag):
 # -- the queue --------------------------------------------------------------------------------
 
 class _Node:
+    # a held reduction (family "reduce", opcode the op's name): alloc its result, part the
+    # first pass's partials (one per workgroup of the fused kernel), shape the result's
     __slots__ = ("alloc", "dtype", "family", "tin", "tout", "opcode", "variant", "nin", "dynamic",
-                 "tcode", "args")
+                 "tcode", "args", "part", "rshape", "count")
 
 
 class _Leaf:
@@ -374,6 +376,58 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     return True
 
 
+# Reductions that take a fused elementwise prologue: full reductions of a held float result.
+REDUCE_OPS = frozenset(("sum", "prod", "min", "max", "mean"))
+
+
+def _groups(n):
+    """Workgroups of the fused kernel over n elements (ELEMS per invocation, AVK_LOCAL_SIZE 256)."""
+    return -(-(-(-n // ELEMS)) // 256)
+
+
+def hold_reduce(op, x, axes, keepdims, dtype):
+    """Holds op(x) over every axis, x a held result of this thread's queue, as the epilogue of
+    the queue's fused kernel (each workgroup writes its partial, a second pass reduces them):
+    x itself is then an intermediate like any other, written only if someone holds it when the
+    queue is recorded. Returns the result Array, or None where not held (the caller reduces)."""
+    if op not in REDUCE_OPS or dtype != x._dtype or tuple(axes) != tuple(range(len(x._shape))):
+        return None
+    code = table.DTYPES[dtype.name][0]
+    if code not in "fd":
+        return None
+    al = x._alloc
+    dev = al.device
+    q = _queue(dev)
+    shape = x._shape
+    with q.lock:
+        k = q.produced.get(id(al))
+        # (n >= 2: the result's shape is never the queue's, so no op of the chain reads it)
+        if (k is None or q.shape != shape or math.prod(shape) < 2 or x._offset != 0 or x._strides != _launch._c_strides(shape)
+                or q.nodes[k].family == "reduce" or len(q.nodes) >= MAX_NODES):
+            return None
+        nbuf = len(q.leaves) + len(q.nodes) + 2
+        if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + q.scalar_words + 2 * len(shape) * (q.strided + 1) > q.words:
+            return None
+        n = math.prod(shape)
+        rshape = (1,) * len(shape) if keepdims else ()
+        out = _launch.result_type._new(dev.alloc(dtype.itemsize), dtype, rshape)
+        nd = _Node()
+        nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = out._alloc, dtype, "reduce", code, code, op
+        nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = None, 1, False, code, (("n", k),)
+        nd.part = dev.alloc(_groups(n) * dtype.itemsize)
+        nd.rshape, nd.count = rshape, n
+        # (an op reading the result, of another shape, records the queue first: see record)
+        q.produced[id(out._alloc)] = len(q.nodes)
+        q.keys.add(out._alloc.key)
+        q.keys.add(nd.part.key)
+        q.live.append(len(q.nodes))
+        q.nodes.append(nd)
+    st = _launch.state
+    st.launches += 1
+    st.last_plan = None
+    return out
+
+
 # -- recording the held ops ---------------------------------------------------------------------
 
 _cache = {}  # chain signature -> (shader name, word layout) or None (run unfused)
@@ -414,11 +468,12 @@ def _emit(q, nodes, leaves, shape):
                 rs.append(("s", len(scal), r[2]))
                 scal.append(r[1])
         sigs.append((nd.family, nd.tin, nd.tout, nd.opcode, nd.dtype.name, tuple(rs)))
-    outs = tuple(k for k, i in enumerate(sel) if live[i])
+    outs = tuple(k for k, i in enumerate(sel) if live[i] and nodes[i].family != "reduce")
+    reds = tuple(k for k, i in enumerate(sel) if nodes[i].family == "reduce")
     dims = [m for m in shape if m != 1]
     nd = len(dims) if any(m == "s" for _, m in lsig) else 0
     flavour = (dev.supports_float64, _launch.denorm_preserve(dev), nd)
-    sig = (flavour, tuple(sigs), tuple(lsig), tuple(outs))
+    sig = (flavour, tuple(sigs), tuple(lsig), tuple(outs), reds)
     entry = _cache.get(sig)
     if entry is None and sig not in _cache:
         entry = _build(dev, sig)
@@ -447,6 +502,12 @@ def _emit(q, nodes, leaves, shape):
         words += (a & 0xFFFFFFFF, a >> 32)
         buffers.append(al)
         writes.append(True)
+    for k in reds:
+        al = nodes[sel[k]].part
+        a = al.address
+        words += (a & 0xFFFFFFFF, a >> 32)
+        buffers.append(al)
+        writes.append(True)
     for w in scal:
         words += w
     if nd:
@@ -460,6 +521,33 @@ def _emit(q, nodes, leaves, shape):
     dev.launch(name, (), buffers, writes, array.array("I", words), (n + ELEMS - 1) // ELEMS)
     _stats.counters["fused_kernels"] += 1
     _stats.counters["fused_ops"] += len(sel)
+    for k in reds:
+        nd = nodes[sel[k]]
+        _finish_reduce(nd, _launch.result_type._new(nd.part, nd.dtype, (_groups(n),)), (0,))
+
+
+def _finish_reduce(nd, src, axes):
+    """Reduces src over axes into the held reduction nd's result (the second pass)."""
+    from . import _reduce
+
+    op = nd.opcode
+    r = _reduce.reduce("sum" if op == "mean" else op, src, axes, False, nd.dtype)
+    if op == "mean":
+        _map_now("divide", [r, float(nd.count)], _launch.result_type._new(nd.alloc, nd.dtype, nd.rshape))
+    else:
+        size = nd.dtype.itemsize
+        nd.alloc.device.copy(r._alloc, r._offset * size, nd.alloc, 0, size)
+
+
+def _map_now(name, args, out):
+    """Records out = name(args) as one static dispatch, never held."""
+    from . import _resolve
+
+    code = table.DTYPES[out._dtype.name][0]
+    op, variant = _resolve(name, code, code, len(args), out._alloc.device)
+    if not _launch.map_op(variant, op.code, out, list(args), 2, dynamic=op.family in _launch.DYNAMIC_MODES,
+                          tcode=code):
+        raise RuntimeError(f"fusion: could not record {name}")
 
 
 def _unfused(nodes, leaves, shape, sel):
@@ -470,6 +558,10 @@ def _unfused(nodes, leaves, shape, sel):
     try:
         for i in sel:
             nd = nodes[i]
+            if nd.family == "reduce":
+                p = nodes[nd.args[0][1]]
+                _finish_reduce(nd, new(p.alloc, p.dtype, shape), tuple(range(len(shape))))
+                continue
             args = []
             for r in nd.args:
                 if r[0] == "n":
@@ -587,10 +679,11 @@ def _align(code):
 def generate(dev_flavour, sig):
     """The GLSL source of the fused kernel of chain signature `sig` (see _emit)."""
     f64, dp, ndims = dev_flavour
-    _, nodes, lsig, outs = sig
+    _, nodes, lsig, outs, reds = sig
     scodes = [r[2] for nd in nodes for r in nd[5] if r[0] == "s"]
     nstrided = sum(1 for _, m in lsig if m == "s")
-    nwords = 1 + 2 * (len(lsig) + len(outs)) + sum(_width(c) for c in scodes) + ndims * (1 + nstrided)
+    nwords = (1 + 2 * (len(lsig) + len(outs) + len(reds)) + sum(_width(c) for c in scodes)
+              + ndims * (1 + nstrided))
     src = ["#version 450",
            "#extension GL_GOOGLE_include_directive : require",
            "#extension GL_ARB_gpu_shader_int64 : require",
@@ -619,7 +712,7 @@ def generate(dev_flavour, sig):
     # family sections may name the static kernels' push size in code the fused kernel never runs
     # (cast.comp's tril/triu tail words): give it a value, so that it compiles
     src.append(f"#define AVK_WORDS {nwords}")
-    codes = sorted({c for c, _ in lsig} | {table.DTYPES[nodes[k][4]][0] for k in outs})
+    codes = sorted({c for c, _ in lsig} | {table.DTYPES[nodes[k][4]][0] for k in outs + reds})
     for c in codes:
         nm = table.CODE[c]
         st = table.DTYPES[nm][1]
@@ -630,7 +723,7 @@ def generate(dev_flavour, sig):
     sections, fn = {}, []
     for nd in nodes:
         family, tin, tout, opcode = nd[:4]
-        if family == "select":
+        if family in ("select", "reduce"):
             fn.append(None)
             continue
         key = (family, tin, tout, opcode)
@@ -642,15 +735,19 @@ def generate(dev_flavour, sig):
     body = ["void main()", "{", "    uint n = p.w[0];",
             "    uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE;",
             "    uint i = avk_index();"]
-    w = 1 + 2 * (len(lsig) + len(outs))
+    w = 1 + 2 * (len(lsig) + len(outs) + len(reds))
     sc = []
     for c in scodes:
         ct = table.DTYPES[table.CODE[c]][2]
         body.append(f"    {ct} s{len(sc)} = {_scalar_expr(c, w)};")
         sc.append(c)
         w += _width(c)
-    body += [f"    [[dont_unroll]] for (uint e = 0u; e < {ELEMS}u; ++e, i += step) {{",
-             "        if (i >= n)", "            return;"]
+    for m, k in enumerate(reds):
+        ct = table.DTYPES[nodes[k][4]][2]
+        body.append(f"    {ct} acc{m} = {_REDUCE_IDENTITY[nodes[k][3]].format(ct=ct)};")
+    body += [f"    [[dont_unroll]] for (uint e = 0u; e < {ELEMS}u; ++e, i += step) {{"]
+    # (with reductions every invocation reaches the workgroup's barriers: no early return)
+    body += ["        if (i >= n)", "            break;"] if reds else ["        if (i >= n)", "            return;"]
     shw = w  # the result's non-unit dimensions, then each strided input's strides over them
     sj = 0
     for j, (c, mode) in enumerate(lsig):
@@ -670,6 +767,10 @@ def generate(dev_flavour, sig):
         body.append(f"        {ct} l{j} = {ct}(In_{nm}(uvec2(p.w[{1 + 2 * j}], p.w[{2 + 2 * j}])).v[{idx}]);")
     for k, nd in enumerate(nodes):
         family, tin, tout, opcode, rname, refs = nd
+        if family == "reduce":
+            m = reds.index(k)
+            body.append(f"        acc{m} = {_REDUCE_COMBINE[opcode].format(a=f'acc{m}', b=f't{refs[0][1]}')};")
+            continue
         args = []
         for r in refs:
             args.append(f"t{r[1]}" if r[0] == "n" else (f"l{r[1]}" if r[0] == "l" else f"s{r[1]}"))
@@ -684,8 +785,39 @@ def generate(dev_flavour, sig):
         rname = nodes[k][4]
         st = table.DTYPES[rname][1]
         body.append(f"        Out_{rname}(uvec2(p.w[{base + 2 * m}], p.w[{base + 2 * m + 1}])).v[i] = {st}(t{k});")
-    body += ["    }", "}"]
+    body.append("    }")
+    # Reductions: a fixed tree over the workgroup in shared memory (the same order every run),
+    # then invocation 0 writes the workgroup's partial; a second pass reduces the partials.
+    base += 2 * len(outs)
+    for m, k in enumerate(reds):
+        rname = nodes[k][4]
+        ct = table.DTYPES[rname][2]
+        src.append(f"shared {ct} avk_red{m}[AVK_LOCAL_SIZE];")
+        comb = _REDUCE_COMBINE[nodes[k][3]].format(a=f"avk_red{m}[l]", b=f"avk_red{m}[l + s]")
+        body += [f"    avk_red{m}[gl_LocalInvocationIndex] = acc{m};",
+                 "    barrier();",
+                 "    for (uint s = AVK_LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {",
+                 "        uint l = gl_LocalInvocationIndex;",
+                 f"        if (l < s) avk_red{m}[l] = {comb};",
+                 "        barrier();",
+                 "    }",
+                 "    if (gl_LocalInvocationIndex == 0u)",
+                 f"        Out_{rname}(uvec2(p.w[{base + 2 * m}], p.w[{base + 2 * m + 1}])).v["
+                 f"gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x] = avk_red{m}[0];"]
+    body.append("}")
     return "\n".join(src + body) + "\n"
+
+
+# A held reduction's identity and combination, in its compute type ct. The chain's values are
+# precise (see the module docstring), so an add here is never contracted with their multiply.
+# min/max propagate NaN, as the reduce family's, and pick by comparison rather than min()/max()
+# (NVIDIA's FMin/FMax flush float32 subnormals: benchmarks/diag_denorm.py).
+_REDUCE_IDENTITY = {"sum": "{ct}(0)", "mean": "{ct}(0)", "prod": "{ct}(1)",
+                    "min": "{ct}(1.0 / 0.0)", "max": "{ct}(-1.0 / 0.0)"}
+_NAN_FIRST = "(({a}) != ({a}) ? ({a}) : (({b}) != ({b}) ? ({b}) : ({pick})))"
+_REDUCE_COMBINE = {"sum": "({a}) + ({b})", "mean": "({a}) + ({b})", "prod": "({a}) * ({b})",
+                   "min": _NAN_FIRST.replace("{pick}", "({b}) < ({a}) ? ({b}) : ({a})"),
+                   "max": _NAN_FIRST.replace("{pick}", "({b}) > ({a}) ? ({b}) : ({a})")}
 
 
 def _build(dev, sig):
