@@ -480,3 +480,17 @@ def test_integer_and_axis_reductions_are_not_held():
     np.testing.assert_array_equal(host(xp.sum(a * 2, axis=1)), np.sum(x * 2, axis=1))
     f = xp.asarray(x.astype(np.float32))
     np.testing.assert_allclose(host(xp.max(f + 1.0, axis=0)), np.max(x + 1.0, axis=0))
+
+
+def test_held_reduction_partials_cover_a_two_dimensional_grid():
+    """Past 65535 workgroups the runtime's 1-D grid has rows of equal length, so a few more
+    groups than the elements need: each writes a partial, and all must be reduced (else the
+    sum loses elements and writes past its buffer). test_engine's 512 MiB array sums through
+    this path on lavapipe; here, the count itself."""
+    per_group = 256 * _fuse.ELEMS
+    for g in (1, 65535, 65536, 65537, 131071, 200001):
+        rows = -(-g // 65535)
+        launched = g if g <= 65535 else rows * -(-g // rows)
+        assert _fuse._groups(g * per_group) == launched
+        assert _fuse._groups(g * per_group - per_group + 1) == launched
+    assert _fuse._groups(65537 * per_group) == 65538

@@ -381,8 +381,14 @@ REDUCE_OPS = frozenset(("sum", "prod", "min", "max", "mean"))
 
 
 def _groups(n):
-    """Workgroups of the fused kernel over n elements (ELEMS per invocation, AVK_LOCAL_SIZE 256)."""
-    return -(-(-(-n // ELEMS)) // 256)
+    """Workgroups the fused kernel over n elements launches (ELEMS per invocation, 256 a
+    workgroup), laid out as the runtime's 1-D grids are (Recorder::grid_1d): past 65535
+    groups, rows of equal length, so the count can exceed ceil(invocations / 256) by a few."""
+    g = -(-(-(-n // ELEMS)) // 256)
+    if g <= 65535:
+        return g
+    rows = -(-g // 65535)
+    return rows * -(-g // rows)
 
 
 def hold_reduce(op, x, axes, keepdims, dtype):
