@@ -9,6 +9,9 @@
 # plot on a host without registry access, carry matplotlib's wheels in .gpu:
 #   bash ../shared/gpu/prepare.sh $(cat benchmarks/plot-wheels.txt)
 # or redraw it here afterwards: python benchmarks/suite.py --replot DIR
+# TUNE=only runs just the families' tuning scripts (benchmarks/tune_*.py, each into
+# $out/tune_<name>.json) and benchmarks/diag_latency.py: the first thing to run on a GPU after
+# kernels changed without one (their defaults then come from these numbers).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
@@ -21,6 +24,16 @@ run_suite() {
   tail -3 "$out/suite.log"; cat "$out/suite/suite.md" 2>/dev/null
 }
 if [ "${SUITE:-}" = only ]; then run_suite; exit 0; fi
+if [ "${TUNE:-}" = only ]; then
+  for t in benchmarks/tune_*.py; do
+    name=$(basename "$t" .py)
+    timeout "${TUNE_TIMEOUT:-150}" python3 "$t" > "$out/$name.json" 2> "$out/$name.err"
+    echo "$name exit $?"
+  done
+  timeout 150 python3 benchmarks/diag_latency.py > "$out/diag_latency.json" 2> "$out/diag_latency.err"
+  echo "diag_latency exit $?"
+  exit 0
+fi
 start=$(date +%s)
 if [ -z "${SKIP_TESTS:-}" ]; then
   timeout 330 python3 -m pytest tests -q -p no:cacheprovider -x --ignore=tests/test_install.py > "$out/tests.txt" 2>&1
