@@ -31,6 +31,10 @@
 //         partial products at C + s * nbatch * M * N; a second pass sums them; 1: no split)
 //   w[16] KC (elements of K per chunk)
 //   addr[0] C, addr[1] A, addr[2] B: each the first byte of its allocation.
+// UPDATE (spec constant 7) == 1: C += alpha * (A @ B) in place, C a strided view (S == 1):
+//   w[17..20] alpha (the compute type's words), w[21] c_off, w[22] c_rs, w[23] c_cs,
+//   words 30, 31 (addr[3]) c_bs0, c_bs1: element (b, m, n) of C at
+//   c_off + (b / B1) * c_bs0 + (b % B1) * c_bs1 + m * c_rs + n * c_cs.
 #extension GL_EXT_shader_explicit_arithmetic_types : require
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_shader_8bit_storage : require
@@ -58,6 +62,7 @@ layout(constant_id = 3) const uint RM = 4;
 layout(constant_id = 4) const uint RN = 4;
 layout(constant_id = 5) const uint TK = 16;
 layout(constant_id = 6) const uint SMALL = 0;
+layout(constant_id = 7) const uint UPDATE = 0;
 const uint TM = WY * RM;
 const uint TN = WX * RN;
 const uint NT = WX * WY;
@@ -67,12 +72,45 @@ layout(push_constant) uniform Push { uint w[24]; uvec2 addr[4]; } p;
 #define T_ALIGN (T_BITS / 8)
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) readonly buffer AvkIn { T_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buffer AvkOut { T_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) buffer AvkRW { T_S v[]; };
 
 #if T_K == K_CPLX
 #define MAD(acc, a, b) ((acc) + T_C((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x))
 #else
 #define MAD(acc, a, b) ((acc) + (a) * (b))
 #endif
+
+#if T_K == K_CPLX
+#define MUL(a, b) T_C((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x)
+#else
+#define MUL(a, b) ((a) * (b))
+#endif
+
+// alpha of an update, from push words 17...
+T_C alpha()
+{
+#if T_K == K_CPLX && T_BITS == 64
+    return vec2(uintBitsToFloat(p.w[17]), uintBitsToFloat(p.w[18]));
+#elif T_K == K_CPLX
+    return dvec2(packDouble2x32(uvec2(p.w[17], p.w[18])), packDouble2x32(uvec2(p.w[19], p.w[20])));
+#elif T_K == K_FLOAT && T_BITS == 32
+    return uintBitsToFloat(p.w[17]);
+#elif T_K == K_FLOAT
+    return packDouble2x32(uvec2(p.w[17], p.w[18]));
+#elif T_BITS == 64
+    return T_C(packUint2x32(uvec2(p.w[17], p.w[18])));
+#else
+    return T_C(p.w[17]);
+#endif
+}
+
+// C's element (batch b0, b1; m, n) += alpha * v (UPDATE)
+void update(uint b0, uint b1, uint m, uint n, T_C v)
+{
+    uint i = p.w[21] + b0 * p.addr[3].x + b1 * p.addr[3].y + m * p.w[22] + n * p.w[23];
+    AvkRW C = AvkRW(p.addr[0]);
+    C.v[i] = T_S(T_C(C.v[i]) + MUL(alpha(), v));
+}
 
 shared T_C As[TK * TM];
 shared T_C Bs[TK * TN];
@@ -106,7 +144,10 @@ void direct()
         ai += acs;
         bi += brs;
     }
-    AvkOut(p.addr[0]).v[g] = T_S(acc);
+    if (UPDATE != 0u)
+        update(b0, b1, m, n, acc);
+    else
+        AvkOut(p.addr[0]).v[g] = T_S(acc);
 }
 
 void tiled()
@@ -187,8 +228,12 @@ void tiled()
             if (gm < M) {
                 [[unroll]] for (uint j = 0; j < RN; j++) {
                     uint gn = n0 + tx + j * WX;
-                    if (gn < N)
-                        C.v[cbase + gm * N + gn] = T_S(acc[i][j]);
+                    if (gn < N) {
+                        if (UPDATE != 0u)
+                            update(b0, b1, gm, gn, acc[i][j]);
+                        else
+                            C.v[cbase + gm * N + gn] = T_S(acc[i][j]);
+                    }
                 }
             }
         }

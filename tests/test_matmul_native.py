@@ -203,3 +203,87 @@ def test_matmul_split_k_transposed():
     _matmul_case((3000, 33), (3000, 18), xp.float32, tr)
     from array_api_vulkan._kernels import _matmul
     assert _matmul._split_k(4, 3000, 16, 33 * 18)[0] > 1
+
+
+# -- matmul_update: C += alpha * (A @ B) in place, C a strided view ------------------------------
+
+UPDATE_DTYPES = [d for d in NUMERIC if np.dtype(d.name).kind in "fc"] + [xp.int32]
+
+
+def _update_case(c_full, c_index, a, b, alpha, dt):
+    """c_full[c_index] += alpha * a @ b through matmul_update (a, b: numpy or (array, numpy))."""
+    from array_api_vulkan import _kernels
+
+    xc = xp.asarray(c_full)
+    xa, na = a if isinstance(a, tuple) else (xp.asarray(a), a)
+    xb, nb = b if isinstance(b, tuple) else (xp.asarray(b), b)
+    view = c_index(xc)
+    want = c_full.copy()
+    with np.errstate(all="ignore"):
+        prod = np.matmul(na, nb)
+        c_index(want)[...] = (c_index(want) + np.asarray(alpha).astype(want.dtype) * prod).astype(want.dtype)
+    assert _kernels.supports_matmul_update(view, xa, xb)
+    before = _fallbacks()
+    d0 = runtime_stats()["dispatches"]
+    assert _kernels.matmul_update(view, xa, xb, alpha) is view
+    assert runtime_stats()["dispatches"] - d0 == 1
+    assert _fallbacks() == before
+    _check(xc, want, na.shape[-1])
+
+
+@pytest.mark.parametrize("dt", UPDATE_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("m,k,n", [(70, 24, 90), (5, 7, 3), (130, 16, 140), (40, 300, 20)])
+def test_matmul_update_views(dt, m, k, n):
+    kind = np.dtype(dt.name).kind
+    alpha = -1 if kind in "iu" else (0.5 - 2j if kind == "c" else -0.75)
+    c = _data((m + 9, n + 5), dt)
+    # a block of a larger matrix (the trailing update of a blocked factorization)
+    _update_case(c, lambda x: x[4:4 + m, 3:3 + n], _data((m, k), dt), _data((k, n), dt), alpha, dt)
+    # a transposed, strided view; operands transposed in place
+    c = _data((2 * n, m), dt)
+    a, b = _data((k, m), dt), _data((n, k), dt)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    _update_case(c, lambda x: (x.mT if hasattr(x, "mT") else x.T)[:, ::2],
+                 (xa.mT, a.T), (xb.mT, b.T), alpha, dt)
+
+
+def test_matmul_update_same_matrix():
+    """A22 -= A21 @ A12 with all three views of one matrix (disjoint blocks)."""
+    from array_api_vulkan import _kernels
+
+    dt = xp.float32
+    n, kb = 150, 32
+    full = _data((n, n), dt)
+    x = xp.asarray(full)
+    _kernels.matmul_update(x[kb:, kb:], x[kb:, :kb], x[:kb, kb:], -1.0)
+    want = full.copy()
+    want[kb:, kb:] -= full[kb:, :kb] @ full[:kb, kb:]
+    _check(x, want, kb)
+
+
+def test_matmul_update_batched_and_vectors():
+    dt = xp.float32
+    c = _data((3, 2, 40, 50), dt)
+    _update_case(c, lambda x: x[:, 1], _data((3, 40, 20), dt), _data((20, 50), dt), 2.0, dt)
+    c = _data((4, 30, 20), dt)
+    _update_case(c, lambda x: x[::2, :, ::-1], _data((2, 30, 7), dt), _data((2, 7, 20), dt), 1.0, dt)
+    c = _data((30, 3), dt)
+    _update_case(c, lambda x: x[:, 1], _data((30, 9), dt), _data((9,), dt), 3.0, dt)
+
+
+def test_matmul_update_empty_and_errors():
+    from array_api_vulkan import _kernels
+
+    dt = xp.float32
+    c = xp.asarray(_data((4, 5), dt))
+    before = np.asarray(c).copy()
+    _kernels.matmul_update(c, xp.asarray(np.ones((4, 0), np.float32)),
+                           xp.asarray(np.ones((0, 5), np.float32)), 1.0)
+    np.testing.assert_array_equal(np.asarray(c), before)
+    a, b = xp.asarray(_data((4, 3), dt)), xp.asarray(_data((3, 6), dt))
+    assert not _kernels.supports_matmul_update(c, a, b)
+    with pytest.raises(_kernels.NotNative):
+        _kernels.matmul_update(c, a, b, 1.0)
+    if has("int32"):
+        ci = xp.asarray(np.ones((4, 6), np.int32))
+        assert not _kernels.supports_matmul_update(ci, a, b)

@@ -13,6 +13,8 @@ products, matrix-vector and vector-matrix products.
 """
 import math
 
+import numpy as _np
+
 from . import _launch, _reduce
 from ._launch import ADDRESS, ARG, OFFSET, OUT, table
 
@@ -87,8 +89,175 @@ def _batch_strides(shape, strides, batch_shape):
     return [st if sz != 1 else 0 for sz, st in own]
 
 
+class _No(Exception):
+    """A case no matmul kernel covers (supports_matmul answers False)."""
+
+
+def _operands(x1, x2):
+    """(a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape) of x1 @ x2, 1-D operands promoted."""
+    a_sh, a_st = list(x1._shape), list(x1._strides)
+    b_sh, b_st = list(x2._shape), list(x2._strides)
+    if len(a_sh) == 1:
+        a_sh, a_st = [1] + a_sh, [0] + a_st
+    if len(b_sh) == 1:
+        b_sh, b_st = b_sh + [1], b_st + [0]
+    m, k = a_sh[-2:]
+    n = b_sh[-1]
+    if b_sh[-2] != k:
+        raise _No("contracted dimensions differ")
+    a_bsh, b_bsh = a_sh[:-2], b_sh[:-2]
+    nd = max(len(a_bsh), len(b_bsh))
+    pa, pb = [1] * (nd - len(a_bsh)) + a_bsh, [1] * (nd - len(b_bsh)) + b_bsh
+    batch = []
+    for u, v in zip(pa, pb):
+        if u != v and u != 1 and v != 1:
+            raise _No("batch dimensions do not broadcast")
+        batch.append(max(u, v) if min(u, v) != 0 else 0)
+    out_shape = tuple(batch) + ((m,) if x1.ndim > 1 else ()) + ((n,) if x2.ndim > 1 else ())
+    return a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape
+
+
+def _check(x1, x2, c=None):
+    """Raises _No where no kernel computes x1 @ x2 (or c += alpha * x1 @ x2); else the shader."""
+    dev = x1._alloc.device
+    dt = x1._dtype
+    code = _code(dt)
+    if x2._dtype != dt or (c is not None and c._dtype != dt):
+        raise _No("operands of different dtypes")
+    if not _launch.device_supports(dev, code):
+        raise _No("dtype not on the device")
+    shader = _launch.variant(FAMILY, code, code, None, dev)
+    if shader is None:
+        raise _No("no compiled variant")
+    for x in (x1, x2) + (() if c is None else (c,)):
+        if x._alloc.nbytes // dt.itemsize >= 1 << 32:
+            raise _No("32-bit element indices")
+    return shader
+
+
+def supports_matmul(x1, x2):
+    """Whether matmul(x1, x2) runs natively (the spec layer asks first; matmul then raises
+    NotNative where this answers False)."""
+    key = (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides)
+    if key in _plans:
+        return True
+    try:
+        _check(x1, x2)
+        _, _, _, _, m, k, n, batch, _ = _operands(x1, x2)
+        total = math.prod(batch) * m * n
+        if total >= 1 << 32:
+            return False
+        if total and k and min(m, n) >= SMALL_MN:
+            wx, wy, rm, rn, _ = tiles(x1._alloc.device, _code(x1._dtype), m, n)
+            if -(-n // (wx * rn)) > MAX_GRID or -(-m // (wy * rm)) > MAX_GRID:
+                return False
+    except _No:
+        return False
+    return True
+
+
 def matmul(x1, x2):
-    """x1 @ x2 for Arrays of one numeric dtype, or None where no kernel covers the case."""
+    """x1 @ x2 for Arrays of one numeric dtype; raises NotNative where supports_matmul(x1, x2)
+    answers False."""
+    try:
+        return _matmul(x1, x2)
+    except _No as e:
+        raise _reduce.NotNative(f"matmul: {e}") from None
+
+
+def supports_matmul_update(c, x1, x2):
+    """Whether matmul_update(c, x1, x2, alpha) runs natively."""
+    try:
+        _check(x1, x2, c)
+        _update_layout(c, x1, x2)
+    except _No:
+        return False
+    return True
+
+
+def matmul_update(c, x1, x2, alpha=1):
+    """c += alpha * (x1 @ x2) in place, c a (strided) view of the product's shape and dtype, in
+    the matmul kernel's epilogue (C read, added to, written: no temporary). One dispatch. The
+    memory c covers must not overlap what x1 and x2 read. Returns c; raises NotNative where
+    supports_matmul_update(c, x1, x2) answers False."""
+    try:
+        shader = _check(x1, x2, c)
+        lay = _update_layout(c, x1, x2)
+    except _No as e:
+        raise _reduce.NotNative(f"matmul_update: {e}") from None
+    if lay is None:
+        return c  # nothing to add (an empty product or K == 0)
+    m, k, n, nbatch, b1, bs, cs, a_st, b_st = lay
+    dev = c._alloc.device
+    code = _code(c._dtype)
+    u32 = 0xFFFFFFFF
+    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
+    if direct:
+        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 1]
+        groups = _launch.grid_1d(nbatch * m * n, DIRECT_LOCAL)
+    else:
+        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
+        spec = [0, wx, wy, rm, rn, tk, 0, 1]
+        groups = (-(-n // (wx * rn)), -(-m // (wy * rm)), min(nbatch, MAX_GRID))
+    w = [0] * PUSH_WORDS
+    w[0:15] = [m, n, k, nbatch, b1,
+               x1._offset, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
+               x2._offset, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
+    w[15], w[16] = 1, k
+    aw = _launch.scalar_words(alpha, code)
+    w[17:17 + len(aw)] = aw
+    w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
+    w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
+    push = _np.zeros(PUSH_WORDS, _np.uint32)
+    push[:] = w
+    _launch.put_address(push, A_C, c._alloc)
+    _launch.put_address(push, A_A, x1._alloc)
+    _launch.put_address(push, A_B, x2._alloc)
+    dev.launch(shader, spec, [c._alloc, x1._alloc, x2._alloc], [True, False, False], push,
+               groups=groups)
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return c
+
+
+def _update_layout(c, x1, x2):
+    """(m, k, n, nbatch, B1, [(a_bs0, a_bs1), (b_bs0, b_bs1), (c_bs0, c_bs1)], (c_rs, c_cs),
+    a_st, b_st) of an update, None where there is nothing to add; raises _No."""
+    a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape = _operands(x1, x2)
+    if tuple(c._shape) != out_shape:
+        raise _No(f"the view's shape {c._shape} is not the product's {out_shape}")
+    nbatch = math.prod(batch)
+    if nbatch * m * n == 0 or k == 0:
+        return None
+    if nbatch * m * n >= 1 << 32:
+        raise _No("32-bit element indices")
+    c_st = list(c._strides)
+    if x2.ndim == 1:
+        c_st = c_st + [0]
+    if x1.ndim == 1:
+        c_st = c_st[:-1] + [0] + c_st[-1:]
+    nb = len(batch)
+    a_bst = _batch_strides(a_sh[:-2], a_st[:-2], batch)
+    b_bst = _batch_strides(b_sh[:-2], b_st[:-2], batch)
+    c_bst = [st if sz != 1 else 0 for sz, st in zip(batch, c_st[:nb])]
+    bsh, bsts = _launch._collapse(list(batch), [a_bst, b_bst, c_bst])
+    if len(bsh) > 2:
+        raise _No("more than two batch dimensions after collapsing")
+    if not (min(m, n) < SMALL_MN or m * n * k <= 4096):
+        wx, wy, rm, rn, _ = tiles(c._alloc.device, _code(c._dtype), m, n)
+        if -(-n // (wx * rn)) > MAX_GRID or -(-m // (wy * rm)) > MAX_GRID:
+            raise _No("grid too large")
+    if len(bsh) == 0:
+        b1, bs = 1, [(0, 0)] * 3
+    elif len(bsh) == 1:
+        b1, bs = bsh[0], [(0, st[0]) for st in bsts]
+    else:
+        b1, bs = bsh[1], [(st[0], st[1]) for st in bsts]
+    return m, k, n, nbatch, b1, bs, (c_st[-2], c_st[-1]), a_st, b_st
+
+
+def _matmul(x1, x2):
+    """x1 @ x2 (see matmul); raises _No."""
     key = (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides)
     plan = _plans.get(key)
     if plan is not None:
@@ -98,28 +267,9 @@ def matmul(x1, x2):
     dev = x1._alloc.device
     dt = x1._dtype
     code = _code(dt)
-    if x2._dtype != dt or not _launch.device_supports(dev, code):
-        return None
-    shader = _launch.variant(FAMILY, code, code, None, dev)
-    if shader is None:
-        return None
-    a_sh, a_st = list(x1._shape), list(x1._strides)
-    b_sh, b_st = list(x2._shape), list(x2._strides)
-    if len(a_sh) == 1:
-        a_sh, a_st = [1] + a_sh, [0] + a_st
-    if len(b_sh) == 1:
-        b_sh, b_st = b_sh + [1], b_st + [0]
-    m, k = a_sh[-2:]
-    n = b_sh[-1]
+    shader = _check(x1, x2)
+    a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape = _operands(x1, x2)
     a_bsh, b_bsh = a_sh[:-2], b_sh[:-2]
-    nd = max(len(a_bsh), len(b_bsh))
-    pa, pb = [1] * (nd - len(a_bsh)) + a_bsh, [1] * (nd - len(b_bsh)) + b_bsh
-    batch = []
-    for u, v in zip(pa, pb):
-        if u != v and u != 1 and v != 1:
-            return None  # (the spec layer has checked broadcasting)
-        batch.append(max(u, v) if min(u, v) != 0 else 0)
-    out_shape = tuple(batch) + ((m,) if x1.ndim > 1 else ()) + ((n,) if x2.ndim > 1 else ())
     nbatch = math.prod(batch)
     total = nbatch * m * n
     if total == 0:
@@ -129,11 +279,8 @@ def matmul(x1, x2):
 
         kind = table.DTYPES[dt.name][3]
         return full(out_shape, complex(0) if kind == "c" else (0.0 if kind == "f" else 0), dt, dev)
-    for x in (x1, x2):
-        if x._alloc.nbytes // dt.itemsize >= 1 << 32:
-            return None  # (32-bit element indices)
     if total >= 1 << 32:
-        return None
+        raise _No("32-bit element indices")
     a_bst = _batch_strides(a_bsh, a_st[:-2], batch)
     b_bst = _batch_strides(b_bsh, b_st[:-2], batch)
     bsh, bsts = _launch._collapse(list(batch), [a_bst, b_bst])
@@ -146,9 +293,9 @@ def matmul(x1, x2):
                                       tuple(b_bst) + tuple(b_st[-2:]), x2._offset)
         ca, cb = _launch.contiguous(va), _launch.contiguous(vb)
         if ca is None or cb is None:
-            return None
-        r = matmul(ca, cb)
-        return None if r is None else _launch.result_type._new(r._alloc, dt, out_shape)
+            raise _No("no contiguous copy")
+        r = _matmul(ca, cb)
+        return _launch.result_type._new(r._alloc, dt, out_shape)
     if len(bsh) == 0:
         b1, bs = 1, [(0, 0), (0, 0)]
     elif len(bsh) == 1:
@@ -158,14 +305,14 @@ def matmul(x1, x2):
     u32 = 0xFFFFFFFF
     direct = min(m, n) < SMALL_MN or m * n * k <= 4096
     if direct:
-        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1]
+        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 0]
         work, tk = -(-total // DIRECT_LOCAL), 1
     else:
         wx, wy, rm, rn, tk = tiles(dev, code, m, n)
         gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
         if gx > MAX_GRID or gy > MAX_GRID:
-            return None
-        spec = [0, wx, wy, rm, rn, tk, 0]
+            raise _No("grid too large")
+        spec = [0, wx, wy, rm, rn, tk, 0, 0]
         work = gx * gy * nbatch
     splits, kc = _split_k(work, k, tk, total)
     w = [0] * PUSH_WORDS
@@ -188,7 +335,7 @@ def matmul(x1, x2):
         # the partial products [split][element of C] summed over the splits (reduce family)
         sum_shader = _reduce._variant("sum", code, code, dev)
         if sum_shader is None:
-            return None
+            raise _No("no sum variant for split-K")
         b.partial_sizes = (dt.itemsize, dt.itemsize)
         b.floating = table.DTYPES[dt.name][3] in "fc"
         b.second_shader = sum_shader
