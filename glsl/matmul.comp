@@ -112,8 +112,8 @@ void update(uint b0, uint b1, uint m, uint n, T_C v)
     C.v[i] = T_S(T_C(C.v[i]) + MUL(alpha(), v));
 }
 
-shared T_C As[TK * TM];
-shared T_C Bs[TK * TN];
+shared T_C As[SMALL == 0u ? TK * TM : 1u];
+shared T_C Bs[SMALL == 0u ? TK * TN : 1u];
 
 void direct()
 {
@@ -240,9 +240,221 @@ void tiled()
     }
 }
 
+
+#if T_K == K_FLOAT
+// -- SMALL == 2 (fast, real floats): the tiled product with 16-byte vectors --------------------
+// T_V: 16 bytes of T (VW elements). A workgroup computes a TM x TN tile of C (TM = WY * RM,
+// TN = WX * RN; RM, RN and TK multiples of VW); invocation (tx, ty) holds the rows
+// (q * WY + ty) * VW + r and the columns (p * WX + tx) * VW + c (q < RM / VW, p < RN / VW,
+// r, c < VW), so its reads of the shared tiles are whole vectors, consecutive across tx.
+// Shared tiles: A k-major (As[k][TM / VW + 1], one vector of padding per k row), B likewise,
+// two of each: the next K step is loaded from memory into registers while the current one is
+// computed, then stored into the other pair (one barrier per K step).
+// Global loads come in units of VW elements along one axis, per operand (w[19]: bits 0-1 A,
+// 4-5 B): 0 scalar loads along k, 1 scalar loads along m (n for B), 2 one vector along k,
+// 3 one vector along m (n) (the host picks 2/3 where that axis is contiguous and every offset,
+// stride and extent along it keeps vectors aligned). Bit 8: C stored as vectors (N % VW == 0).
+#if T_BITS == 32
+#define T_V vec4
+#define VW 4u
+#else
+#define T_V dvec2
+#define VW 2u
+#endif
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer AvkIn4 { T_V v[]; };
+layout(buffer_reference, std430, buffer_reference_align = 16) writeonly buffer AvkOut4 { T_V v[]; };
+const uint TMV = TM / VW + 1u;
+const uint TNV = TN / VW + 1u;
+const uint UA = TM * TK / VW;
+const uint UB = TN * TK / VW;
+const uint LA = (UA + NT - 1u) / NT;
+const uint LB = (UB + NT - 1u) / NT;
+shared T_V Av[SMALL == 2u ? 2u * TK * TMV : 1u];
+shared T_V Bv[SMALL == 2u ? 2u * TK * TNV : 1u];
+
+// Unit u of a tile of X (rows R x TK, R = TM for A, TN for B) in mode `mode`: its row and k
+// (the first of its VW elements along the unit's axis).
+void unit_of(uint u, uint R, uint mode, out uint row, out uint k)
+{
+    if ((mode & 1u) == 0u) {   // along k
+        row = u / (TK / VW);
+        k = (u - row * (TK / VW)) * VW;
+    } else {                   // along rows
+        k = u / (R / VW);
+        row = (u - k * (R / VW)) * VW;
+    }
+}
+
+// VW elements of X from memory: rows/k from (row, k) along the unit's axis, zeros outside
+// [0, R_end) x [kbeg, kend). X(row, k) is at base + row * rs + k * cs.
+T_V load_unit(AvkIn X, uvec2 Xv, uint base, uint rs, uint cs, uint mode, uint row, uint k,
+              uint rend, uint kend)
+{
+    T_V v = T_V(0);
+    if (mode == 2u) {
+        if (row < rend && k < kend)
+            v = AvkIn4(Xv).v[(base + row * rs + k) / VW];
+    } else if (mode == 3u) {
+        if (row < rend && k < kend)
+            v = AvkIn4(Xv).v[(base + row + k * cs) / VW];
+    } else if (mode == 0u) {
+        if (row < rend) {
+            [[unroll]] for (uint c = 0u; c < VW; c++)
+                if (k + c < kend)
+                    v[c] = X.v[base + row * rs + (k + c) * cs];
+        }
+    } else {
+        if (k < kend) {
+            [[unroll]] for (uint c = 0u; c < VW; c++)
+                if (row + c < rend)
+                    v[c] = X.v[base + (row + c) * rs + k * cs];
+        }
+    }
+    return v;
+}
+
+void fast()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2];
+    uint nbatch = p.w[3], B1 = p.w[4];
+    uint a_rs = p.w[6], a_cs = p.w[7], b_rs = p.w[11], b_cs = p.w[12];
+    uint amode = p.w[19] & 3u, bmode = (p.w[19] >> 4) & 3u;
+    bool cvec = (p.w[19] & 256u) != 0u;
+    uint lid = gl_LocalInvocationID.y * WX + gl_LocalInvocationID.x;
+    uint tx, ty;
+    if (WX % 8u == 0u && WY % 4u == 0u && NT % 32u == 0u) {
+        // a 32-wide subgroup covers 8 x 4 invocations: its reads of a shared row are 8 vectors
+        uint wg = lid / 32u, lane = lid - wg * 32u;
+        tx = (wg % (WX / 8u)) * 8u + (lane & 7u);
+        ty = (wg / (WX / 8u)) * 4u + (lane >> 3u);
+    } else {
+        tx = lid % WX;
+        ty = lid / WX;
+    }
+    uint m0 = gl_WorkGroupID.y * TM, n0 = gl_WorkGroupID.x * TN;
+    AvkIn A = AvkIn(p.addr[1]);
+    AvkIn B = AvkIn(p.addr[2]);
+    uint S = p.w[15], kc = p.w[16];
+    for (uint z = gl_WorkGroupID.z; z < nbatch * S; z += gl_NumWorkGroups.z) {
+        uint s = z / nbatch;
+        uint b = z - s * nbatch;
+        uint kbeg = s * kc;
+        uint kend = min(K, kbeg + kc);
+        uint b0 = b / B1, b1 = b - (b / B1) * B1;
+        // A's rows from m0, B's (as rows of B^T) from n0: the bases include them
+        uint abase = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m0 * a_rs;
+        uint bbase = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n0 * b_cs;
+        uint arend = M - min(M, m0), brend = N - min(N, n0);
+        T_C acc[RM][RN];
+        [[unroll]] for (uint i = 0u; i < RM; i++)
+            [[unroll]] for (uint j = 0u; j < RN; j++)
+                acc[i][j] = T_C(0);
+        T_V ra[LA];
+        T_V rb[LB];
+        uint nt = (kend - kbeg + TK - 1u) / TK;
+        // loads of K step t into registers
+#define LOAD_STEP(k0) \
+        [[unroll]] for (uint i = 0u; i < LA; i++) { \
+            uint u = lid + i * NT, row, k; \
+            unit_of(u, TM, amode, row, k); \
+            ra[i] = u < UA ? load_unit(A, p.addr[1], abase, a_rs, a_cs, amode, row, (k0) + k, arend, kend) : T_V(0); \
+        } \
+        [[unroll]] for (uint i = 0u; i < LB; i++) { \
+            uint u = lid + i * NT, row, k; \
+            unit_of(u, TN, bmode, row, k); \
+            rb[i] = u < UB ? load_unit(B, p.addr[2], bbase, b_cs, b_rs, bmode, row, (k0) + k, brend, kend) : T_V(0); \
+        }
+        // stores of the registers into shared buffer `buf`
+#define STORE_STEP(buf) \
+        [[unroll]] for (uint i = 0u; i < LA; i++) { \
+            uint u = lid + i * NT, row, k; \
+            unit_of(u, TM, amode, row, k); \
+            if (u < UA) { \
+                if ((amode & 1u) == 1u) \
+                    Av[(buf) * TK * TMV + k * TMV + row / VW] = ra[i]; \
+                else \
+                    [[unroll]] for (uint c = 0u; c < VW; c++) \
+                        Av[(buf) * TK * TMV + (k + c) * TMV + row / VW][row % VW] = ra[i][c]; \
+            } \
+        } \
+        [[unroll]] for (uint i = 0u; i < LB; i++) { \
+            uint u = lid + i * NT, row, k; \
+            unit_of(u, TN, bmode, row, k); \
+            if (u < UB) { \
+                if ((bmode & 1u) == 1u) \
+                    Bv[(buf) * TK * TNV + k * TNV + row / VW] = rb[i]; \
+                else \
+                    [[unroll]] for (uint c = 0u; c < VW; c++) \
+                        Bv[(buf) * TK * TNV + (k + c) * TNV + row / VW][row % VW] = rb[i][c]; \
+            } \
+        }
+        LOAD_STEP(kbeg)
+        STORE_STEP(0u)
+        barrier();
+        for (uint t = 0u; t < nt; t++) {
+            uint buf = t & 1u;
+            bool more = t + 1u < nt;
+            if (more) {
+                LOAD_STEP(kbeg + (t + 1u) * TK)
+            }
+            [[unroll]] for (uint kk = 0u; kk < TK; kk++) {
+                T_V av[RM / VW];
+                T_V bv[RN / VW];
+                [[unroll]] for (uint q = 0u; q < RM / VW; q++)
+                    av[q] = Av[buf * TK * TMV + kk * TMV + q * WY + ty];
+                [[unroll]] for (uint q = 0u; q < RN / VW; q++)
+                    bv[q] = Bv[buf * TK * TNV + kk * TNV + q * WX + tx];
+                [[unroll]] for (uint q = 0u; q < RM / VW; q++)
+                    [[unroll]] for (uint r = 0u; r < VW; r++)
+                        [[unroll]] for (uint pq = 0u; pq < RN / VW; pq++)
+                            [[unroll]] for (uint c = 0u; c < VW; c++)
+                                acc[q * VW + r][pq * VW + c] =
+                                    fma(av[q][r], bv[pq][c], acc[q * VW + r][pq * VW + c]);
+            }
+            if (more) {
+                STORE_STEP(buf ^ 1u)
+            }
+            barrier();
+        }
+        uint cbase = z * M * N;
+        [[unroll]] for (uint q = 0u; q < RM / VW; q++) {
+            [[unroll]] for (uint r = 0u; r < VW; r++) {
+                uint gm = m0 + (q * WY + ty) * VW + r;
+                if (gm >= M)
+                    continue;
+                [[unroll]] for (uint pq = 0u; pq < RN / VW; pq++) {
+                    uint gn = n0 + (pq * WX + tx) * VW;
+                    if (gn >= N)
+                        continue;
+                    if (UPDATE != 0u) {
+                        [[unroll]] for (uint c = 0u; c < VW; c++)
+                            if (gn + c < N)
+                                update(b0, b1, gm, gn + c, acc[q * VW + r][pq * VW + c]);
+                    } else if (cvec) {
+                        T_V v;
+                        [[unroll]] for (uint c = 0u; c < VW; c++)
+                            v[c] = acc[q * VW + r][pq * VW + c];
+                        AvkOut4(p.addr[0]).v[(cbase + gm * N + gn) / VW] = v;
+                    } else {
+                        AvkOut C = AvkOut(p.addr[0]);
+                        [[unroll]] for (uint c = 0u; c < VW; c++)
+                            if (gn + c < N)
+                                C.v[cbase + gm * N + gn + c] = acc[q * VW + r][pq * VW + c];
+                    }
+                }
+            }
+        }
+    }
+}
+#else
+void fast() {}
+#endif
+
 void main()
 {
-    if (SMALL != 0u)
+    if (SMALL == 2u)
+        fast();
+    else if (SMALL == 1u)
         direct();
     else
         tiled();

@@ -31,7 +31,10 @@ PUSH_WORDS = 32
 # in up to MAX_SPLITS chunks of at least SPLIT_MIN_K / 4 whose partial products a reduce pass sums
 SPLIT_WORK = 128
 SPLIT_MIN_K = 1024
+SPLIT_MIN_CHUNK = 256
 MAX_SPLITS = 256
+# split-K partial sums: one reduce pass up to this many splits, else the reduce family's two
+SPLIT_SINGLE_PASS = 64
 
 _plans = {}
 
@@ -45,11 +48,15 @@ def _acc_bytes(code):
     return max(4, table.DTYPES[table.CODE[code]][4] // 8)
 
 
-def tiles(dev, code, m, n):
-    """(WX, WY, RM, RN, TK) of the tiled path for dtype `code` on dev: C tiles of
-    (WY * RM) x (WX * RN), K steps of TK, two shared tiles within the device's shared memory."""
+def _shared(dev):
     limits = getattr(dev, "limits", None) or {}
-    shared = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+    return int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+
+
+def tiles(dev, code, m, n):
+    """(WX, WY, RM, RN, TK) of the generic tiled path for dtype `code` on dev: C tiles of
+    (WY * RM) x (WX * RN), K steps of TK, two shared tiles within the device's shared memory."""
+    shared = _shared(dev)
     s = _acc_bytes(code)
     if s == 4 and min(m, n) >= 128:
         # 128 x 128 tiles, 8 x 8 per invocation (lavapipe: 1.1-1.4 GFLOP/s at 512^3 float32,
@@ -61,10 +68,111 @@ def tiles(dev, code, m, n):
         cfg = [16, 16, 4, 4, 8]    # complex128: 64 x 64 tiles, K steps of 8
     if max(m, n) <= 32:
         cfg[2] = cfg[3] = 2        # 32 x 32 tiles
-    wx, wy, rm, rn, tk = cfg
+    wx, wy, rm, rn, tk = FORCE_TILES or cfg
     while tk > 1 and tk * (wy * rm + wx * rn) * s > shared:
         tk //= 2
     return wx, wy, rm, rn, tk
+
+
+# The fast path (SMALL == 2, float32 and float64): (WX, WY, RM, RN, TK) per element width and
+# shape class: "big" 128 x 128 tiles where they give at least BIG_MIN_GROUPS workgroups, else
+# "med" 64 x 64; "tall" (128 x 32) where N <= 32 < M, "wide" (32 x 128) where M <= 32 < N.
+# TK halves until the two pairs of shared tiles fit the device's shared memory.
+USE_FAST = True
+FAST = {
+    4: {"big": (16, 16, 8, 8, 16), "med": (16, 16, 4, 4, 16), "tall": (8, 32, 4, 4, 16),
+        "wide": (32, 8, 4, 4, 16)},
+    8: {"big": (16, 16, 8, 8, 8), "med": (16, 16, 4, 4, 8), "tall": (8, 32, 4, 4, 8),
+        "wide": (32, 8, 4, 4, 8)},
+}
+BIG_MIN_GROUPS = 256
+# Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
+# fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
+FORCE_FAST = None
+FORCE_TILES = None
+
+
+def _fast_shared(cfg, width):
+    wx, wy, rm, rn, tk = cfg
+    vw = 16 // width
+    return 2 * tk * (wy * rm // vw + 1 + wx * rn // vw + 1) * 16
+
+
+def fast_tiles(dev, code, m, n, nbatch):
+    """(WX, WY, RM, RN, TK) of the fast path for m x n products (nbatch of them), or None."""
+    if not USE_FAST or code not in "fd":
+        return None
+    width = 4 if code == "f" else 8
+    cfgs = FAST[width]
+    if n <= 32 < m:
+        name = "tall"
+    elif m <= 32 < n:
+        name = "wide"
+    else:
+        wx, wy, rm, rn, _ = cfgs["big"]
+        groups = -(-m // (wy * rm)) * -(-n // (wx * rn)) * nbatch
+        name = "big" if groups >= BIG_MIN_GROUPS else "med"
+    wx, wy, rm, rn, tk = cfgs[name]
+    if FORCE_FAST and width in FORCE_FAST:
+        wx, wy, rm, rn, tk = FORCE_FAST[width]
+    vw = 16 // width
+    shared = _shared(dev)
+    while tk > vw and _fast_shared((wx, wy, rm, rn, tk), width) > shared:
+        tk //= 2
+    if _fast_shared((wx, wy, rm, rn, tk), width) > shared:
+        return None
+    return wx, wy, rm, rn, tk
+
+
+def _load_mode(off, rs, cs, bst, rows, k, vw):
+    """The fast path's load mode of an operand X(row, k) = off + row * rs + k * cs (glsl)."""
+    aligned = off % vw == 0 and all(b % vw == 0 for b in bst)
+    if aligned and cs == 1 and rs % vw == 0 and k % vw == 0:
+        return 2
+    if aligned and rs == 1 and cs % vw == 0 and rows % vw == 0:
+        return 3
+    return 0 if cs == 1 or (rs != 1 and k > rows) else 1
+
+
+# Direct path split-K: where the product has fewer than DIRECT_SPLIT_THREADS elements and K is
+# at least SPLIT_MIN_K, K is cut so that about DIRECT_SPLIT_THREADS invocations run, each
+# summing at least DIRECT_MIN_CHUNK products.
+DIRECT_SPLIT_THREADS = 1 << 16
+DIRECT_MIN_CHUNK = 256
+
+
+def _config(dev, code, m, n, k, nbatch, a, b):
+    """(spec, groups, splits, kc, mode word) of a product; a, b: (off, rs, cs, batch strides) of
+    A(m, k) and of B as B^T(n, k). Raises _No."""
+    total = nbatch * m * n
+    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
+    mode = 0
+    if direct:
+        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 0]
+        splits, kc = 1, k
+        if total < DIRECT_SPLIT_THREADS and k >= SPLIT_MIN_K:
+            s = min(-(-DIRECT_SPLIT_THREADS // total), k // DIRECT_MIN_CHUNK, 1 << 16)
+            if s > 1 and total * s < 1 << 31:
+                kc = -(-k // s)
+                splits = -(-k // kc)
+        return spec, None, splits, kc, 0
+    cfg = fast_tiles(dev, code, m, n, nbatch)
+    if cfg is not None:
+        wx, wy, rm, rn, tk = cfg
+        vw = 4 if code == "f" else 2
+        spec = [0, wx, wy, rm, rn, tk, 2, 0]
+    else:
+        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
+        spec = [0, wx, wy, rm, rn, tk, 0, 0]
+    gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
+    if gx > MAX_GRID or gy > MAX_GRID:
+        raise _No("grid too large")
+    splits, kc = _split_k(gx * gy * nbatch, k, tk, total)
+    if cfg is not None:
+        mode = (_load_mode(a[0], a[1], a[2], a[3], m, k, vw)
+                | _load_mode(b[0], b[1], b[2], b[3], n, k, vw) << 4
+                | (256 if n % vw == 0 else 0))
+    return spec, (gx, gy), splits, kc, mode
 
 
 def _split_k(work, k, tk, total):
@@ -72,7 +180,7 @@ def _split_k(work, k, tk, total):
     would give the device fewer than SPLIT_WORK workgroups and K is long (tall-skinny)."""
     if work >= SPLIT_WORK or k < SPLIT_MIN_K:
         return 1, k
-    s = min(-(-SPLIT_WORK // work), k // (SPLIT_MIN_K // 4), MAX_SPLITS)
+    s = min(-(-SPLIT_WORK // work), k // SPLIT_MIN_CHUNK, MAX_SPLITS)
     if total * s >= 1 << 31:
         s = 1
     if s <= 1:
@@ -87,6 +195,12 @@ def _batch_strides(shape, strides, batch_shape):
     own = list(zip(shape, strides))
     own = [(1, 0)] * (nb - len(own)) + own
     return [st if sz != 1 else 0 for sz, st in own]
+
+
+def _key(x1, x2):
+    # (the fast path's vector loads depend on the operands' offsets modulo 4)
+    return (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides, x1._offset & 3,
+            x2._offset & 3)
 
 
 class _No(Exception):
@@ -138,7 +252,7 @@ def _check(x1, x2, c=None):
 def supports_matmul(x1, x2):
     """Whether matmul(x1, x2) runs natively (the spec layer asks first; matmul then raises
     NotNative where this answers False)."""
-    key = (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides)
+    key = _key(x1, x2)
     if key in _plans:
         return True
     try:
@@ -147,10 +261,9 @@ def supports_matmul(x1, x2):
         total = math.prod(batch) * m * n
         if total >= 1 << 32:
             return False
-        if total and k and min(m, n) >= SMALL_MN:
-            wx, wy, rm, rn, _ = tiles(x1._alloc.device, _code(x1._dtype), m, n)
-            if -(-n // (wx * rn)) > MAX_GRID or -(-m // (wy * rm)) > MAX_GRID:
-                return False
+        if total and k:
+            _config(x1._alloc.device, _code(x1._dtype), m, n, k, math.prod(batch),
+                    (0, 0, 0, (0, 0)), (0, 0, 0, (0, 0)))
     except _No:
         return False
     return True
@@ -191,14 +304,14 @@ def matmul_update(c, x1, x2, alpha=1):
     dev = c._alloc.device
     code = _code(c._dtype)
     u32 = 0xFFFFFFFF
-    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
-    if direct:
-        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 1]
+    spec, gxy, _, _, mode = _config(dev, code, m, n, k, nbatch,
+                                    (x1._offset, a_st[-2], a_st[-1], bs[0]),
+                                    (x2._offset, b_st[-1], b_st[-2], bs[1]))
+    spec[7] = 1
+    if gxy is None:
         groups = _launch.grid_1d(nbatch * m * n, DIRECT_LOCAL)
     else:
-        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
-        spec = [0, wx, wy, rm, rn, tk, 0, 1]
-        groups = (-(-n // (wx * rn)), -(-m // (wy * rm)), min(nbatch, MAX_GRID))
+        groups = (gxy[0], gxy[1], min(nbatch, MAX_GRID))
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                x1._offset, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
@@ -206,6 +319,7 @@ def matmul_update(c, x1, x2, alpha=1):
     w[15], w[16] = 1, k
     aw = _launch.scalar_words(alpha, code)
     w[17:17 + len(aw)] = aw
+    w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18)
     w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
     w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
     push = _np.zeros(PUSH_WORDS, _np.uint32)
@@ -243,10 +357,8 @@ def _update_layout(c, x1, x2):
     bsh, bsts = _launch._collapse(list(batch), [a_bst, b_bst, c_bst])
     if len(bsh) > 2:
         raise _No("more than two batch dimensions after collapsing")
-    if not (min(m, n) < SMALL_MN or m * n * k <= 4096):
-        wx, wy, rm, rn, _ = tiles(c._alloc.device, _code(c._dtype), m, n)
-        if -(-n // (wx * rn)) > MAX_GRID or -(-m // (wy * rm)) > MAX_GRID:
-            raise _No("grid too large")
+    _config(c._alloc.device, _code(c._dtype), m, n, k, nbatch, (0, 0, 0, (0, 0)),
+            (0, 0, 0, (0, 0)))
     if len(bsh) == 0:
         b1, bs = 1, [(0, 0)] * 3
     elif len(bsh) == 1:
@@ -258,7 +370,7 @@ def _update_layout(c, x1, x2):
 
 def _matmul(x1, x2):
     """x1 @ x2 (see matmul); raises _No."""
-    key = (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides)
+    key = _key(x1, x2)
     plan = _plans.get(key)
     if plan is not None:
         out = plan(x1, x2)
@@ -303,27 +415,19 @@ def _matmul(x1, x2):
     else:
         b1, bs = bsh[1], [(bsts[0][0], bsts[0][1]), (bsts[1][0], bsts[1][1])]
     u32 = 0xFFFFFFFF
-    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
-    if direct:
-        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 0]
-        work, tk = -(-total // DIRECT_LOCAL), 1
-    else:
-        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
-        gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
-        if gx > MAX_GRID or gy > MAX_GRID:
-            raise _No("grid too large")
-        spec = [0, wx, wy, rm, rn, tk, 0, 0]
-        work = gx * gy * nbatch
-    splits, kc = _split_k(work, k, tk, total)
+    spec, gxy, splits, kc, mode = _config(
+        dev, code, m, n, k, nbatch, (x1._offset, a_st[-2], a_st[-1], bs[0]),
+        (x2._offset, b_st[-1], b_st[-2], bs[1]))
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
                0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
     w[15], w[16] = splits, kc
-    if direct:
+    w[19] = mode
+    if gxy is None:
         groups = _launch.grid_1d(total * splits, DIRECT_LOCAL)
     else:
-        groups = (gx, gy, min(nbatch * splits, MAX_GRID))
+        groups = (gxy[0], gxy[1], min(nbatch * splits, MAX_GRID))
     b = _reduce._Builder()
     res = b.out(total * dt.itemsize, dt, out_shape)
     dst = res if splits == 1 else b.temp(splits * total * dt.itemsize)
@@ -340,7 +444,7 @@ def _matmul(x1, x2):
         b.floating = table.DTYPES[dt.name][3] in "fc"
         b.second_shader = sum_shader
         _reduce._pass(b, sum_shader, "sum", dst, splits, total, total, 0, 1, total, res,
-                      single=True)
+                      single=splits <= SPLIT_SINGLE_PASS)
     args = [("array", dt.itemsize), ("array", dt.itemsize)]
     plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
     if len(_plans) >= MAX_PLANS:
