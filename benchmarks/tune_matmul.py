@@ -113,11 +113,18 @@ def variants(name):
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG[:5]]
     elif name == "logreg_Xw_1Mx64":
         v += [(f"local{n}", {"DIRECT_LOCAL": n}) for n in (64, 128)]
+        # the tiled path (tall tiles) for N = 1: vector loads of X, 31/32 of the products wasted
+        v += [("tiled_tall", {"SMALL_MN": 1}),
+              ("tiled_tall(8,32,8,4,16)", {"SMALL_MN": 1, "FORCE_FAST": {4: (8, 32, 8, 4, 16)}})]
     elif name == "logreg_XTr_64x1M":
         v += [(f"split_threads{t}_chunk{c}_single{s}",
                {"DIRECT_SPLIT_THREADS": t, "DIRECT_MIN_CHUNK": c, "SPLIT_SINGLE_PASS": s})
               for t, c, s in [(1 << 14, 256, 64), (1 << 16, 256, 1 << 20), (1 << 18, 64, 64),
                               (1 << 18, 64, 1 << 20), (1 << 20, 32, 64), (1 << 12, 256, 64)]]
+        # the tiled path (tall tiles of X.T's columns) with split-K
+        v += [(f"tiled_split_work{w}_max{ms}", {"SMALL_MN": 1, "SPLIT_WORK": w, "MAX_SPLITS": ms,
+                                                 "SPLIT_MIN_CHUNK": 256})
+              for w, ms in [(128, 256), (512, 1024), (2048, 4096)]]
     elif name == "kmeans_1Mx16_16x32":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}})

@@ -287,3 +287,60 @@ def test_matmul_update_empty_and_errors():
     if has("int32"):
         ci = xp.asarray(np.ones((4, 6), np.int32))
         assert not _kernels.supports_matmul_update(ci, a, b)
+
+
+# -- the fast tiled path (float32/float64): every load mode, tile class and edge --------------
+
+FAST_DTYPES = [d for d in (xp.float32, getattr(xp, "float64", None)) if d is not None and has(d)]
+
+
+def _fast_case(m, k, n, dt, ta, tb, offset=0, batch=()):
+    """A (m x k) @ B (k x n), A given transposed in place where ta, B where tb, the operands
+    starting `offset` elements into their allocations."""
+    def operand(shape, t):
+        full = _data(batch + ((shape[1], shape[0]) if t else shape), dt).reshape(-1)
+        full = np.concatenate([_data((offset,), dt), full]) if offset else full
+        x = xp.asarray(full)[offset:]
+        x = xp.reshape(x, batch + ((shape[1], shape[0]) if t else shape))
+        a = full[offset:].reshape(batch + ((shape[1], shape[0]) if t else shape))
+        if t:
+            return xp.matrix_transpose(x), np.swapaxes(a, -1, -2)
+        return x, a
+    xa, a = operand((m, k), ta)
+    xb, b = operand((k, n), tb)
+    before = _fallbacks()
+    got = xa @ xb
+    assert _fallbacks() == before
+    _check(got, np.matmul(a, b), k)
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("m,k,n", [(130, 68, 150), (129, 33, 67), (300, 64, 20), (20, 64, 300)])
+def test_matmul_fast_layouts(dt, ta, tb, m, k, n):
+    from array_api_vulkan._kernels import _matmul
+
+    assert _matmul.fast_tiles(xp.asarray(np.ones(1))._alloc.device, np.dtype(dt.name).char,
+                              m, n, 1) is not None
+    _fast_case(m, k, n, dt, ta, tb)
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+def test_matmul_fast_misaligned_batched_split(dt):
+    _fast_case(70, 40, 90, dt, False, False, offset=1)   # scalar loads (offsets not aligned)
+    _fast_case(70, 40, 90, dt, True, True, offset=3)
+    _fast_case(68, 40, 36, dt, False, True, offset=2, batch=(3,))
+    _fast_case(40, 3000, 36, dt, True, False)           # split-K through the fast path
+    _matmul_case((2, 1, 40, 24), (3, 24, 52), dt)        # broadcast batch
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("cls", ["big", "med", "tall", "wide"])
+def test_matmul_fast_each_config(dt, cls, monkeypatch):
+    from array_api_vulkan._kernels import _matmul
+
+    width = np.dtype(dt.name).itemsize
+    monkeypatch.setattr(_matmul, "FORCE_FAST", {width: _matmul.FAST[width][cls]})
+    monkeypatch.setattr(_matmul, "_plans", {})
+    _fast_case(150, 37, 140, dt, False, False)
+    _fast_case(150, 36, 140, dt, True, True)
