@@ -29,7 +29,7 @@ from array_api_vulkan._runtime import runtime_stats  # noqa: E402
 T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
-         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN")
+         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -86,7 +86,8 @@ def cases(q):
 
 
 F32_BIG = [(16, 16, 8, 8, 16), (16, 16, 8, 8, 8), (16, 16, 8, 4, 16), (16, 16, 4, 8, 16),
-           (16, 16, 4, 4, 16), (16, 16, 4, 4, 32), (32, 8, 4, 8, 16), (8, 32, 8, 4, 16)]
+           (16, 16, 4, 4, 16), (16, 16, 4, 4, 32), (32, 8, 4, 8, 16), (8, 32, 8, 4, 16),
+           (16, 16, 8, 16, 8), (16, 16, 16, 8, 8)]
 F32_MID = [(16, 16, 8, 8, 16), (16, 16, 8, 4, 16), (16, 16, 4, 4, 16), (16, 16, 4, 4, 32),
            (16, 16, 4, 4, 8)]
 F64_CFG = [(16, 16, 8, 8, 8), (16, 16, 8, 8, 4), (16, 16, 4, 4, 8), (16, 16, 4, 4, 16),
@@ -112,6 +113,7 @@ def variants(name):
     elif name in ("f64_1024", "mlp_f64_4096x1024_1024sq"):
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG[:5]]
     elif name == "logreg_Xw_1Mx64":
+        v += [(f"lanes{n}", {"DIRECT_KL": n}) for n in (1, 4, 16, 32)]
         v += [(f"local{n}", {"DIRECT_LOCAL": n}) for n in (64, 128)]
         # the tiled path (tall tiles) for N = 1: vector loads of X, 31/32 of the products wasted
         v += [("tiled_tall", {"SMALL_MN": 1}),

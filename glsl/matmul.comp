@@ -18,9 +18,10 @@
 //     contiguous axis fastest across invocations (coalesced for A, A.mT, B and B.mT alike).
 //     Grid (ceil(N / TN), ceil(M / TM), min(S * nbatch, 65535)); a workgroup walks
 //     z = gl_WorkGroupID.z, + gl_NumWorkGroups.z, ... (z = s * nbatch + batch)
-//   SMALL == 1 (direct): one invocation per element of C (all batches flattened), a dot
+//   SMALL == 1 (direct): TK invocations per element of C (all batches flattened), a dot
 //     product straight from memory: batched small products, matrix-vector products.
 //     Grid: a 2-D grid of WX-wide groups (row-major over gl_NumWorkGroups.x).
+//   SMALL == 2 (fast, float32/float64): see fast() below.
 // Integers wrap as numpy's (8/16-bit ones computed in 32 bits and truncated on store).
 //
 // Push block (32 words):
@@ -115,34 +116,54 @@ void update(uint b0, uint b1, uint m, uint n, T_C v)
 shared T_C As[SMALL == 0u ? TK * TM : 1u];
 shared T_C Bs[SMALL == 0u ? TK * TN : 1u];
 
+// SMALL == 1: KL = TK invocations (consecutive in the workgroup) per element of C, lane l
+// summing k = kbeg + l, + KL, ... (consecutive lanes read consecutive k: coalesced where A's rows
+// are k-contiguous); their partial sums added in shared memory.
+shared T_C Rs[SMALL == 1u && TK > 1u ? NT : 1u];
+
 void direct()
 {
     uint M = p.w[0], N = p.w[1], K = p.w[2];
-    uint g = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * NT + gl_LocalInvocationID.x;
+    uint gi = (gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x) * NT + gl_LocalInvocationID.x;
+    uint g = gi / TK, lane = gi - g * TK;
     uint mn = M * N;
     uint per = p.w[3] * mn;
-    if (g >= per * p.w[15])
+    bool live = g < per * p.w[15];
+    if (TK == 1u && !live)
         return;
     uint s = g / per;
     uint b = (g - s * per) / mn;
     uint r = g - s * per - b * mn;
     uint kc = p.w[16];
     uint kbeg = s * kc;
-    uint kend = min(K, kbeg + kc);
+    uint kend = live ? min(K, kbeg + kc) : 0u;
     uint m = r / N;
     uint n = r - m * N;
     uint B1 = p.w[4];
     uint b0 = b / B1, b1 = b - (b / B1) * B1;
     uint acs = p.w[7], brs = p.w[11];
-    uint ai = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m * p.w[6] + kbeg * acs;
-    uint bi = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n * p.w[12] + kbeg * brs;
+    uint ai = p.w[5] + b0 * p.w[8] + b1 * p.w[9] + m * p.w[6] + (kbeg + lane) * acs;
+    uint bi = p.w[10] + b0 * p.w[13] + b1 * p.w[14] + n * p.w[12] + (kbeg + lane) * brs;
     AvkIn A = AvkIn(p.addr[1]);
     AvkIn B = AvkIn(p.addr[2]);
     T_C acc = T_C(0);
-    for (uint k = kbeg; k < kend; k++) {
+    for (uint k = kbeg + lane; k < kend; k += TK) {
         acc = MAD(acc, T_C(A.v[ai]), T_C(B.v[bi]));
-        ai += acs;
-        bi += brs;
+        ai += acs * TK;
+        bi += brs * TK;
+    }
+    if (TK > 1u) {
+        uint lid = gl_LocalInvocationID.x;
+        Rs[lid] = acc;
+        barrier();
+        [[unroll]] for (uint h = TK / 2u; h > 0u; h >>= 1u) {
+            if (lane < h)
+                Rs[lid] = Rs[lid] + Rs[lid + h];
+            barrier();
+        }
+        if (!live || lane != 0u)
+            return;
+        acc = Rs[lid];
     }
     if (UPDATE != 0u)
         update(b0, b1, m, n, acc);

@@ -344,3 +344,20 @@ def test_matmul_fast_each_config(dt, cls, monkeypatch):
     monkeypatch.setattr(_matmul, "_plans", {})
     _fast_case(150, 37, 140, dt, False, False)
     _fast_case(150, 36, 140, dt, True, True)
+
+
+@pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
+def test_matmul_vector_lanes(dt):
+    """Matrix-vector products: several invocations per element (k-contiguous rows), split-K."""
+    _matmul_case((70, 130), (130,), dt)
+    _matmul_case((3, 5000), (5000,), dt)
+
+    def tr(a, b, m):
+        return a, (m.matrix_transpose(b) if m is xp else b.T)
+    _matmul_case((20, 300), (5, 300), dt, tr)
+
+
+def test_matmul_update_vector_lanes():
+    dt = xp.float32
+    c = _data((300, 3), dt)
+    _update_case(c, lambda x: x[:, 1], _data((300, 64), dt), _data((64,), dt), -1.0, dt)

@@ -139,6 +139,10 @@ def _load_mode(off, rs, cs, bst, rows, k, vw):
 # summing at least DIRECT_MIN_CHUNK products.
 DIRECT_SPLIT_THREADS = 1 << 16
 DIRECT_MIN_CHUNK = 256
+# Direct path: DIRECT_KL invocations per element of C (summing every DIRECT_KL-th product, then
+# adding up in shared memory) where A's rows are k-contiguous and B is a column or k-contiguous
+# too (matrix-vector products: consecutive invocations then read consecutive memory).
+DIRECT_KL = 8
 
 
 def _config(dev, code, m, n, k, nbatch, a, b):
@@ -148,13 +152,18 @@ def _config(dev, code, m, n, k, nbatch, a, b):
     direct = min(m, n) < SMALL_MN or m * n * k <= 4096
     mode = 0
     if direct:
-        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1, 0]
         splits, kc = 1, k
         if total < DIRECT_SPLIT_THREADS and k >= SPLIT_MIN_K:
             s = min(-(-DIRECT_SPLIT_THREADS // total), k // DIRECT_MIN_CHUNK, 1 << 16)
             if s > 1 and total * s < 1 << 31:
                 kc = -(-k // s)
                 splits = -(-k // kc)
+        kl = 1
+        if a[2] == 1 and (n == 1 or b[2] == 1) and kc >= 2 * DIRECT_KL:
+            kl = DIRECT_KL
+        if total * splits * kl >= 1 << 32:
+            kl = 1
+        spec = [0, DIRECT_LOCAL, 1, 1, 1, kl, 1, 0]
         return spec, None, splits, kc, 0
     cfg = fast_tiles(dev, code, m, n, nbatch)
     if cfg is not None:
@@ -309,7 +318,7 @@ def matmul_update(c, x1, x2, alpha=1):
                                     (x2._offset, b_st[-1], b_st[-2], bs[1]))
     spec[7] = 1
     if gxy is None:
-        groups = _launch.grid_1d(nbatch * m * n, DIRECT_LOCAL)
+        groups = _launch.grid_1d(nbatch * m * n * spec[5], DIRECT_LOCAL)
     else:
         groups = (gxy[0], gxy[1], min(nbatch, MAX_GRID))
     w = [0] * PUSH_WORDS
@@ -425,7 +434,7 @@ def _matmul(x1, x2):
     w[15], w[16] = splits, kc
     w[19] = mode
     if gxy is None:
-        groups = _launch.grid_1d(total * splits, DIRECT_LOCAL)
+        groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
         groups = (gxy[0], gxy[1], min(nbatch * splits, MAX_GRID))
     b = _reduce._Builder()
