@@ -235,7 +235,7 @@ def _update_case(c_full, c_index, a, b, alpha, dt):
 @pytest.mark.parametrize("m,k,n", [(70, 24, 90), (5, 7, 3), (130, 16, 140), (40, 300, 20)])
 def test_matmul_update_views(dt, m, k, n):
     kind = np.dtype(dt.name).kind
-    alpha = -1 if kind in "iu" else (0.5 - 2j if kind == "c" else -0.75)
+    alpha = -1 if kind in "iu" else (0.5 - 2.1j if kind == "c" else -0.75)
     c = _data((m + 9, n + 5), dt)
     # a block of a larger matrix (the trailing update of a blocked factorization)
     _update_case(c, lambda x: x[4:4 + m, 3:3 + n], _data((m, k), dt), _data((k, n), dt), alpha, dt)

@@ -328,7 +328,8 @@ def matmul_update(c, x1, x2, alpha=1):
     w[15], w[16] = 1, k
     aw = _launch.scalar_words(alpha, code)
     w[17:17 + len(aw)] = aw
-    w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18)
+    if spec[6] == 2:
+        w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18 only)
     w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
     w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
     push = _np.zeros(PUSH_WORDS, _np.uint32)
