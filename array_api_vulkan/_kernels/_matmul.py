@@ -86,6 +86,10 @@ FAST = {
         "wide": (32, 8, 4, 4, 8)},
 }
 BIG_MIN_GROUPS = 256
+# NVIDIA's (vendor 0x10DE) own table and threshold where measured (benchmarks/tune_matmul.py on
+# the H100), else the above.
+FAST_NVIDIA = None
+BIG_MIN_GROUPS_NVIDIA = None
 # Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
 # fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
 FORCE_FAST = None
@@ -103,7 +107,10 @@ def fast_tiles(dev, code, m, n, nbatch):
     if not USE_FAST or code not in "fd":
         return None
     width = 4 if code == "f" else 8
-    cfgs = FAST[width]
+    cfgs, big_min = FAST[width], BIG_MIN_GROUPS
+    if _launch.NVIDIA_VENDOR_ID == (getattr(dev, "info", None) or {}).get("vendor_id"):
+        cfgs = (FAST_NVIDIA or FAST)[width]
+        big_min = BIG_MIN_GROUPS_NVIDIA or BIG_MIN_GROUPS
     if n <= 32 < m:
         name = "tall"
     elif m <= 32 < n:
@@ -111,7 +118,7 @@ def fast_tiles(dev, code, m, n, nbatch):
     else:
         wx, wy, rm, rn, _ = cfgs["big"]
         groups = -(-m // (wy * rm)) * -(-n // (wx * rn)) * nbatch
-        name = "big" if groups >= BIG_MIN_GROUPS else "med"
+        name = "big" if groups >= big_min else "med"
     wx, wy, rm, rn, tk = cfgs[name]
     if FORCE_FAST and width in FORCE_FAST:
         wx, wy, rm, rn, tk = FORCE_FAST[width]
