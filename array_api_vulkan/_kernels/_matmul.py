@@ -6,10 +6,12 @@ unit dimension dropped from the result. Batch dimensions broadcast (stride 0) an
 most two (else the operands are first copied contiguous over the broadcast batch shape); the
 matrix dimensions are read in place through their strides, so x.mT costs no copy.
 
-Paths (spec constant 6): tiled (shared-memory tiles, a register block of C per invocation,
-tile sizes per device class and dtype width: TILES below) for products with M and N both of at
-least SMALL_MN; direct (an invocation per element of C) for the others: batched small
-products, matrix-vector and vector-matrix products.
+Paths (spec constant 6): fast tiled (float32/float64: 16-byte vectors, double-buffered shared
+tiles; FAST below) and generic tiled (other dtypes; tiles()) for products with M and N both of
+at least SMALL_MN; direct (DIRECT_KL invocations per element of C) for the others: batched
+small products, matrix-vector and vector-matrix products. Split-K where the product alone
+would not fill the device. matmul_update(C, A, B, alpha): C += alpha * A @ B in place.
+Ask first: supports_matmul / supports_matmul_update; the kernels raise NotNative otherwise.
 """
 import math
 
@@ -27,8 +29,9 @@ DIRECT_LOCAL = 256
 A_C, A_A, A_B = 24, 26, 28
 W_A_OFF, W_B_OFF = 5, 10
 PUSH_WORDS = 32
-# split-K: where a product gives fewer than SPLIT_WORK workgroups and K >= SPLIT_MIN_K, K is cut
-# in up to MAX_SPLITS chunks of at least SPLIT_MIN_K / 4 whose partial products a reduce pass sums
+# split-K (tiled paths): where a product gives fewer than SPLIT_WORK workgroups and
+# K >= SPLIT_MIN_K, K is cut in up to MAX_SPLITS chunks of at least SPLIT_MIN_CHUNK whose
+# partial products a reduce pass sums
 SPLIT_WORK = 128
 SPLIT_MIN_K = 1024
 SPLIT_MIN_CHUNK = 256
