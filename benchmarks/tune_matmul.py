@@ -29,7 +29,8 @@ from array_api_vulkan._runtime import runtime_stats  # noqa: E402
 T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
-         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL")
+         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
+         "SWIZZLE", "FAST_NVIDIA", "BIG_MIN_GROUPS_NVIDIA")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -102,15 +103,18 @@ def variants(name):
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_BIG[1:]]
         v += [("default_nodp", {"denorm_preserve": False})]
+        v += [(f"swizzle{g}", {"SWIZZLE": g}) for g in (4, 8, 16)]
     elif name == "f64_4096":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG]
+        v += [(f"swizzle{g}", {"SWIZZLE": g}) for g in (4, 8)]
         v += [("generic(16,16,2,2,16)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 2, 2, 16)}),
               ("generic(16,16,4,4,8)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 4, 4, 8)})]
     elif name in ("f32_1024", "f32_batched_64x256", "mlp_4096x1024_1024sq", "mlp_XT_G_1024x4096",
                   "mlp_G_WT_4096x1024"):
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_MID]
+        v += [("swizzle8", {"SWIZZLE": 8})]
     elif name in ("f64_1024", "mlp_f64_4096x1024_1024sq"):
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG[:5]]
     elif name == "logreg_Xw_1Mx64":

@@ -361,3 +361,15 @@ def test_matmul_update_vector_lanes():
     dt = xp.float32
     c = _data((300, 3), dt)
     _update_case(c, lambda x: x[:, 1], _data((300, 64), dt), _data((64,), dt), -1.0, dt)
+
+
+@pytest.mark.parametrize("group", [3, 8])
+def test_matmul_fast_swizzle(group, monkeypatch):
+    from array_api_vulkan._kernels import _matmul
+
+    monkeypatch.setattr(_matmul, "SWIZZLE", group)
+    monkeypatch.setattr(_matmul, "_plans", {})
+    monkeypatch.setattr(_matmul, "FORCE_FAST", {4: (16, 16, 4, 4, 8), 8: (16, 16, 2, 2, 8)})
+    for dt in FAST_DTYPES:
+        _fast_case(330, 20, 290, dt, False, False)   # a last partial group of tile rows
+        _fast_case(70, 20, 290, dt, True, False, batch=(2,))

@@ -97,6 +97,9 @@ BIG_MIN_GROUPS_NVIDIA = None
 # fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
 FORCE_FAST = None
 FORCE_TILES = None
+# The fast path's workgroup order: tiles in groups of SWIZZLE tile rows, column by column within
+# a group (L2 reuse of both operands' panels); 0: row by row.
+SWIZZLE = 0
 
 
 def _fast_shared(cfg, width):
@@ -126,6 +129,8 @@ def fast_tiles(dev, code, m, n, nbatch):
     if FORCE_FAST and width in FORCE_FAST:
         wx, wy, rm, rn, tk = FORCE_FAST[width]
     vw = 16 // width
+    if rm % vw or rn % vw or tk % vw:
+        return None  # (a FORCE_FAST configuration the fast path cannot take)
     shared = _shared(dev)
     while tk > vw and _fast_shared((wx, wy, rm, rn, tk), width) > shared:
         tk //= 2
@@ -340,6 +345,7 @@ def matmul_update(c, x1, x2, alpha=1):
     w[17:17 + len(aw)] = aw
     if spec[6] == 2:
         w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18 only)
+        w[20] = SWIZZLE
     w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
     w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
     push = _np.zeros(PUSH_WORDS, _np.uint32)
@@ -444,6 +450,7 @@ def _matmul(x1, x2):
                0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
     w[15], w[16] = splits, kc
     w[19] = mode
+    w[20] = SWIZZLE if spec[6] == 2 else 0
     if gxy is None:
         groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
