@@ -53,9 +53,12 @@ def fallbacks():
 
 
 def med_time(fn, sync, reps):
+    t0 = time.perf_counter()
     r = fn()
     sync()
     del r
+    if time.perf_counter() - t0 > 0.3:
+        reps = min(reps, 3)  # slow ones (a badly chosen f64 tile): a few calls
     ts = []
     for _ in range(reps):
         t = time.perf_counter()
@@ -164,6 +167,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--budget", type=float, default=80.0)
+    ap.add_argument("--case-budget", type=float, default=14.0)
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     q = 16 if args.quick else 1
@@ -203,8 +207,10 @@ def main():
                "flops": flops, "ours": {}}
         if reps > 5 and dt == "float64" and not args.quick:
             reps = 5
+        t_case = time.perf_counter()
         for label, knobs in variants(name):
-            if time.perf_counter() - T0 > args.budget:
+            now = time.perf_counter()
+            if now - T0 > args.budget or now - t_case > args.case_budget:
                 out["skipped"].append(f"{name}:{label}")
                 continue
             set_knobs(knobs)
