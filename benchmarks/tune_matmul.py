@@ -30,7 +30,7 @@ T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
          "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
-         "SWIZZLE", "FAST_NVIDIA", "BIG_MIN_GROUPS_NVIDIA")
+         "SWIZZLE", "NVIDIA")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -43,8 +43,10 @@ def set_knobs(knobs):
     else:
         os.environ["ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE"] = "1" if dp else "0"
     for k, v in knobs.items():
-        if k != "denorm_preserve":
+        if k not in ("denorm_preserve", "_vendor"):
             setattr(_matmul, k, v)
+    if knobs.get("_vendor") is False:
+        _matmul.NVIDIA = {}  # (the variant's knobs apply as set, on every device)
     _matmul._plans.clear()
 
 
@@ -100,8 +102,16 @@ F64_CFG = [(16, 16, 8, 8, 8), (16, 16, 8, 8, 4), (16, 16, 4, 4, 8), (16, 16, 4, 
 
 
 def variants(name):
-    """[(label, knobs)] to time for case `name`, most important first."""
-    v = [("default", {})]
+    """[(label, knobs)] to time for case `name`, most important first. "default": the module's
+    defaults for this device (NVIDIA's own values on NVIDIA: _matmul.NVIDIA); every other
+    variant: the module-level knobs as set, NVIDIA's own values off ("base": none set)."""
+    v = [("default", {}), ("base", {})] + _variants(name)
+    return [(label, knobs if label == "default" else dict(knobs, _vendor=False))
+            for label, knobs in v]
+
+
+def _variants(name):
+    v = []
     if name == "f32_4096":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_BIG[1:]]

@@ -373,3 +373,27 @@ def test_matmul_fast_swizzle(group, monkeypatch):
     for dt in FAST_DTYPES:
         _fast_case(330, 20, 290, dt, False, False)   # a last partial group of tile rows
         _fast_case(70, 20, 290, dt, True, False, batch=(2,))
+
+
+def test_matmul_nvidia_knobs(monkeypatch):
+    """NVIDIA's own knob values (unmeasured defaults, _matmul.NVIDIA): chosen on an NVIDIA
+    device only, and correct when applied here."""
+    from types import SimpleNamespace
+
+    from array_api_vulkan._kernels import _matmul
+
+    nv = SimpleNamespace(info={"vendor_id": 0x10DE},
+                         limits={"max_compute_shared_memory_size": 49152})
+    assert _matmul._knob(nv, "SWIZZLE") == _matmul.NVIDIA["SWIZZLE"]
+    assert _matmul.fast_tiles(nv, "d", 4096, 4096, 1) == _matmul.NVIDIA["FAST"][8]["big"]
+    dev = xp.asarray(np.ones(1))._alloc.device
+    if dev.info.get("vendor_id") != 0x10DE:
+        assert _matmul._knob(dev, "SWIZZLE") == _matmul.SWIZZLE
+    monkeypatch.setattr(_matmul, "_plans", {})
+    for name, value in _matmul.NVIDIA.items():
+        monkeypatch.setattr(_matmul, name, value)
+    monkeypatch.setattr(_matmul, "BIG_MIN_GROUPS", 1)
+    for dt in FAST_DTYPES:
+        _fast_case(300, 40, 270, dt, False, False)
+        _fast_case(260, 36, 300, dt, True, True, batch=(2,))
+    _matmul_case((3, 5000), (5000,), xp.float32)

@@ -89,10 +89,6 @@ FAST = {
         "wide": (32, 8, 4, 4, 8)},
 }
 BIG_MIN_GROUPS = 256
-# NVIDIA's (vendor 0x10DE) own table and threshold where measured (benchmarks/tune_matmul.py on
-# the H100), else the above.
-FAST_NVIDIA = None
-BIG_MIN_GROUPS_NVIDIA = None
 # Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
 # fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
 FORCE_FAST = None
@@ -100,6 +96,26 @@ FORCE_TILES = None
 # The fast path's workgroup order: tiles in groups of SWIZZLE tile rows, column by column within
 # a group (L2 reuse of both operands' panels); 0: row by row.
 SWIZZLE = 0
+
+# NVIDIA's (vendor 0x10DE) own values of the knobs above and below, replacing them on such
+# devices. NOT MEASURED ON A GPU YET (no H100 run this session: benchmarks/tune_matmul.py times
+# every alternative); reasoned from the hardware: float64 128 x 64 tiles (32 double accumulators
+# per invocation: about 110 registers, two workgroups per SM, where 8 x 8 doubles need ~170 and
+# allow one), tile rows in groups of 8 (a 4096^2 float32 B is 64 MiB, more than the H100's 50 MiB
+# L2), and 2^18 invocations for the direct path's split-K (about 1 MiB of loads in flight, what
+# HBM3's bandwidth-latency product asks for; 2^16 leaves it latency-bound).
+NVIDIA = {
+    "FAST": {4: FAST[4], 8: dict(FAST[8], big=(16, 16, 8, 4, 8))},
+    "SWIZZLE": 8,
+    "DIRECT_SPLIT_THREADS": 1 << 18,
+}
+
+
+def _knob(dev, name):
+    """Module knob `name`, or NVIDIA's own value on an NVIDIA device."""
+    if name in NVIDIA and (getattr(dev, "info", None) or {}).get("vendor_id") == _launch.NVIDIA_VENDOR_ID:
+        return NVIDIA[name]
+    return globals()[name]
 
 
 def _fast_shared(cfg, width):
@@ -113,10 +129,7 @@ def fast_tiles(dev, code, m, n, nbatch):
     if not USE_FAST or code not in "fd":
         return None
     width = 4 if code == "f" else 8
-    cfgs, big_min = FAST[width], BIG_MIN_GROUPS
-    if _launch.NVIDIA_VENDOR_ID == (getattr(dev, "info", None) or {}).get("vendor_id"):
-        cfgs = (FAST_NVIDIA or FAST)[width]
-        big_min = BIG_MIN_GROUPS_NVIDIA or BIG_MIN_GROUPS
+    cfgs, big_min = _knob(dev, "FAST")[width], _knob(dev, "BIG_MIN_GROUPS")
     if n <= 32 < m:
         name = "tall"
     elif m <= 32 < n:
@@ -168,8 +181,9 @@ def _config(dev, code, m, n, k, nbatch, a, b):
     mode = 0
     if direct:
         splits, kc = 1, k
-        if total < DIRECT_SPLIT_THREADS and k >= SPLIT_MIN_K:
-            s = min(-(-DIRECT_SPLIT_THREADS // total), k // DIRECT_MIN_CHUNK, 1 << 16)
+        threads = _knob(dev, "DIRECT_SPLIT_THREADS")
+        if total < threads and k >= SPLIT_MIN_K:
+            s = min(-(-threads // total), k // DIRECT_MIN_CHUNK, 1 << 16)
             if s > 1 and total * s < 1 << 31:
                 kc = -(-k // s)
                 splits = -(-k // kc)
@@ -345,7 +359,7 @@ def matmul_update(c, x1, x2, alpha=1):
     w[17:17 + len(aw)] = aw
     if spec[6] == 2:
         w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18 only)
-        w[20] = SWIZZLE
+        w[20] = _knob(dev, "SWIZZLE")
     w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
     w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
     push = _np.zeros(PUSH_WORDS, _np.uint32)
@@ -450,7 +464,7 @@ def _matmul(x1, x2):
                0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
     w[15], w[16] = splits, kc
     w[19] = mode
-    w[20] = SWIZZLE if spec[6] == 2 else 0
+    w[20] = _knob(dev, "SWIZZLE") if spec[6] == 2 else 0
     if gxy is None:
         groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
