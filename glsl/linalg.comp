@@ -67,6 +67,11 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_BWD 256u
 #define FLAG_PANEL 512u
 #define FLAG_ROUT 1024u
+#define FLAG_DIAG 2048u
+#define FLAG_ST0 4096u
+#define OP_GEMM 7
+#define OP_TRSM 8
+#define OP_AUX 9
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -157,7 +162,7 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // is), whole rows swapped (laswp), the panel's own columns updated; then, where k1 < n, the
 // block row U12 = L11^-1 A12 (trsm): the caller updates A22 -= L21 U12 (a matmul). Pivot rows
 // go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
-uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
@@ -217,6 +222,8 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         }
     }
     sync();
+    if (!u12)
+        return info;
     // U12 = L11^-1 A12, a column per invocation
     for (uint c = k1 + lid; c < n; c += NT) {
         for (uint j = k0; j < k1; j++) {
@@ -241,11 +248,12 @@ void cholesky(uint b)
     MatT M = MatT(addr(24));
     UintB ST = UintB(addr(30));
     uint mb = b * n * n;
-    if ((flags & FLAG_COPY) != 0u) {
+    if ((flags & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, n, n);
-        if (lid == 0)
-            ST.v[b] = 0;
-    }
+    if ((flags & (FLAG_COPY | FLAG_ST0)) != 0u && lid == 0)
+        ST.v[b] = 0;
+    // FLAG_DIAG: only the diagonal block's rows (the kernels layer solves the rows below)
+    uint rend = (flags & FLAG_DIAG) != 0u ? k1 : n;
     uint info = 0;
     for (uint j = k0; j < k1; j++) {
         sync();
@@ -256,12 +264,12 @@ void cholesky(uint b)
         }
         T_R l = sqrt(d);
         T_R il = T_R(1) / l;
-        for (uint i = j + 1 + lid; i < n; i += NT)
+        for (uint i = j + 1 + lid; i < rend; i += NT)
             M.v[mb + i * n + j] = T_S(cscale(T_C(M.v[mb + i * n + j]), il));
         sync();
         if (lid == 0)
             M.v[mb + j * n + j] = T_S(creal(l));
-        uint r = n - j - 1, rc = k1 - j - 1;
+        uint r = rend - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
             uint i = j + 1 + e / rc, c = j + 1 + e % rc;
@@ -302,12 +310,12 @@ void lu_panel(uint b)
     MatT M = MatT(addr(20));
     UintB ST = UintB(addr(30));
     uint mb = b * n * n;
-    if ((p.w[3] & FLAG_COPY) != 0u) {
+    if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, n, n);
-        if (gl_LocalInvocationID.x == 0)
-            ST.v[b] = 0;
-    }
-    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14]);
+    if ((p.w[3] & (FLAG_COPY | FLAG_ST0)) != 0u && gl_LocalInvocationID.x == 0)
+        ST.v[b] = 0;
+    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14],
+                   (p.w[3] & FLAG_DIAG) == 0u);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
         ST.v[b] = info;
 }
@@ -320,7 +328,7 @@ void determinant(uint b)
     uint mb = b * n * n;
     if ((p.w[3] & FLAG_FACTORED) == 0u) {
         copy_in(M, mb, 16, 5, b, n, n);
-        lu(M, mb, P, b * n, n, 0, n);
+        lu(M, mb, P, b * n, n, 0, n, true);
     }
     if (gl_LocalInvocationID.x != 0)
         return;
@@ -380,7 +388,7 @@ void solve(uint b)
     uint info;
     if ((flags & FLAG_FACTORED) == 0u) {
         copy_in(M, mb, 16, 5, b, n, n);
-        info = lu(M, mb, P, pb, n, 0, n);
+        info = lu(M, mb, P, pb, n, 0, n, true);
         if (lid == 0)
             ST.v[b] = info;
     } else {
@@ -540,7 +548,8 @@ void qr_panel(uint b)
     MatT M = MatT(addr(20));
     MatT V = MatT(addr(24));
     MatT T = MatT(addr(26));
-    uint mb = b * m * n, vb = b * mv * nbp, tb = b * nbp * nbp;
+    // V and T at element offsets w[9], w[10] (the panels share two temporaries)
+    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
     if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, m, n);
     householder(M, mb, m, n, k0, k1, k1, T, tb, nbp + 1);
@@ -625,8 +634,279 @@ void qr(uint b)
     }
 }
 
+// ---- many-workgroup steps of the blocked paths (a batch item per gl_WorkGroupID.z) ----------
+
+// OP_GEMM: C = (G_ACC ? C : 0) + (G_NEG ? -1 : 1) op(A) op(B), C M x N, K inner; op: the
+// transpose (G_TA, G_TB) and/or the conjugate (G_CA, G_CB). Each operand: element offset,
+// row stride (ld; column stride 1) and batch stride. G_LOWER: tiles wholly above C's diagonal
+// are skipped (a Hermitian trailing update, only its lower triangle needed).
+// Tiles of GT x GT by 16 x 16 invocations, (GT / 16)^2 elements each, K steps of GK.
+// Words: 0 M 1 N 2 K 3 flags 5 a_off 6 a_ld 7 a_bs 8 b_off 9 b_ld 10 b_bs 11 c_off 12 c_ld
+// 13 c_bs; addresses A 16, B 18, C 20.
+#define G_TA 1u
+#define G_TB 2u
+#define G_CA 4u
+#define G_CB 8u
+#define G_NEG 16u
+#define G_ACC 32u
+#define G_LOWER 64u
+#define GT 64u
+#define GK 8u
+#define GR (GT / 16u)
+shared T_C gA[GK * GT];
+shared T_C gB[GK * GT];
+
+void gemm()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2], flags = p.w[3];
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    uint tx = lid % 16u, ty = lid / 16u;
+    uint i0 = gl_WorkGroupID.y * GT, j0 = gl_WorkGroupID.x * GT;
+    if ((flags & G_LOWER) != 0u && j0 >= i0 + GT)
+        return;
+    InT A = InT(addr(16));
+    InT B = InT(addr(18));
+    MatT C = MatT(addr(20));
+    uint ab = p.w[5] + b * p.w[7], ald = p.w[6];
+    uint bb = p.w[8] + b * p.w[10], bld = p.w[9];
+    uint cb = p.w[11] + b * p.w[13], cld = p.w[12];
+    bool ta = (flags & G_TA) != 0u, tb = (flags & G_TB) != 0u;
+    bool ca = (flags & G_CA) != 0u, cbj = (flags & G_CB) != 0u;
+    T_C acc[GR][GR];
+    [[unroll]] for (uint r = 0; r < GR; r++)
+        [[unroll]] for (uint c = 0; c < GR; c++)
+            acc[r][c] = T_C(0);
+    for (uint l0 = 0; l0 < K; l0 += GK) {
+        for (uint e = lid; e < GT * GK; e += NT) {
+            // A(i, l): consecutive invocations along A's contiguous axis
+            uint r, c;
+            if (ta) {
+                r = e % GT;
+                c = e / GT;
+            } else {
+                c = e % GK;
+                r = e / GK;
+            }
+            uint gi = i0 + r, gl = l0 + c;
+            T_C v = T_C(0);
+            if (gi < M && gl < K) {
+                v = T_C(A.v[ab + (ta ? gl * ald + gi : gi * ald + gl)]);
+                if (ca)
+                    v = cconj(v);
+            }
+            gA[c * GT + r] = v;
+        }
+        for (uint e = lid; e < GT * GK; e += NT) {
+            // B(l, j)
+            uint r, c;
+            if (tb) {
+                r = e % GK;
+                c = e / GK;
+            } else {
+                c = e % GT;
+                r = e / GT;
+            }
+            uint gl = l0 + r, gj = j0 + c;
+            T_C v = T_C(0);
+            if (gl < K && gj < N) {
+                v = T_C(B.v[bb + (tb ? gj * bld + gl : gl * bld + gj)]);
+                if (cbj)
+                    v = cconj(v);
+            }
+            gB[r * GT + c] = v;
+        }
+        barrier();
+        [[unroll]] for (uint l = 0; l < GK; l++) {
+            T_C av[GR], bv[GR];
+            [[unroll]] for (uint r = 0; r < GR; r++)
+                av[r] = gA[l * GT + ty + 16u * r];
+            [[unroll]] for (uint c = 0; c < GR; c++)
+                bv[c] = gB[l * GT + tx + 16u * c];
+            [[unroll]] for (uint r = 0; r < GR; r++)
+                [[unroll]] for (uint c = 0; c < GR; c++)
+                    acc[r][c] += cmul(av[r], bv[c]);
+        }
+        barrier();
+    }
+    bool neg = (flags & G_NEG) != 0u, add = (flags & G_ACC) != 0u;
+    [[unroll]] for (uint r = 0; r < GR; r++) {
+        uint i = i0 + ty + 16u * r;
+        [[unroll]] for (uint c = 0; c < GR; c++) {
+            uint j = j0 + tx + 16u * c;
+            if (i < M && j < N) {
+                T_C v = neg ? -acc[r][c] : acc[r][c];
+                if (add)
+                    v += T_C(C.v[cb + i * cld + j]);
+                C.v[cb + i * cld + j] = T_S(v);
+            }
+        }
+    }
+}
+
+// OP_TRSM: X = T^-1 X for the nb x nb triangle T (lower, or upper with S_UPPER; unit diagonal
+// with S_UNIT) and nb x ncols X (S_CONJ: X is read and written conjugated, so that the solve
+// of L21 = A21 L11^-H runs on the view A21^H). A column of X per NT / cw invocations (cw
+// columns a workgroup, w[4]), taking every (NT / cw)-th row.
+// Words: 0 nb 1 ncols 3 flags 4 cw 5 t_off 6 t_ld 7 t_bs 8 x_off 9 x_rs 10 x_cs 11 x_bs;
+// addresses T 16, X 18.
+#define S_UPPER 1u
+#define S_UNIT 2u
+#define S_CONJ 4u
+
+void trsm()
+{
+    uint nb = p.w[0], ncols = p.w[1], flags = p.w[3], cw = p.w[4];
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    uint rpn = NT / cw;
+    uint rp = lid % rpn, c = gl_WorkGroupID.x * cw + lid / rpn;
+    InT Tm = InT(addr(16));
+    MatT X = MatT(addr(18));
+    uint tb = p.w[5] + b * p.w[7], tld = p.w[6];
+    uint xrs = p.w[9];
+    uint xc = p.w[8] + b * p.w[11] + c * p.w[10];
+    bool ok = c < ncols;
+    bool upper = (flags & S_UPPER) != 0u, unit = (flags & S_UNIT) != 0u;
+    bool cj = (flags & S_CONJ) != 0u;
+    for (uint s = 0; s < nb; s++) {
+        uint j = upper ? nb - 1u - s : s;
+        sync();
+        T_C xj = T_C(0);
+        if (ok) {
+            xj = T_C(X.v[xc + j * xrs]);
+            if (cj)
+                xj = cconj(xj);
+            if (!unit)
+                xj = cdiv(xj, T_C(Tm.v[tb + j * tld + j]));
+        }
+        if (!unit) {
+            sync();
+            if (ok && rp == 0u)
+                X.v[xc + j * xrs] = T_S(cj ? cconj(xj) : xj);
+        }
+        if (ok) {
+            uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
+            for (uint i = lo + rp; i < hi; i += rpn) {
+                T_C xi = T_C(X.v[xc + i * xrs]);
+                if (cj)
+                    xi = cconj(xi);
+                xi -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+                X.v[xc + i * xrs] = T_S(cj ? cconj(xi) : xi);
+            }
+        }
+    }
+}
+
+// OP_AUX: elementwise steps over a rows x cols matrix D (C-contiguous, batch stride
+// rows * cols) by a grid-stride loop; mode w[3]:
+//   X_COPY   D = S (strided: words 5..8 offset, row, column and batch stride); X_UPPER: only
+//            the upper triangle, zeros below (R of a QR)
+//   X_TRIL   D's strictly upper triangle zeroed (in place; rows == cols)
+//   X_TRIU   D's strictly upper triangle set to the conjugate transpose of the lower
+//   X_ZLOW   D's strictly lower triangle zeroed
+//   X_EYE    D = the identity
+//   X_GATHER D[i][c] = S[perm[i]][c] (X_EYE with it: perm[i] == c), perm at 20 (rows a batch)
+//   X_PERM   perm (at 20) from LU's row interchanges (at 22), one workgroup a batch item
+// Addresses: S 16, D 18.
+#define X_COPY 1u
+#define X_TRIL 2u
+#define X_TRIU 3u
+#define X_ZLOW 4u
+#define X_EYE 5u
+#define X_GATHER 6u
+#define X_PERM 7u
+#define X_MODE 15u
+#define X_UPPER 16u
+#define X_IDENT 32u
+#define PERM_SHARED 2048u
+shared uint perm_s[PERM_SHARED];
+
+void aux()
+{
+    uint rows = p.w[0], cols = p.w[1], flags = p.w[3];
+    uint mode = flags & X_MODE;
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    MatT D = MatT(addr(18));
+    UintB PM = UintB(addr(20));
+    if (mode == X_PERM) {
+        uint n = rows;
+        UintB PV = UintB(addr(22));
+        uint pb = b * n;
+        if (n <= PERM_SHARED) {
+            for (uint i = lid; i < n; i += NT)
+                perm_s[i] = i;
+            barrier();
+            if (lid == 0u) {
+                for (uint j = 0; j < n; j++) {
+                    uint q = PV.v[pb + j];
+                    uint t = perm_s[j];
+                    perm_s[j] = perm_s[q];
+                    perm_s[q] = t;
+                }
+            }
+            barrier();
+            for (uint i = lid; i < n; i += NT)
+                PM.v[pb + i] = perm_s[i];
+        } else {
+            for (uint i = lid; i < n; i += NT)
+                PM.v[pb + i] = i;
+            sync();
+            if (lid == 0u) {
+                for (uint j = 0; j < n; j++) {
+                    uint q = PV.v[pb + j];
+                    uint t = PM.v[pb + j];
+                    PM.v[pb + j] = PM.v[pb + q];
+                    PM.v[pb + q] = t;
+                }
+            }
+        }
+        return;
+    }
+    InT S = InT(addr(16));
+    uint sb = p.w[5] + b * p.w[8], srs = p.w[6], scs = p.w[7];
+    uint tot = rows * cols, db = b * tot;
+    for (uint e = gl_WorkGroupID.x * NT + lid; e < tot; e += gl_NumWorkGroups.x * NT) {
+        uint i = e / cols, c = e - i * cols;
+        if (mode == X_COPY) {
+            bool keep = (flags & X_UPPER) == 0u || c >= i;
+            D.v[db + e] = keep ? S.v[sb + i * srs + c * scs] : T_S(T_C(0));
+        } else if (mode == X_TRIL) {
+            if (c > i)
+                D.v[db + e] = T_S(T_C(0));
+        } else if (mode == X_TRIU) {
+            if (c > i)
+                D.v[db + e] = T_S(cconj(T_C(D.v[db + c * cols + i])));
+        } else if (mode == X_ZLOW) {
+            if (c < i)
+                D.v[db + e] = T_S(T_C(0));
+        } else if (mode == X_EYE) {
+            D.v[db + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+        } else if (mode == X_GATHER) {
+            uint q = PM.v[b * rows + i];
+            if ((flags & X_IDENT) != 0u)
+                D.v[db + e] = T_S(creal(q == c ? T_R(1) : T_R(0)));
+            else
+                D.v[db + e] = S.v[sb + q * srs + c * scs];
+        }
+    }
+}
+
 void main()
 {
+    if (OP == OP_GEMM) {
+        gemm();
+        return;
+    }
+    if (OP == OP_TRSM) {
+        trsm();
+        return;
+    }
+    if (OP == OP_AUX) {
+        aux();
+        return;
+    }
     uint b = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (b >= p.w[2])
         return;

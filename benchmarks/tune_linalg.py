@@ -1,0 +1,202 @@
+"""GPU tuning run for the blocked factorizations (_kernels/_linalg.py): cholesky, solve (16 right
+hand sides), qr and inv in float64 at 1024^2, and cholesky in float32, for each block size NB
+(and TRSM_CW, the columns of a triangular-solve workgroup), against CuPy and torch on the same
+GPU. Each call is followed by a synchronize; the median of the timed calls after a warm-up is
+reported in ms, with the result's relative error against numpy (checked once per variant).
+Prints one JSON object.
+
+    python3 benchmarks/tune_linalg.py [--quick]
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import array_api_vulkan as xp  # noqa: E402
+from array_api_vulkan._kernels import _linalg  # noqa: E402
+from array_api_vulkan._runtime import runtime_stats  # noqa: E402
+
+
+def inputs(n, k=16):
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)) / np.sqrt(n) + 2 * np.eye(n)
+    s = a @ a.T + np.eye(n)
+    b = rng.standard_normal((n, k))
+    return a, s, b
+
+
+def timed(fn, args, sync, reps, budget=4.0):
+    out = fn(*args)
+    sync()
+    ts = []
+    t_end = time.perf_counter() + budget
+    for i in range(reps):
+        t0 = time.perf_counter()
+        r = fn(*args)
+        sync()
+        ts.append(time.perf_counter() - t0)
+        del r
+        if time.perf_counter() > t_end and i >= 2:
+            break
+    return statistics.median(ts) * 1e3, out
+
+
+def cases(n):
+    a, s, b = inputs(n)
+    return {
+        "cholesky_f64": (("float64", s), None, lambda la, x: la.cholesky(x)),
+        "solve_f64_16rhs": (("float64", a), ("float64", b), lambda la, x, y: la.solve(x, y)),
+        "qr_f64": (("float64", a), None, lambda la, x: la.qr(x)),
+        "inv_f64": (("float64", a), None, lambda la, x: la.inv(x)),
+        "det_f64": (("float64", a), None, lambda la, x: la.det(x)),
+        "cholesky_f32": (("float32", s), None, lambda la, x: la.cholesky(x)),
+    }
+
+
+def check(name, out, a, b):
+    """Relative error of our result (numpy's reference)."""
+    if name.startswith("cholesky"):
+        L = np.asarray(out)
+        return float(np.abs(L @ L.T - a).max() / np.abs(a).max())
+    if name.startswith("solve"):
+        return float(np.abs(a @ np.asarray(out) - b).max() / np.abs(b).max())
+    if name.startswith("inv"):
+        return float(np.abs(a @ np.asarray(out) - np.eye(len(a))).max())
+    if name.startswith("qr"):
+        Q, R = (np.asarray(t) for t in out)
+        return float(np.abs(Q @ R - a).max() / np.abs(a).max())
+    if name.startswith("det"):
+        want = np.linalg.det(a)
+        return float(abs(float(out) - want) / abs(want))
+    return None
+
+
+def run_ours(n, reps, variants, res):
+    sync = xp.synchronize
+    for name, (x, y, fn) in cases(n).items():
+        args = [xp.asarray(np.ascontiguousarray(x[1], dtype=x[0]))]
+        if y is not None:
+            args.append(xp.asarray(np.ascontiguousarray(y[1], dtype=y[0])))
+        for nb, cw in variants:
+            _linalg.NB, _linalg.TRSM_CW = nb, cw
+            key = f"ours_{name}_{n}_nb{nb}_cw{cw}"
+            try:
+                before = dict(runtime_stats()["host_fallbacks"])
+                ms, out = timed(lambda *t: fn(xp.linalg, *t), args, sync, reps)
+                fb = dict(runtime_stats()["host_fallbacks"]) != before
+                err = check(name, out, x[1].astype(x[0]), None if y is None else y[1])
+                res[key] = {"ms": round(ms, 4), "err": err, "fallback": fb}
+            except Exception as e:  # report, keep going
+                res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
+    _linalg.NB, _linalg.TRSM_CW = 64, 16
+
+
+def run_other(lib, n, reps, res):
+    try:
+        if lib == "cupy":
+            import cupy as m
+            sync = m.cuda.Device().synchronize
+
+            def dev(x, dt):
+                return m.asarray(np.ascontiguousarray(x, dtype=dt))
+        else:
+            import torch as m
+            if not m.cuda.is_available():
+                return
+            sync = m.cuda.synchronize
+
+            def dev(x, dt):
+                return m.as_tensor(np.ascontiguousarray(x, dtype=dt), device="cuda")
+    except Exception as e:
+        res[f"{lib}_import"] = f"{type(e).__name__}: {e}"[:200]
+        return
+    for name, (x, y, fn) in cases(n).items():
+        args = [dev(x[1], x[0])]
+        if y is not None:
+            args.append(dev(y[1], y[0]))
+        try:
+            ms, _ = timed(lambda *t: fn(m.linalg, *t), args, sync, reps)
+            res[f"{lib}_{name}_{n}"] = {"ms": round(ms, 4)}
+        except Exception as e:
+            res[f"{lib}_{name}_{n}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
+    args = ap.parse_args()
+    n = 160 if args.quick else 1024
+    reps = 3 if args.quick else 9
+    variants = [(32, 16), (64, 16), (128, 16), (64, 8), (64, 32)]
+    if args.quick:
+        variants = [(32, 16), (64, 16)]
+    t0 = time.perf_counter()
+    res = {"n": n, "device": str(xp.__array_namespace_info__().default_device())}
+    try:
+        d = xp.__array_namespace_info__().default_device()
+        res["device_name"] = getattr(d, "name", None)
+    except Exception:
+        pass
+    run_ours(n, reps, variants, res)
+    if not args.quick:
+        # scaling of the default variant
+        for n2 in (512, 2048):
+            sub = {}
+            run_ours_subset(n2, reps, sub)
+            res.update(sub)
+    for lib in ("cupy", "torch"):
+        run_other(lib, n, reps, res)
+        if not args.quick:
+            for n2 in (512, 2048):
+                run_other_subset(lib, n2, reps, res)
+    res["seconds"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps(res))
+
+
+def run_ours_subset(n, reps, res):
+    a, s, b = inputs(n)
+    sync = xp.synchronize
+    for name, host, fn in (("cholesky_f64", s, lambda x: xp.linalg.cholesky(x)),
+                           ("inv_f64", a, lambda x: xp.linalg.inv(x))):
+        x = xp.asarray(host)
+        try:
+            ms, _ = timed(fn, [x], sync, reps)
+            res[f"ours_{name}_{n}_nb64_cw16"] = {"ms": round(ms, 4)}
+        except Exception as e:
+            res[f"ours_{name}_{n}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+
+
+def run_other_subset(lib, n, reps, res):
+    try:
+        if lib == "cupy":
+            import cupy as m
+            sync = m.cuda.Device().synchronize
+            dev = m.asarray
+        else:
+            import torch as m
+            if not m.cuda.is_available():
+                return
+            sync = m.cuda.synchronize
+
+            def dev(x):
+                return m.as_tensor(x, device="cuda")
+    except Exception:
+        return
+    a, s, b = inputs(n)
+    for name, host, fn in (("cholesky_f64", s, lambda x: m.linalg.cholesky(x)),
+                           ("inv_f64", a, lambda x: m.linalg.inv(x))):
+        try:
+            ms, _ = timed(fn, [dev(host)], sync, reps)
+            res[f"{lib}_{name}_{n}"] = {"ms": round(ms, 4)}
+        except Exception as e:
+            res[f"{lib}_{name}_{n}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+
+
+if __name__ == "__main__":
+    main()
