@@ -58,6 +58,8 @@ def _native_matmul(x1, x2, dt):
         from ._statistical_functions import sum as _sum
 
         return _sum(multiply(a, b), dtype=dt)
+    if not _kernels.supports_matmul(a, b):
+        return None
     return _kernels.matmul(a, b)
 
 

@@ -203,3 +203,161 @@ def test_matmul_split_k_transposed():
     _matmul_case((3000, 33), (3000, 18), xp.float32, tr)
     from array_api_vulkan._kernels import _matmul
     assert _matmul._split_k(4, 3000, 16, 33 * 18)[0] > 1
+
+
+# -- matmul_update: C += alpha * (A @ B) in place, C a strided view ------------------------------
+
+UPDATE_DTYPES = [d for d in NUMERIC if np.dtype(d.name).kind in "fc"] + [xp.int32]
+
+
+def _update_case(c_full, c_index, a, b, alpha, dt):
+    """c_full[c_index] += alpha * a @ b through matmul_update (a, b: numpy or (array, numpy))."""
+    from array_api_vulkan import _kernels
+
+    xc = xp.asarray(c_full)
+    xa, na = a if isinstance(a, tuple) else (xp.asarray(a), a)
+    xb, nb = b if isinstance(b, tuple) else (xp.asarray(b), b)
+    view = c_index(xc)
+    want = c_full.copy()
+    with np.errstate(all="ignore"):
+        prod = np.matmul(na, nb)
+        c_index(want)[...] = (c_index(want) + np.asarray(alpha).astype(want.dtype) * prod).astype(want.dtype)
+    assert _kernels.supports_matmul_update(view, xa, xb)
+    before = _fallbacks()
+    d0 = runtime_stats()["dispatches"]
+    assert _kernels.matmul_update(view, xa, xb, alpha) is view
+    assert runtime_stats()["dispatches"] - d0 == 1
+    assert _fallbacks() == before
+    _check(xc, want, na.shape[-1])
+
+
+@pytest.mark.parametrize("dt", UPDATE_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("m,k,n", [(70, 24, 90), (5, 7, 3), (130, 16, 140), (40, 300, 20)])
+def test_matmul_update_views(dt, m, k, n):
+    kind = np.dtype(dt.name).kind
+    alpha = -1 if kind in "iu" else (0.5 - 2j if kind == "c" else -0.75)
+    c = _data((m + 9, n + 5), dt)
+    # a block of a larger matrix (the trailing update of a blocked factorization)
+    _update_case(c, lambda x: x[4:4 + m, 3:3 + n], _data((m, k), dt), _data((k, n), dt), alpha, dt)
+    # a transposed, strided view; operands transposed in place
+    c = _data((2 * n, m), dt)
+    a, b = _data((k, m), dt), _data((n, k), dt)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    _update_case(c, lambda x: (x.mT if hasattr(x, "mT") else x.T)[:, ::2],
+                 (xa.mT, a.T), (xb.mT, b.T), alpha, dt)
+
+
+def test_matmul_update_same_matrix():
+    """A22 -= A21 @ A12 with all three views of one matrix (disjoint blocks)."""
+    from array_api_vulkan import _kernels
+
+    dt = xp.float32
+    n, kb = 150, 32
+    full = _data((n, n), dt)
+    x = xp.asarray(full)
+    _kernels.matmul_update(x[kb:, kb:], x[kb:, :kb], x[:kb, kb:], -1.0)
+    want = full.copy()
+    want[kb:, kb:] -= full[kb:, :kb] @ full[:kb, kb:]
+    _check(x, want, kb)
+
+
+def test_matmul_update_batched_and_vectors():
+    dt = xp.float32
+    c = _data((3, 2, 40, 50), dt)
+    _update_case(c, lambda x: x[:, 1], _data((3, 40, 20), dt), _data((20, 50), dt), 2.0, dt)
+    c = _data((4, 30, 20), dt)
+    _update_case(c, lambda x: x[::2, :, ::-1], _data((2, 30, 7), dt), _data((2, 7, 20), dt), 1.0, dt)
+    c = _data((30, 3), dt)
+    _update_case(c, lambda x: x[:, 1], _data((30, 9), dt), _data((9,), dt), 3.0, dt)
+
+
+def test_matmul_update_empty_and_errors():
+    from array_api_vulkan import _kernels
+
+    dt = xp.float32
+    c = xp.asarray(_data((4, 5), dt))
+    before = np.asarray(c).copy()
+    _kernels.matmul_update(c, xp.asarray(np.ones((4, 0), np.float32)),
+                           xp.asarray(np.ones((0, 5), np.float32)), 1.0)
+    np.testing.assert_array_equal(np.asarray(c), before)
+    a, b = xp.asarray(_data((4, 3), dt)), xp.asarray(_data((3, 6), dt))
+    assert not _kernels.supports_matmul_update(c, a, b)
+    with pytest.raises(_kernels.NotNative):
+        _kernels.matmul_update(c, a, b, 1.0)
+    if has("int32"):
+        ci = xp.asarray(np.ones((4, 6), np.int32))
+        assert not _kernels.supports_matmul_update(ci, a, b)
+
+
+# -- the fast tiled path (float32/float64): every load mode, tile class and edge --------------
+
+FAST_DTYPES = [d for d in (xp.float32, getattr(xp, "float64", None)) if d is not None and has(d)]
+
+
+def _fast_case(m, k, n, dt, ta, tb, offset=0, batch=()):
+    """A (m x k) @ B (k x n), A given transposed in place where ta, B where tb, the operands
+    starting `offset` elements into their allocations."""
+    def operand(shape, t):
+        full = _data(batch + ((shape[1], shape[0]) if t else shape), dt).reshape(-1)
+        full = np.concatenate([_data((offset,), dt), full]) if offset else full
+        x = xp.asarray(full)[offset:]
+        x = xp.reshape(x, batch + ((shape[1], shape[0]) if t else shape))
+        a = full[offset:].reshape(batch + ((shape[1], shape[0]) if t else shape))
+        if t:
+            return xp.matrix_transpose(x), np.swapaxes(a, -1, -2)
+        return x, a
+    xa, a = operand((m, k), ta)
+    xb, b = operand((k, n), tb)
+    before = _fallbacks()
+    got = xa @ xb
+    assert _fallbacks() == before
+    _check(got, np.matmul(a, b), k)
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
+@pytest.mark.parametrize("m,k,n", [(130, 68, 150), (129, 33, 67), (300, 64, 20), (20, 64, 300)])
+def test_matmul_fast_layouts(dt, ta, tb, m, k, n):
+    from array_api_vulkan._kernels import _matmul
+
+    assert _matmul.fast_tiles(xp.asarray(np.ones(1))._alloc.device, np.dtype(dt.name).char,
+                              m, n, 1) is not None
+    _fast_case(m, k, n, dt, ta, tb)
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+def test_matmul_fast_misaligned_batched_split(dt):
+    _fast_case(70, 40, 90, dt, False, False, offset=1)   # scalar loads (offsets not aligned)
+    _fast_case(70, 40, 90, dt, True, True, offset=3)
+    _fast_case(68, 40, 36, dt, False, True, offset=2, batch=(3,))
+    _fast_case(40, 3000, 36, dt, True, False)           # split-K through the fast path
+    _matmul_case((2, 1, 40, 24), (3, 24, 52), dt)        # broadcast batch
+
+
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("cls", ["big", "med", "tall", "wide"])
+def test_matmul_fast_each_config(dt, cls, monkeypatch):
+    from array_api_vulkan._kernels import _matmul
+
+    width = np.dtype(dt.name).itemsize
+    monkeypatch.setattr(_matmul, "FORCE_FAST", {width: _matmul.FAST[width][cls]})
+    monkeypatch.setattr(_matmul, "_plans", {})
+    _fast_case(150, 37, 140, dt, False, False)
+    _fast_case(150, 36, 140, dt, True, True)
+
+
+@pytest.mark.parametrize("dt", NUMERIC, ids=lambda d: d.name)
+def test_matmul_vector_lanes(dt):
+    """Matrix-vector products: several invocations per element (k-contiguous rows), split-K."""
+    _matmul_case((70, 130), (130,), dt)
+    _matmul_case((3, 5000), (5000,), dt)
+
+    def tr(a, b, m):
+        return a, (m.matrix_transpose(b) if m is xp else b.T)
+    _matmul_case((20, 300), (5, 300), dt, tr)
+
+
+def test_matmul_update_vector_lanes():
+    dt = xp.float32
+    c = _data((300, 3), dt)
+    _update_case(c, lambda x: x[:, 1], _data((300, 64), dt), _data((64,), dt), -1.0, dt)

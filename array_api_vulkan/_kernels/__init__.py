@@ -10,7 +10,7 @@ import math
 
 from . import _fuse, _launch
 from ._launch import table
-from ._matmul import matmul  # noqa: F401
+from ._matmul import matmul, matmul_update, supports_matmul, supports_matmul_update  # noqa: F401
 from ._reduce import NotNative, reduce, scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401

@@ -13,6 +13,8 @@ products, matrix-vector and vector-matrix products.
 """
 import math
 
+import numpy as _np
+
 from . import _launch, _reduce
 from ._launch import ADDRESS, ARG, OFFSET, OUT, table
 
@@ -29,7 +31,10 @@ PUSH_WORDS = 32
 # in up to MAX_SPLITS chunks of at least SPLIT_MIN_K / 4 whose partial products a reduce pass sums
 SPLIT_WORK = 128
 SPLIT_MIN_K = 1024
+SPLIT_MIN_CHUNK = 256
 MAX_SPLITS = 256
+# split-K partial sums: one reduce pass up to this many splits, else the reduce family's two
+SPLIT_SINGLE_PASS = 64
 
 _plans = {}
 
@@ -43,11 +48,15 @@ def _acc_bytes(code):
     return max(4, table.DTYPES[table.CODE[code]][4] // 8)
 
 
-def tiles(dev, code, m, n):
-    """(WX, WY, RM, RN, TK) of the tiled path for dtype `code` on dev: C tiles of
-    (WY * RM) x (WX * RN), K steps of TK, two shared tiles within the device's shared memory."""
+def _shared(dev):
     limits = getattr(dev, "limits", None) or {}
-    shared = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+    return int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+
+
+def tiles(dev, code, m, n):
+    """(WX, WY, RM, RN, TK) of the generic tiled path for dtype `code` on dev: C tiles of
+    (WY * RM) x (WX * RN), K steps of TK, two shared tiles within the device's shared memory."""
+    shared = _shared(dev)
     s = _acc_bytes(code)
     if s == 4 and min(m, n) >= 128:
         # 128 x 128 tiles, 8 x 8 per invocation (lavapipe: 1.1-1.4 GFLOP/s at 512^3 float32,
@@ -59,10 +68,120 @@ def tiles(dev, code, m, n):
         cfg = [16, 16, 4, 4, 8]    # complex128: 64 x 64 tiles, K steps of 8
     if max(m, n) <= 32:
         cfg[2] = cfg[3] = 2        # 32 x 32 tiles
-    wx, wy, rm, rn, tk = cfg
+    wx, wy, rm, rn, tk = FORCE_TILES or cfg
     while tk > 1 and tk * (wy * rm + wx * rn) * s > shared:
         tk //= 2
     return wx, wy, rm, rn, tk
+
+
+# The fast path (SMALL == 2, float32 and float64): (WX, WY, RM, RN, TK) per element width and
+# shape class: "big" 128 x 128 tiles where they give at least BIG_MIN_GROUPS workgroups, else
+# "med" 64 x 64; "tall" (128 x 32) where N <= 32 < M, "wide" (32 x 128) where M <= 32 < N.
+# TK halves until the two pairs of shared tiles fit the device's shared memory.
+USE_FAST = True
+FAST = {
+    4: {"big": (16, 16, 8, 8, 16), "med": (16, 16, 4, 4, 16), "tall": (8, 32, 4, 4, 16),
+        "wide": (32, 8, 4, 4, 16)},
+    8: {"big": (16, 16, 8, 8, 8), "med": (16, 16, 4, 4, 8), "tall": (8, 32, 4, 4, 8),
+        "wide": (32, 8, 4, 4, 8)},
+}
+BIG_MIN_GROUPS = 256
+# Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
+# fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
+FORCE_FAST = None
+FORCE_TILES = None
+
+
+def _fast_shared(cfg, width):
+    wx, wy, rm, rn, tk = cfg
+    vw = 16 // width
+    return 2 * tk * (wy * rm // vw + 1 + wx * rn // vw + 1) * 16
+
+
+def fast_tiles(dev, code, m, n, nbatch):
+    """(WX, WY, RM, RN, TK) of the fast path for m x n products (nbatch of them), or None."""
+    if not USE_FAST or code not in "fd":
+        return None
+    width = 4 if code == "f" else 8
+    cfgs = FAST[width]
+    if n <= 32 < m:
+        name = "tall"
+    elif m <= 32 < n:
+        name = "wide"
+    else:
+        wx, wy, rm, rn, _ = cfgs["big"]
+        groups = -(-m // (wy * rm)) * -(-n // (wx * rn)) * nbatch
+        name = "big" if groups >= BIG_MIN_GROUPS else "med"
+    wx, wy, rm, rn, tk = cfgs[name]
+    if FORCE_FAST and width in FORCE_FAST:
+        wx, wy, rm, rn, tk = FORCE_FAST[width]
+    vw = 16 // width
+    shared = _shared(dev)
+    while tk > vw and _fast_shared((wx, wy, rm, rn, tk), width) > shared:
+        tk //= 2
+    if _fast_shared((wx, wy, rm, rn, tk), width) > shared:
+        return None
+    return wx, wy, rm, rn, tk
+
+
+def _load_mode(off, rs, cs, bst, rows, k, vw):
+    """The fast path's load mode of an operand X(row, k) = off + row * rs + k * cs (glsl)."""
+    aligned = off % vw == 0 and all(b % vw == 0 for b in bst)
+    if aligned and cs == 1 and rs % vw == 0 and k % vw == 0:
+        return 2
+    if aligned and rs == 1 and cs % vw == 0 and rows % vw == 0:
+        return 3
+    return 0 if cs == 1 or (rs != 1 and k > rows) else 1
+
+
+# Direct path split-K: where the product has fewer than DIRECT_SPLIT_THREADS elements and K is
+# at least SPLIT_MIN_K, K is cut so that about DIRECT_SPLIT_THREADS invocations run, each
+# summing at least DIRECT_MIN_CHUNK products.
+DIRECT_SPLIT_THREADS = 1 << 16
+DIRECT_MIN_CHUNK = 256
+# Direct path: DIRECT_KL invocations per element of C (summing every DIRECT_KL-th product, then
+# adding up in shared memory) where A's rows are k-contiguous and B is a column or k-contiguous
+# too (matrix-vector products: consecutive invocations then read consecutive memory).
+DIRECT_KL = 8
+
+
+def _config(dev, code, m, n, k, nbatch, a, b):
+    """(spec, groups, splits, kc, mode word) of a product; a, b: (off, rs, cs, batch strides) of
+    A(m, k) and of B as B^T(n, k). Raises _No."""
+    total = nbatch * m * n
+    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
+    mode = 0
+    if direct:
+        splits, kc = 1, k
+        if total < DIRECT_SPLIT_THREADS and k >= SPLIT_MIN_K:
+            s = min(-(-DIRECT_SPLIT_THREADS // total), k // DIRECT_MIN_CHUNK, 1 << 16)
+            if s > 1 and total * s < 1 << 31:
+                kc = -(-k // s)
+                splits = -(-k // kc)
+        kl = 1
+        if a[2] == 1 and (n == 1 or b[2] == 1) and kc >= 2 * DIRECT_KL:
+            kl = DIRECT_KL
+        if total * splits * kl >= 1 << 32:
+            kl = 1
+        spec = [0, DIRECT_LOCAL, 1, 1, 1, kl, 1, 0]
+        return spec, None, splits, kc, 0
+    cfg = fast_tiles(dev, code, m, n, nbatch)
+    if cfg is not None:
+        wx, wy, rm, rn, tk = cfg
+        vw = 4 if code == "f" else 2
+        spec = [0, wx, wy, rm, rn, tk, 2, 0]
+    else:
+        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
+        spec = [0, wx, wy, rm, rn, tk, 0, 0]
+    gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
+    if gx > MAX_GRID or gy > MAX_GRID:
+        raise _No("grid too large")
+    splits, kc = _split_k(gx * gy * nbatch, k, tk, total)
+    if cfg is not None:
+        mode = (_load_mode(a[0], a[1], a[2], a[3], m, k, vw)
+                | _load_mode(b[0], b[1], b[2], b[3], n, k, vw) << 4
+                | (256 if n % vw == 0 else 0))
+    return spec, (gx, gy), splits, kc, mode
 
 
 def _split_k(work, k, tk, total):
@@ -70,7 +189,7 @@ def _split_k(work, k, tk, total):
     would give the device fewer than SPLIT_WORK workgroups and K is long (tall-skinny)."""
     if work >= SPLIT_WORK or k < SPLIT_MIN_K:
         return 1, k
-    s = min(-(-SPLIT_WORK // work), k // (SPLIT_MIN_K // 4), MAX_SPLITS)
+    s = min(-(-SPLIT_WORK // work), k // SPLIT_MIN_CHUNK, MAX_SPLITS)
     if total * s >= 1 << 31:
         s = 1
     if s <= 1:
@@ -87,22 +206,18 @@ def _batch_strides(shape, strides, batch_shape):
     return [st if sz != 1 else 0 for sz, st in own]
 
 
-def matmul(x1, x2):
-    """x1 @ x2 for Arrays of one numeric dtype, or None where no kernel covers the case."""
-    key = (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides)
-    plan = _plans.get(key)
-    if plan is not None:
-        out = plan(x1, x2)
-        if out is not None:
-            return out
-    dev = x1._alloc.device
-    dt = x1._dtype
-    code = _code(dt)
-    if x2._dtype != dt or not _launch.device_supports(dev, code):
-        return None
-    shader = _launch.variant(FAMILY, code, code, None, dev)
-    if shader is None:
-        return None
+def _key(x1, x2):
+    # (the fast path's vector loads depend on the operands' offsets modulo 4)
+    return (x1._dtype, x1._shape, x1._strides, x2._shape, x2._strides, x1._offset & 3,
+            x2._offset & 3)
+
+
+class _No(Exception):
+    """A case no matmul kernel covers (supports_matmul answers False)."""
+
+
+def _operands(x1, x2):
+    """(a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape) of x1 @ x2, 1-D operands promoted."""
     a_sh, a_st = list(x1._shape), list(x1._strides)
     b_sh, b_st = list(x2._shape), list(x2._strides)
     if len(a_sh) == 1:
@@ -111,15 +226,171 @@ def matmul(x1, x2):
         b_sh, b_st = b_sh + [1], b_st + [0]
     m, k = a_sh[-2:]
     n = b_sh[-1]
+    if b_sh[-2] != k:
+        raise _No("contracted dimensions differ")
     a_bsh, b_bsh = a_sh[:-2], b_sh[:-2]
     nd = max(len(a_bsh), len(b_bsh))
     pa, pb = [1] * (nd - len(a_bsh)) + a_bsh, [1] * (nd - len(b_bsh)) + b_bsh
     batch = []
     for u, v in zip(pa, pb):
         if u != v and u != 1 and v != 1:
-            return None  # (the spec layer has checked broadcasting)
+            raise _No("batch dimensions do not broadcast")
         batch.append(max(u, v) if min(u, v) != 0 else 0)
     out_shape = tuple(batch) + ((m,) if x1.ndim > 1 else ()) + ((n,) if x2.ndim > 1 else ())
+    return a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape
+
+
+def _check(x1, x2, c=None):
+    """Raises _No where no kernel computes x1 @ x2 (or c += alpha * x1 @ x2); else the shader."""
+    dev = x1._alloc.device
+    dt = x1._dtype
+    code = _code(dt)
+    if x2._dtype != dt or (c is not None and c._dtype != dt):
+        raise _No("operands of different dtypes")
+    if not _launch.device_supports(dev, code):
+        raise _No("dtype not on the device")
+    shader = _launch.variant(FAMILY, code, code, None, dev)
+    if shader is None:
+        raise _No("no compiled variant")
+    for x in (x1, x2) + (() if c is None else (c,)):
+        if x._alloc.nbytes // dt.itemsize >= 1 << 32:
+            raise _No("32-bit element indices")
+    return shader
+
+
+def supports_matmul(x1, x2):
+    """Whether matmul(x1, x2) runs natively (the spec layer asks first; matmul then raises
+    NotNative where this answers False)."""
+    key = _key(x1, x2)
+    if key in _plans:
+        return True
+    try:
+        _check(x1, x2)
+        _, _, _, _, m, k, n, batch, _ = _operands(x1, x2)
+        total = math.prod(batch) * m * n
+        if total >= 1 << 32:
+            return False
+        if total and k:
+            _config(x1._alloc.device, _code(x1._dtype), m, n, k, math.prod(batch),
+                    (0, 0, 0, (0, 0)), (0, 0, 0, (0, 0)))
+    except _No:
+        return False
+    return True
+
+
+def matmul(x1, x2):
+    """x1 @ x2 for Arrays of one numeric dtype; raises NotNative where supports_matmul(x1, x2)
+    answers False."""
+    try:
+        return _matmul(x1, x2)
+    except _No as e:
+        raise _reduce.NotNative(f"matmul: {e}") from None
+
+
+def supports_matmul_update(c, x1, x2):
+    """Whether matmul_update(c, x1, x2, alpha) runs natively."""
+    try:
+        _check(x1, x2, c)
+        _update_layout(c, x1, x2)
+    except _No:
+        return False
+    return True
+
+
+def matmul_update(c, x1, x2, alpha=1):
+    """c += alpha * (x1 @ x2) in place, c a (strided) view of the product's shape and dtype, in
+    the matmul kernel's epilogue (C read, added to, written: no temporary). One dispatch. The
+    memory c covers must not overlap what x1 and x2 read. Returns c; raises NotNative where
+    supports_matmul_update(c, x1, x2) answers False."""
+    try:
+        shader = _check(x1, x2, c)
+        lay = _update_layout(c, x1, x2)
+    except _No as e:
+        raise _reduce.NotNative(f"matmul_update: {e}") from None
+    if lay is None:
+        return c  # nothing to add (an empty product or K == 0)
+    m, k, n, nbatch, b1, bs, cs, a_st, b_st = lay
+    dev = c._alloc.device
+    code = _code(c._dtype)
+    u32 = 0xFFFFFFFF
+    spec, gxy, _, _, mode = _config(dev, code, m, n, k, nbatch,
+                                    (x1._offset, a_st[-2], a_st[-1], bs[0]),
+                                    (x2._offset, b_st[-1], b_st[-2], bs[1]))
+    spec[7] = 1
+    if gxy is None:
+        groups = _launch.grid_1d(nbatch * m * n * spec[5], DIRECT_LOCAL)
+    else:
+        groups = (gxy[0], gxy[1], min(nbatch, MAX_GRID))
+    w = [0] * PUSH_WORDS
+    w[0:15] = [m, n, k, nbatch, b1,
+               x1._offset, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
+               x2._offset, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
+    w[15], w[16] = 1, k
+    aw = _launch.scalar_words(alpha, code)
+    w[17:17 + len(aw)] = aw
+    w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18)
+    w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
+    w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
+    push = _np.zeros(PUSH_WORDS, _np.uint32)
+    push[:] = w
+    _launch.put_address(push, A_C, c._alloc)
+    _launch.put_address(push, A_A, x1._alloc)
+    _launch.put_address(push, A_B, x2._alloc)
+    dev.launch(shader, spec, [c._alloc, x1._alloc, x2._alloc], [True, False, False], push,
+               groups=groups)
+    _launch.state.launches += 1
+    _launch.state.last_plan = None
+    return c
+
+
+def _update_layout(c, x1, x2):
+    """(m, k, n, nbatch, B1, [(a_bs0, a_bs1), (b_bs0, b_bs1), (c_bs0, c_bs1)], (c_rs, c_cs),
+    a_st, b_st) of an update, None where there is nothing to add; raises _No."""
+    a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape = _operands(x1, x2)
+    if tuple(c._shape) != out_shape:
+        raise _No(f"the view's shape {c._shape} is not the product's {out_shape}")
+    nbatch = math.prod(batch)
+    if nbatch * m * n == 0 or k == 0:
+        return None
+    if nbatch * m * n >= 1 << 32:
+        raise _No("32-bit element indices")
+    c_st = list(c._strides)
+    if x2.ndim == 1:
+        c_st = c_st + [0]
+    if x1.ndim == 1:
+        c_st = c_st[:-1] + [0] + c_st[-1:]
+    nb = len(batch)
+    a_bst = _batch_strides(a_sh[:-2], a_st[:-2], batch)
+    b_bst = _batch_strides(b_sh[:-2], b_st[:-2], batch)
+    c_bst = [st if sz != 1 else 0 for sz, st in zip(batch, c_st[:nb])]
+    bsh, bsts = _launch._collapse(list(batch), [a_bst, b_bst, c_bst])
+    if len(bsh) > 2:
+        raise _No("more than two batch dimensions after collapsing")
+    _config(c._alloc.device, _code(c._dtype), m, n, k, nbatch, (0, 0, 0, (0, 0)),
+            (0, 0, 0, (0, 0)))
+    if len(bsh) == 0:
+        b1, bs = 1, [(0, 0)] * 3
+    elif len(bsh) == 1:
+        b1, bs = bsh[0], [(0, st[0]) for st in bsts]
+    else:
+        b1, bs = bsh[1], [(st[0], st[1]) for st in bsts]
+    return m, k, n, nbatch, b1, bs, (c_st[-2], c_st[-1]), a_st, b_st
+
+
+def _matmul(x1, x2):
+    """x1 @ x2 (see matmul); raises _No."""
+    key = _key(x1, x2)
+    plan = _plans.get(key)
+    if plan is not None:
+        out = plan(x1, x2)
+        if out is not None:
+            return out
+    dev = x1._alloc.device
+    dt = x1._dtype
+    code = _code(dt)
+    shader = _check(x1, x2)
+    a_sh, a_st, b_sh, b_st, m, k, n, batch, out_shape = _operands(x1, x2)
+    a_bsh, b_bsh = a_sh[:-2], b_sh[:-2]
     nbatch = math.prod(batch)
     total = nbatch * m * n
     if total == 0:
@@ -129,11 +400,8 @@ def matmul(x1, x2):
 
         kind = table.DTYPES[dt.name][3]
         return full(out_shape, complex(0) if kind == "c" else (0.0 if kind == "f" else 0), dt, dev)
-    for x in (x1, x2):
-        if x._alloc.nbytes // dt.itemsize >= 1 << 32:
-            return None  # (32-bit element indices)
     if total >= 1 << 32:
-        return None
+        raise _No("32-bit element indices")
     a_bst = _batch_strides(a_bsh, a_st[:-2], batch)
     b_bst = _batch_strides(b_bsh, b_st[:-2], batch)
     bsh, bsts = _launch._collapse(list(batch), [a_bst, b_bst])
@@ -146,9 +414,9 @@ def matmul(x1, x2):
                                       tuple(b_bst) + tuple(b_st[-2:]), x2._offset)
         ca, cb = _launch.contiguous(va), _launch.contiguous(vb)
         if ca is None or cb is None:
-            return None
-        r = matmul(ca, cb)
-        return None if r is None else _launch.result_type._new(r._alloc, dt, out_shape)
+            raise _No("no contiguous copy")
+        r = _matmul(ca, cb)
+        return _launch.result_type._new(r._alloc, dt, out_shape)
     if len(bsh) == 0:
         b1, bs = 1, [(0, 0), (0, 0)]
     elif len(bsh) == 1:
@@ -156,27 +424,19 @@ def matmul(x1, x2):
     else:
         b1, bs = bsh[1], [(bsts[0][0], bsts[0][1]), (bsts[1][0], bsts[1][1])]
     u32 = 0xFFFFFFFF
-    direct = min(m, n) < SMALL_MN or m * n * k <= 4096
-    if direct:
-        spec = [0, DIRECT_LOCAL, 1, 1, 1, 1, 1]
-        work, tk = -(-total // DIRECT_LOCAL), 1
-    else:
-        wx, wy, rm, rn, tk = tiles(dev, code, m, n)
-        gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
-        if gx > MAX_GRID or gy > MAX_GRID:
-            return None
-        spec = [0, wx, wy, rm, rn, tk, 0]
-        work = gx * gy * nbatch
-    splits, kc = _split_k(work, k, tk, total)
+    spec, gxy, splits, kc, mode = _config(
+        dev, code, m, n, k, nbatch, (x1._offset, a_st[-2], a_st[-1], bs[0]),
+        (x2._offset, b_st[-1], b_st[-2], bs[1]))
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
                0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
     w[15], w[16] = splits, kc
-    if direct:
-        groups = _launch.grid_1d(total * splits, DIRECT_LOCAL)
+    w[19] = mode
+    if gxy is None:
+        groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
-        groups = (gx, gy, min(nbatch * splits, MAX_GRID))
+        groups = (gxy[0], gxy[1], min(nbatch * splits, MAX_GRID))
     b = _reduce._Builder()
     res = b.out(total * dt.itemsize, dt, out_shape)
     dst = res if splits == 1 else b.temp(splits * total * dt.itemsize)
@@ -188,12 +448,12 @@ def matmul(x1, x2):
         # the partial products [split][element of C] summed over the splits (reduce family)
         sum_shader = _reduce._variant("sum", code, code, dev)
         if sum_shader is None:
-            return None
+            raise _No("no sum variant for split-K")
         b.partial_sizes = (dt.itemsize, dt.itemsize)
         b.floating = table.DTYPES[dt.name][3] in "fc"
         b.second_shader = sum_shader
         _reduce._pass(b, sum_shader, "sum", dst, splits, total, total, 0, 1, total, res,
-                      single=True)
+                      single=splits <= SPLIT_SINGLE_PASS)
     args = [("array", dt.itemsize), ("array", dt.itemsize)]
     plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
     if len(_plans) >= MAX_PLANS:

@@ -1,0 +1,250 @@
+"""Tuning run of the matmul kernels (issue 9/10): every tile configuration / variant worth choosing
+between, on the shapes of issue 9 (f32/f64 4096^2, f32 1024^2, batched 64 x 256^2) and issue 10's
+workloads (logistic regression X @ w and X.T @ r, k-means, MLP products and their transposes),
+each timed with a synchronize after every call (median of the timed calls after a warm-up,
+results kept until their synchronize), against CuPy and torch (TF32 off) where importable.
+Variants are set through _kernels._matmul's module-level knobs. Prints ONE JSON object.
+
+    python3 benchmarks/tune_matmul.py [--quick] [--budget SECONDS]
+
+--quick shrinks every size (a lavapipe check of the script); the default sizes are the real ones.
+Each result row: median seconds, TFLOP/s, the relative error of a sample of rows against a
+float64 host reference, and host fallbacks seen (must be none).
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import array_api_vulkan as xp  # noqa: E402
+from array_api_vulkan._kernels import _matmul  # noqa: E402
+from array_api_vulkan._runtime import runtime_stats  # noqa: E402
+
+T0 = time.perf_counter()
+KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
+         "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
+         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL")
+DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
+
+
+def set_knobs(knobs):
+    for k in KNOBS:
+        setattr(_matmul, k, DEFAULTS[k])
+    dp = knobs.get("denorm_preserve")
+    if dp is None:
+        os.environ.pop("ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE", None)
+    else:
+        os.environ["ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE"] = "1" if dp else "0"
+    for k, v in knobs.items():
+        if k != "denorm_preserve":
+            setattr(_matmul, k, v)
+    _matmul._plans.clear()
+
+
+def fallbacks():
+    return sum(dict(runtime_stats()["host_fallbacks"]).values())
+
+
+def med_time(fn, sync, reps):
+    r = fn()
+    sync()
+    del r
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        r = fn()  # kept until the synchronize
+        sync()
+        ts.append(time.perf_counter() - t)
+        del r
+    return statistics.median(ts)
+
+
+def cases(q):
+    """name -> (A shape, B shape, dtype, A transposed?, B transposed?, reps); q: shrink factor."""
+    s4, s1, b, kb = 4096 // q, 1024 // q, 64 // min(q, 8), 256 // q
+    big = (1 << 20) // (q * q)
+    return {
+        "f32_4096": ((s4, s4), (s4, s4), "float32", False, False, 7),
+        "f64_4096": ((s4, s4), (s4, s4), "float64", False, False, 5),
+        "f32_1024": ((s1, s1), (s1, s1), "float32", False, False, 15),
+        "f32_batched_64x256": ((b, kb, kb), (b, kb, kb), "float32", False, False, 15),
+        "logreg_Xw_1Mx64": ((big, 64), (64, 1), "float32", False, False, 9),
+        "logreg_XTr_64x1M": ((big, 64), (big, 1), "float32", True, False, 9),
+        "kmeans_1Mx16_16x32": ((big, 16), (16, 32), "float32", False, False, 9),
+        "mlp_4096x1024_1024sq": ((s4, s1), (s1, s1), "float32", False, False, 9),
+        "mlp_XT_G_1024x4096": ((s4, s1), (s4, s1), "float32", True, False, 9),
+        "mlp_G_WT_4096x1024": ((s4, s1), (s1, s1), "float32", False, True, 9),
+        "f64_1024": ((s1, s1), (s1, s1), "float64", False, False, 9),
+        "mlp_f64_4096x1024_1024sq": ((s4, s1), (s1, s1), "float64", False, False, 5),
+    }
+
+
+F32_BIG = [(16, 16, 8, 8, 16), (16, 16, 8, 8, 8), (16, 16, 8, 4, 16), (16, 16, 4, 8, 16),
+           (16, 16, 4, 4, 16), (16, 16, 4, 4, 32), (32, 8, 4, 8, 16), (8, 32, 8, 4, 16),
+           (16, 16, 8, 16, 8), (16, 16, 16, 8, 8)]
+F32_MID = [(16, 16, 8, 8, 16), (16, 16, 8, 4, 16), (16, 16, 4, 4, 16), (16, 16, 4, 4, 32),
+           (16, 16, 4, 4, 8)]
+F64_CFG = [(16, 16, 8, 8, 8), (16, 16, 8, 8, 4), (16, 16, 4, 4, 8), (16, 16, 4, 4, 16),
+           (16, 16, 8, 4, 8), (16, 16, 4, 8, 8), (16, 16, 2, 2, 16)]
+
+
+def variants(name):
+    """[(label, knobs)] to time for case `name`, most important first."""
+    v = [("default", {})]
+    if name == "f32_4096":
+        v += [("generic", {"USE_FAST": False})]
+        v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_BIG[1:]]
+        v += [("default_nodp", {"denorm_preserve": False})]
+    elif name == "f64_4096":
+        v += [("generic", {"USE_FAST": False})]
+        v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG]
+        v += [("generic(16,16,2,2,16)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 2, 2, 16)}),
+              ("generic(16,16,4,4,8)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 4, 4, 8)})]
+    elif name in ("f32_1024", "f32_batched_64x256", "mlp_4096x1024_1024sq", "mlp_XT_G_1024x4096",
+                  "mlp_G_WT_4096x1024"):
+        v += [("generic", {"USE_FAST": False})]
+        v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_MID]
+    elif name in ("f64_1024", "mlp_f64_4096x1024_1024sq"):
+        v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG[:5]]
+    elif name == "logreg_Xw_1Mx64":
+        v += [(f"lanes{n}", {"DIRECT_KL": n}) for n in (1, 4, 16, 32)]
+        v += [(f"local{n}", {"DIRECT_LOCAL": n}) for n in (64, 128)]
+        # the tiled path (tall tiles) for N = 1: vector loads of X, 31/32 of the products wasted
+        v += [("tiled_tall", {"SMALL_MN": 1}),
+              ("tiled_tall(8,32,8,4,16)", {"SMALL_MN": 1, "FORCE_FAST": {4: (8, 32, 8, 4, 16)}})]
+    elif name == "logreg_XTr_64x1M":
+        v += [(f"split_threads{t}_chunk{c}_single{s}",
+               {"DIRECT_SPLIT_THREADS": t, "DIRECT_MIN_CHUNK": c, "SPLIT_SINGLE_PASS": s})
+              for t, c, s in [(1 << 14, 256, 64), (1 << 16, 256, 1 << 20), (1 << 18, 64, 64),
+                              (1 << 18, 64, 1 << 20), (1 << 20, 32, 64), (1 << 12, 256, 64)]]
+        # the tiled path (tall tiles of X.T's columns) with split-K
+        v += [(f"tiled_split_work{w}_max{ms}", {"SMALL_MN": 1, "SPLIT_WORK": w, "MAX_SPLITS": ms,
+                                                 "SPLIT_MIN_CHUNK": 256})
+              for w, ms in [(128, 256), (512, 1024), (2048, 4096)]]
+    elif name == "kmeans_1Mx16_16x32":
+        v += [("generic", {"USE_FAST": False})]
+        v += [(f"fast{c}", {"FORCE_FAST": {4: c}})
+              for c in [(8, 32, 4, 4, 16), (8, 32, 8, 4, 16), (8, 16, 4, 4, 16), (8, 32, 4, 4, 8),
+                        (16, 16, 4, 4, 16)]]
+    return v
+
+
+def make_ours(shape_a, shape_b, dt, ta, tb, rng):
+    a = rng.standard_normal(shape_a).astype(dt)
+    b = rng.standard_normal(shape_b).astype(dt)
+    xa, xb = xp.asarray(a), xp.asarray(b)
+    if ta:
+        xa, a = xp.matrix_transpose(xa), np.swapaxes(a, -1, -2)
+    if tb:
+        xb, b = xp.matrix_transpose(xb), np.swapaxes(b, -1, -2)
+    return a, b, xa, xb
+
+
+def sample_error(got, a, b):
+    """Relative max error of the first rows of got against a float64 host product."""
+    rows = min(a.shape[-2], 64)
+    ga = np.asarray(got[..., :rows, :]) if got.ndim >= 2 else np.asarray(got)
+    ref = np.matmul(a[..., :rows, :].astype(np.float64), b.astype(np.float64))
+    scale = float(np.max(np.abs(ref))) or 1.0
+    return float(np.max(np.abs(ga - ref)) / scale)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--budget", type=float, default=80.0)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    q = 16 if args.quick else 1
+    rng = np.random.default_rng(0)
+    dev = xp.asarray(np.ones(1, np.float32)).device
+    info = getattr(dev, "info", {}) or {}
+    out = {"device": {k: info.get(k) for k in ("device_name", "vendor_id", "driver_version",
+                                                 "subgroup_size", "float_controls")
+                      if k in info},
+           "shared_bytes": _matmul._shared(xp.asarray(np.ones(1))._alloc.device),
+           "quick": args.quick, "cases": {}, "skipped": []}
+    try:
+        import torch
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        if not torch.cuda.is_available():
+            torch = None
+    except Exception:
+        torch = None
+    try:
+        import cupy
+        cupy.cuda.runtime.getDeviceCount()
+    except Exception:
+        cupy = None
+    only = set(filter(None, args.only.split(",")))
+    for name, (sa, sb, dt, ta, tb, reps) in cases(q).items():
+        if only and name not in only:
+            continue
+        if dt == "float64" and xp.float64 not in xp.__array_namespace_info__().dtypes().values():
+            out["skipped"].append(name + " (no float64)")
+            continue
+        a, b, xa, xb = make_ours(sa, sb, np.dtype(dt), ta, tb, rng)
+        m_, k_ = a.shape[-2:]
+        n_ = b.shape[-1]
+        flops = 2 * m_ * k_ * n_ * int(np.prod(np.broadcast_shapes(a.shape[:-2], b.shape[:-2])))
+        row = {"shape": [list(a.shape), list(b.shape)], "dtype": dt, "a_T": ta, "b_T": tb,
+               "flops": flops, "ours": {}}
+        if reps > 5 and dt == "float64" and not args.quick:
+            reps = 5
+        for label, knobs in variants(name):
+            if time.perf_counter() - T0 > args.budget:
+                out["skipped"].append(f"{name}:{label}")
+                continue
+            set_knobs(knobs)
+            f0 = fallbacks()
+            try:
+                t = med_time(lambda: xa @ xb, xp.synchronize if hasattr(xp, "synchronize")
+                             else dev.synchronize, reps if label == "default" else max(5, reps // 2))
+                err = sample_error(xa @ xb, a, b)
+                row["ours"][label] = {"s": t, "tflops": flops / t / 1e12, "err": err,
+                                      "fallbacks": fallbacks() - f0}
+            except Exception as e:  # one variant failing must not lose the others
+                row["ours"][label] = {"error": f"{type(e).__name__}: {e}"[:300]}
+        set_knobs({})
+        ok = {k: v for k, v in row["ours"].items() if "s" in v and v["fallbacks"] == 0
+              and v["err"] < (1e-3 if dt == "float32" else 1e-10)}
+        if ok:
+            best = min(ok, key=lambda k: ok[k]["s"])
+            row["best"] = [best, ok[best]["s"]]
+        if torch is not None:
+            try:
+                ta_ = torch.from_numpy(np.ascontiguousarray(np.swapaxes(a, -1, -2) if ta else a)).cuda()
+                tb_ = torch.from_numpy(np.ascontiguousarray(np.swapaxes(b, -1, -2) if tb else b)).cuda()
+                ta_ = ta_.mT if ta else ta_
+                tb_ = tb_.mT if tb else tb_
+                t = med_time(lambda: ta_ @ tb_, torch.cuda.synchronize, reps)
+                row["torch"] = {"s": t, "tflops": flops / t / 1e12}
+                del ta_, tb_
+            except Exception as e:
+                row["torch"] = {"error": str(e)[:200]}
+        if cupy is not None:
+            try:
+                ca = cupy.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2) if ta else a))
+                cb = cupy.asarray(np.ascontiguousarray(np.swapaxes(b, -1, -2) if tb else b))
+                ca = cupy.swapaxes(ca, -1, -2) if ta else ca
+                cb = cupy.swapaxes(cb, -1, -2) if tb else cb
+                t = med_time(lambda: ca @ cb, cupy.cuda.Device().synchronize, reps)
+                row["cupy"] = {"s": t, "tflops": flops / t / 1e12}
+                del ca, cb
+            except Exception as e:
+                row["cupy"] = {"error": str(e)[:200]}
+        out["cases"][name] = row
+        del xa, xb
+    out["elapsed_s"] = time.perf_counter() - T0
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
