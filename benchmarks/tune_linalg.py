@@ -83,9 +83,9 @@ def run_ours(n, reps, variants, res):
         args = [xp.asarray(np.ascontiguousarray(x[1], dtype=x[0]))]
         if y is not None:
             args.append(xp.asarray(np.ascontiguousarray(y[1], dtype=y[0])))
-        for nb, cw in variants:
-            _linalg.NB, _linalg.TRSM_CW = nb, cw
-            key = f"ours_{name}_{n}_nb{nb}_cw{cw}"
+        for nb, cw, upd in variants:
+            _linalg.NB, _linalg.TRSM_CW, _linalg.UPDATE = nb, cw, upd
+            key = f"ours_{name}_{n}_nb{nb}_cw{cw}" + ("" if upd == "plan" else "_" + upd)
             try:
                 before = dict(runtime_stats()["host_fallbacks"])
                 ms, out = timed(lambda *t: fn(xp.linalg, *t), args, sync, reps)
@@ -94,7 +94,32 @@ def run_ours(n, reps, variants, res):
                 res[key] = {"ms": round(ms, 4), "err": err, "fallback": fb}
             except Exception as e:  # report, keep going
                 res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
-    _linalg.NB, _linalg.TRSM_CW = 64, 16
+    _linalg.NB, _linalg.TRSM_CW, _linalg.UPDATE = 64, 16, "plan"
+
+
+def run_gemm(shapes, reps, res):
+    """The blocked paths' own GEMM step (C = A B as a one-step plan) against the matmul family
+    (xp.matmul) on the same shapes."""
+    from array_api_vulkan._kernels._launch import ARG
+    rng = np.random.default_rng(1)
+    for dt, m, n, k in shapes:
+        a = xp.asarray(rng.standard_normal((1, m, k)).astype(dt))
+        b = xp.asarray(rng.standard_normal((1, k, n)).astype(dt))
+        rec = _linalg._begin("linalg_gemm", a, 1)
+        c = rec.out(m * n, a._dtype, (1, m, n))
+        rec.gemm((c, 0, n, m * n), ((ARG, 0), 0, k, m * k), ((ARG, 1), 0, n, k * n), m, n, k, 0)
+        plan = rec.compile(2)
+        for name, fn in (("own", lambda x, y: plan(x, y)), ("matmul", lambda x, y: x @ y)):
+            key = f"gemm_{name}_{dt}_{m}x{n}x{k}"
+            try:
+                ms, out = timed(fn, [a, b], xp.synchronize, reps)
+                got = np.asarray(out[0] if isinstance(out, tuple) else out)
+                want = np.asarray(a) @ np.asarray(b)
+                err = float(np.abs(got - want).max() / np.abs(want).max())
+                res[key] = {"ms": round(ms, 4), "tflops": round(2 * m * n * k / ms / 1e9, 3),
+                            "err": err}
+            except Exception as e:
+                res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
 
 
 def run_other(lib, n, reps, res):
@@ -133,9 +158,10 @@ def main():
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
-    variants = [(32, 16), (64, 16), (128, 16), (64, 8), (64, 32)]
+    variants = [(64, 16, "plan"), (32, 16, "plan"), (128, 16, "plan"), (16, 16, "plan"),
+                (64, 8, "plan"), (64, 32, "plan"), (64, 16, "matmul"), (32, 16, "matmul")]
     if args.quick:
-        variants = [(32, 16), (64, 16)]
+        variants = [(32, 16, "plan"), (64, 16, "plan"), (64, 16, "matmul")]
     t0 = time.perf_counter()
     res = {"n": n, "device": str(xp.__array_namespace_info__().default_device())}
     try:
@@ -144,6 +170,14 @@ def main():
     except Exception:
         pass
     run_ours(n, reps, variants, res)
+    try:
+        if args.quick:
+            run_gemm([("float64", 96, 80, 64), ("float32", 128, 128, 128)], reps, res)
+        else:
+            run_gemm([("float64", 960, 960, 64), ("float64", 1024, 1024, 1024),
+                      ("float32", 1024, 1024, 1024), ("float64", 64, 960, 1024)], reps, res)
+    except Exception as e:
+        res["gemm_error"] = f"{type(e).__name__}: {e}"[:300]
     if not args.quick:
         # scaling of the default variant
         for n2 in (512, 2048):

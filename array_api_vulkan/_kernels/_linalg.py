@@ -435,6 +435,9 @@ X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
 X_UPPER, X_IDENT = 16, 32
 # columns of X per TRSM workgroup (256 / TRSM_CW invocations per column)
 TRSM_CW = 16
+# the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
+# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison)
+UPDATE = "plan"
 # most workgroups of an AUX step (grid-stride loop)
 AUX_GROUPS = 1024
 MAX_Z = 65535
@@ -480,6 +483,9 @@ class _Rec:
         """C = (G_ACC: C) +- op(A) op(B); each operand (ref, element offset, ld, batch stride)."""
         if m == 0 or n == 0:
             return
+        if UPDATE == "matmul":
+            self.steps.append(("mm", c, a, b, m, n, k, flags))
+            return
         w = [m, n, k, flags, 0, a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]]
         g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
         self.step("linalg_gemm", w, g, [(a[0], False, 16, None), (b[0], False, 18, None),
@@ -512,6 +518,60 @@ class _Rec:
             g = (max(1, min(-(-rows * cols // 256), AUX_GROUPS)), 1, self.nbatch)
         self.step("linalg_aux", w, g, bufs)
 
+    def run(self, args):
+        """Records the steps at once (UPDATE == "matmul": the products through
+        _matmul.matmul_update / matmul, outside any plan); the results, as a plan's."""
+        from . import assign, elementwise
+        from . import _matmul
+
+        dev, dt = self.dev, self.dt
+        outs = [_launch.result_type._new(dev.alloc(nb), odt, shape, strides)
+                for nb, odt, shape, strides in self.outs]
+        temps = [dev.alloc(nb) for nb in self.temps]
+
+        def arr(ref):
+            return (args if ref[0] == ARG else outs)[ref[1]]
+
+        def alloc(ref):
+            return temps[ref[1]] if ref[0] == TMP else arr(ref)._alloc
+
+        def view(op, rows, cols, trans, conj):
+            """op(X) as a (nbatch, rows, cols) view: X[j][i] where trans."""
+            ref, off, ld, bs = op
+            st = (bs, 1, ld) if trans else (bs, ld, 1)
+            v = _launch.result_type._new(alloc(ref), dt, (self.nbatch, rows, cols), st, off)
+            if conj and table.DTYPES[dt.name][3] == "c":
+                v = elementwise("conj", [v], dt, v._shape)
+            return v
+
+        for st in self.steps:
+            if st[0] == "mm":
+                _, c, a, b, m, n, k, flags = st
+                A = view(a, m, k, flags & G_TA, flags & G_CA)
+                B = view(b, k, n, flags & G_TB, flags & G_CB)
+                C = view(c, m, n, False, False)
+                if flags & G_ACC:
+                    _matmul.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
+                else:
+                    P = _matmul.matmul(A, B)
+                    if flags & G_NEG:
+                        P = elementwise("negative", [P], dt, P._shape)
+                    assign(C, P)
+                continue
+            shader, spec, words, groups, buffers, patches = st
+            push = np.zeros(PUSH_WORDS, np.uint32)
+            push[:] = words
+            for wd, kind, bk, bi in patches:
+                if kind == ADDRESS:
+                    _launch.put_address(push, wd, alloc((bk, bi)))
+                else:
+                    push[wd] = arr((bk, bi))._offset & 0xFFFFFFFF
+            dev.launch(shader, spec, [alloc((bk, bi)) for bk, bi, _ in buffers],
+                       [wr for _, _, wr in buffers], push, 0, groups)
+            _launch.state.launches += 1
+        _launch.state.last_plan = None
+        return tuple(outs)
+
     def compile(self, nargs):
         return self.dev.compile_plan(_launch.result_type, [("array", self.dt.itemsize)] * nargs,
                                      self.outs, self.temps, self.steps)
@@ -532,6 +592,9 @@ def _blocks(n, nb=None):
 
 
 def _run_blocked(key, build, *args):
+    if UPDATE == "matmul":
+        rec = build()
+        return None if rec is None else rec.run(args)
     plan = _plans.get(key)
     if plan is None:
         rec = build()
