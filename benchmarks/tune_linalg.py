@@ -31,6 +31,10 @@ def inputs(n, k=16):
     return a, s, b
 
 
+# the module's knobs (the defaults each variant starts from)
+BASE = {k: getattr(_linalg, k) for k in ("NB", "TRSM_CW", "TRSM_SHARED", "PANEL_IB", "UPDATE")}
+
+
 def timed(fn, args, sync, reps, budget=4.0):
     out = fn(*args)
     sync()
@@ -83,9 +87,10 @@ def run_ours(n, reps, variants, res):
         args = [xp.asarray(np.ascontiguousarray(x[1], dtype=x[0]))]
         if y is not None:
             args.append(xp.asarray(np.ascontiguousarray(y[1], dtype=y[0])))
-        for nb, cw, upd in variants:
-            _linalg.NB, _linalg.TRSM_CW, _linalg.UPDATE = nb, cw, upd
-            key = f"ours_{name}_{n}_nb{nb}_cw{cw}" + ("" if upd == "plan" else "_" + upd)
+        for var in variants:
+            for k, v in dict(BASE, **var).items():
+                setattr(_linalg, k, v)
+            key = f"ours_{name}_{n}_" + ("-".join(f"{k}={v}" for k, v in var.items()) or "base")
             try:
                 before = dict(runtime_stats()["host_fallbacks"])
                 ms, out = timed(lambda *t: fn(xp.linalg, *t), args, sync, reps)
@@ -94,7 +99,8 @@ def run_ours(n, reps, variants, res):
                 res[key] = {"ms": round(ms, 4), "err": err, "fallback": fb}
             except Exception as e:  # report, keep going
                 res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
-    _linalg.NB, _linalg.TRSM_CW, _linalg.UPDATE = 64, 16, "plan"
+    for k, v in BASE.items():
+        setattr(_linalg, k, v)
 
 
 def run_gemm(shapes, reps, res):
@@ -152,18 +158,96 @@ def run_other(lib, n, reps, res):
             res[f"{lib}_{name}_{n}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
 
 
+def run_steps(n, reps, res, r=20):
+    """Per-step time (us) of the blocked paths' steps at order n, NB = 64: R copies of one step
+    in one plan (their data dependences serialize them, as in a factorization)."""
+    from array_api_vulkan._kernels._launch import ARG, TMP
+    L = _linalg
+    nb = 64
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((n, n)) / np.sqrt(n) + 2 * np.eye(n)
+    spd = a @ a.T + np.eye(n)
+    for dt in ("float64", "float32"):
+        x = xp.asarray(spd.astype(dt))
+        W, ST = (ARG, 0), None
+        ld, bs = n, n * n
+
+        def build(kind, shared=True, cw=16):
+            rec = L._begin("linalg_gemm", x, 1)
+            rec.out(1, x._dtype, (1,))
+            st = rec.tmp(4)
+            P = rec.tmp(4 * n)
+            V = rec.tmp(n * nb * x._dtype.itemsize)
+            T = rec.tmp(nb * nb * x._dtype.itemsize)
+            old = L.TRSM_SHARED, L.TRSM_CW
+            L.TRSM_SHARED, L.TRSM_CW = shared, cw
+            for _ in range(r):
+                w = [0] * 16
+                if kind == "chol_diag":
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG]
+                    w[13], w[14] = 0, nb
+                    rec.whole("linalg_cholesky", w, [(W, True, L.A_O1, None),
+                                                     (st, True, L.A_ST, None)])
+                elif kind == "lu_panel":
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG]
+                    w[13], w[14] = 0, nb
+                    rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
+                                               (st, True, L.A_ST, None)])
+                elif kind == "lu_panel16":
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG]
+                    w[13], w[14] = 0, 16
+                    rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
+                                               (st, True, L.A_ST, None)])
+                elif kind == "qr_panel":
+                    w[0:5] = [n, n, 1, L.FLAG_PANEL, n]
+                    w[13], w[14] = 0, nb
+                    rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
+                                               (T, True, L.A_O2, None)])
+                elif kind == "trsm_chol":
+                    rec.trsm((W, 0, ld, bs), (W, nb * ld, 1, ld, bs), nb, n - nb, L.S_CONJ)
+                elif kind == "trsm_lu":
+                    rec.trsm((W, 0, ld, bs), (W, nb, ld, 1, bs), nb, n - nb, L.S_UNIT)
+                elif kind == "gemm_lower":
+                    a21 = (W, nb * ld, ld, bs)
+                    rec.gemm((W, nb * ld + nb, ld, bs), a21, a21, n - nb, n - nb, nb,
+                             L.G_TB | L.G_NEG | L.G_ACC | L.G_LOWER)
+                elif kind == "gemm_full":
+                    rec.gemm((W, nb * ld + nb, ld, bs), (W, nb * ld, ld, bs), (W, nb, ld, bs),
+                             n - nb, n - nb, nb, L.G_NEG | L.G_ACC)
+                elif kind == "aux_copy":
+                    rec.aux(L.X_TRIL, n, n, W)
+            L.TRSM_SHARED, L.TRSM_CW = old
+            return rec.compile(1)
+
+        kinds = [("chol_diag", {}), ("lu_panel", {}), ("lu_panel16", {}), ("qr_panel", {}),
+                 ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
+                 ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
+                 ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),
+                 ("aux_copy", {})]
+        for kind, kw in kinds:
+            key = f"step_{kind}_{dt}_{n}" + "".join(f"_{k}={v}" for k, v in kw.items())
+            try:
+                plan = build(kind, **kw)
+                ms, _ = timed(lambda y: plan(y), [x], xp.synchronize, reps)
+                res[key] = {"us_per_step": round(ms * 1e3 / r, 2)}
+            except Exception as e:
+                res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
-    variants = [(64, 16, "plan"), (32, 16, "plan"), (128, 16, "plan"), (16, 16, "plan"),
-                (64, 8, "plan"), (64, 32, "plan"), (64, 16, "matmul"), (32, 16, "matmul")]
+    variants = [{}, {"NB": 32}, {"NB": 128}, {"NB": 16}, {"TRSM_CW": 8}, {"TRSM_CW": 32},
+                {"TRSM_SHARED": False}, {"PANEL_IB": 16}, {"NB": 128, "PANEL_IB": 16},
+                {"NB": 128, "PANEL_IB": 32}, {"UPDATE": "matmul"}]
     if args.quick:
-        variants = [(32, 16, "plan"), (64, 16, "plan"), (64, 16, "matmul")]
+        variants = [{}, {"NB": 32}, {"TRSM_SHARED": False}, {"PANEL_IB": 16},
+                    {"UPDATE": "matmul"}]
     t0 = time.perf_counter()
-    res = {"n": n, "device": str(xp.__array_namespace_info__().default_device())}
+    res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:
         d = xp.__array_namespace_info__().default_device()
         res["device_name"] = getattr(d, "name", None)
@@ -178,6 +262,10 @@ def main():
                       ("float32", 1024, 1024, 1024), ("float64", 64, 960, 1024)], reps, res)
     except Exception as e:
         res["gemm_error"] = f"{type(e).__name__}: {e}"[:300]
+    try:
+        run_steps(n, reps, res, r=4 if args.quick else 20)
+    except Exception as e:
+        res["steps_error"] = f"{type(e).__name__}: {e}"[:300]
     if not args.quick:
         # scaling of the default variant
         for n2 in (512, 2048):
@@ -201,7 +289,7 @@ def run_ours_subset(n, reps, res):
         x = xp.asarray(host)
         try:
             ms, _ = timed(fn, [x], sync, reps)
-            res[f"ours_{name}_{n}_nb64_cw16"] = {"ms": round(ms, 4)}
+            res[f"ours_{name}_{n}_base"] = {"ms": round(ms, 4)}
         except Exception as e:
             res[f"ours_{name}_{n}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
 

@@ -653,8 +653,9 @@ void qr(uint b)
 #define GT 64u
 #define GK 8u
 #define GR (GT / 16u)
-shared T_C gA[GK * GT];
-shared T_C gB[GK * GT];
+// the GEMM's A tile at gS[0, GK * GT), its B tile after it; the TRSM's X block (S_SHARED)
+#define GS (2u * GK * GT)
+shared T_C gS[GS];
 
 void gemm()
 {
@@ -695,7 +696,7 @@ void gemm()
                 if (ca)
                     v = cconj(v);
             }
-            gA[c * GT + r] = v;
+            gS[c * GT + r] = v;
         }
         for (uint e = lid; e < GT * GK; e += NT) {
             // B(l, j)
@@ -714,15 +715,15 @@ void gemm()
                 if (cbj)
                     v = cconj(v);
             }
-            gB[r * GT + c] = v;
+            gS[GK * GT + r * GT + c] = v;
         }
         barrier();
         [[unroll]] for (uint l = 0; l < GK; l++) {
             T_C av[GR], bv[GR];
             [[unroll]] for (uint r = 0; r < GR; r++)
-                av[r] = gA[l * GT + ty + 16u * r];
+                av[r] = gS[l * GT + ty + 16u * r];
             [[unroll]] for (uint c = 0; c < GR; c++)
-                bv[c] = gB[l * GT + tx + 16u * c];
+                bv[c] = gS[GK * GT + l * GT + tx + 16u * c];
             [[unroll]] for (uint r = 0; r < GR; r++)
                 [[unroll]] for (uint c = 0; c < GR; c++)
                     acc[r][c] += cmul(av[r], bv[c]);
@@ -753,6 +754,7 @@ void gemm()
 #define S_UPPER 1u
 #define S_UNIT 2u
 #define S_CONJ 4u
+#define S_SHARED 8u
 
 void trsm()
 {
@@ -769,6 +771,46 @@ void trsm()
     bool ok = c < ncols;
     bool upper = (flags & S_UPPER) != 0u, unit = (flags & S_UNIT) != 0u;
     bool cj = (flags & S_CONJ) != 0u;
+    if ((flags & S_SHARED) != 0u) {
+        // the workgroup's nb x cw block of X in shared memory (the caller keeps nb * cw <= GS),
+        // loaded and stored along X's contiguous axis
+        uint cl = lid / rpn, c0 = gl_WorkGroupID.x * cw, xb = p.w[8] + b * p.w[11];
+        uint xcs = p.w[10];
+        bool rows_fast = xrs == 1u;
+        for (uint e = lid; e < nb * cw; e += NT) {
+            uint i = rows_fast ? e % nb : e / cw, l = rows_fast ? e / nb : e % cw;
+            T_C v = T_C(0);
+            if (c0 + l < ncols) {
+                v = T_C(X.v[xb + (c0 + l) * xcs + i * xrs]);
+                if (cj)
+                    v = cconj(v);
+            }
+            gS[i * cw + l] = v;
+        }
+        for (uint s = 0; s < nb; s++) {
+            uint j = upper ? nb - 1u - s : s;
+            barrier();
+            T_C xj = gS[j * cw + cl];
+            if (!unit) {
+                xj = cdiv(xj, T_C(Tm.v[tb + j * tld + j]));
+                barrier();
+                if (rp == 0u)
+                    gS[j * cw + cl] = xj;
+            }
+            uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
+            for (uint i = lo + rp; i < hi; i += rpn)
+                gS[i * cw + cl] -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+        }
+        barrier();
+        for (uint e = lid; e < nb * cw; e += NT) {
+            uint i = rows_fast ? e % nb : e / cw, l = rows_fast ? e / nb : e % cw;
+            if (c0 + l < ncols) {
+                T_C v = gS[i * cw + l];
+                X.v[xb + (c0 + l) * xcs + i * xrs] = T_S(cj ? cconj(v) : v);
+            }
+        }
+        return;
+    }
     for (uint s = 0; s < nb; s++) {
         uint j = upper ? nb - 1u - s : s;
         sync();

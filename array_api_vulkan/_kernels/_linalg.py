@@ -430,11 +430,15 @@ def _qr(x, complete):
 # in one workgroup per matrix: the diagonal block of a cholesky, the tall panel of an LU or QR.
 G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
 GEMM_TILE = 64
-S_UPPER, S_UNIT, S_CONJ = 1, 2, 4
+S_UPPER, S_UNIT, S_CONJ, S_SHARED = 1, 2, 4, 8
 X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
 X_UPPER, X_IDENT = 16, 32
 # columns of X per TRSM workgroup (256 / TRSM_CW invocations per column)
 TRSM_CW = 16
+# the TRSM's block of X in shared memory (else read and written in device memory)
+TRSM_SHARED = True
+# LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel)
+PANEL_IB = 0
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison)
 UPDATE = "plan"
@@ -496,6 +500,11 @@ class _Rec:
         if ncols == 0 or nb == 0:
             return
         cw = TRSM_CW
+        if TRSM_SHARED:
+            # X's block in the shared tile of 2 * 8 * GEMM_TILE elements
+            while cw > 1 and nb * cw > 16 * GEMM_TILE:
+                cw //= 2
+            flags |= S_SHARED
         w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
         g = (-(-ncols // cw), 1, self.nbatch)
         self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)])
@@ -644,7 +653,7 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
             rec.aux(X_TRIL, n, n, W)
         return rec
 
-    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), NB, TRSM_CW,
+    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), NB, TRSM_CW, TRSM_SHARED,
            x._alloc.device)
     out = _run_blocked(key, build, x)
     if out is None:
@@ -659,12 +668,23 @@ def _lu_steps(rec, x, bst, n, W, ST):
     P = rec.tmp(nbatch * n * 4)
     ld, bs = n, n * n
     _copy_in(rec, x, bst, n, n, W)
+    ib = PANEL_IB if 0 < PANEL_IB < NB else NB
     for k0, k1 in _blocks(n):
-        w = [0] * 16
-        w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
-        w[W_K0], w[W_K1] = k0, k1
-        rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
-                                   (ST, True, A_ST, None)])
+        # the panel [k0, k1) in inner blocks of ib columns: each factorized by one workgroup
+        # a matrix (its row interchanges applied to whole rows), the panel's columns right of
+        # it updated by a TRSM and a GEMM over many workgroups
+        for j0 in range(k0, k1, ib):
+            j1 = min(k1, j0 + ib)
+            w = [0] * 16
+            w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)]
+            w[W_K0], w[W_K1] = j0, j1
+            rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
+                                       (ST, True, A_ST, None)])
+            if j1 < k1:
+                rec.trsm((W, j0 * ld + j0, ld, bs), (W, j0 * ld + j1, ld, 1, bs), j1 - j0,
+                         k1 - j1, S_UNIT)
+                rec.gemm((W, j1 * ld + j1, ld, bs), (W, j1 * ld + j0, ld, bs),
+                         (W, j0 * ld + j1, ld, bs), n - j1, k1 - j1, j1 - j0, G_NEG | G_ACC)
         if k1 < n:
             rec.trsm((W, k0 * ld + k0, ld, bs), (W, k0 * ld + k1, ld, 1, bs), k1 - k0, n - k1,
                      S_UNIT)
@@ -691,7 +711,7 @@ def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
         rec.whole(op, [n, n, nbatch, FLAG_FACTORED], bufs, 64)
         return rec
 
-    key = (op + "-b", dt, x._shape, x._strides, bst, NB, TRSM_CW, x._alloc.device)
+    key = (op + "-b", dt, x._shape, x._strides, bst, NB, TRSM_CW, TRSM_SHARED, PANEL_IB, x._alloc.device)
     out = _run_blocked(key, build, x)
     if out is None:
         return None
@@ -733,7 +753,7 @@ def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
         return rec
 
     key = ("solve-b", dt, inv, batch, tuple(sts)) + tuple(
-        (o._shape, o._strides) for o in ops) + (NB, TRSM_CW, a._alloc.device)
+        (o._shape, o._strides) for o in ops) + (NB, TRSM_CW, TRSM_SHARED, PANEL_IB, a._alloc.device)
     out = _run_blocked(key, build, *ops)
     if out is None:
         return None
