@@ -32,7 +32,8 @@ def inputs(n, k=16):
 
 
 # the module's knobs (the defaults each variant starts from)
-BASE = {k: getattr(_linalg, k) for k in ("NB", "TRSM_CW", "TRSM_SHARED", "PANEL_IB", "UPDATE")}
+BASE = {k: getattr(_linalg, k) for k in ("NB", "TRSM_CW", "TRSM_SHARED", "PANEL_IB", "SHARED_MAX",
+                                         "UPDATE")}
 
 
 def timed(fn, args, sync, reps, budget=4.0):
@@ -172,8 +173,10 @@ def run_steps(n, reps, res, r=20):
         W, ST = (ARG, 0), None
         ld, bs = n, n * n
 
-        def build(kind, shared=True, cw=16):
+        def build(kind, shared=True, cw=16, gs=None):
             rec = L._begin("linalg_gemm", x, 1)
+            if gs:
+                rec.gs = gs
             rec.out(1, x._dtype, (1,))
             st = rec.tmp(4)
             P = rec.tmp(4 * n)
@@ -187,7 +190,8 @@ def run_steps(n, reps, res, r=20):
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
                     rec.whole("linalg_cholesky", w, [(W, True, L.A_O1, None),
-                                                     (st, True, L.A_ST, None)])
+                                                     (st, True, L.A_ST, None)],
+                              gs=rec.fit(nb * nb))
                 elif kind == "lu_panel":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
@@ -219,7 +223,7 @@ def run_steps(n, reps, res, r=20):
             L.TRSM_SHARED, L.TRSM_CW = old
             return rec.compile(1)
 
-        kinds = [("chol_diag", {}), ("lu_panel", {}), ("lu_panel16", {}), ("qr_panel", {}),
+        kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}), ("lu_panel16", {}), ("qr_panel", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
                  ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),
@@ -242,10 +246,11 @@ def main():
     reps = 3 if args.quick else 9
     variants = [{}, {"NB": 32}, {"NB": 128}, {"NB": 16}, {"TRSM_CW": 8}, {"TRSM_CW": 32},
                 {"TRSM_SHARED": False}, {"PANEL_IB": 16}, {"NB": 128, "PANEL_IB": 16},
-                {"NB": 128, "PANEL_IB": 32}, {"UPDATE": "matmul"}]
+                {"NB": 128, "PANEL_IB": 32}, {"SHARED_MAX": 1024}, {"NB": 32, "PANEL_IB": 16},
+                {"UPDATE": "matmul"}]
     if args.quick:
         variants = [{}, {"NB": 32}, {"TRSM_SHARED": False}, {"PANEL_IB": 16},
-                    {"UPDATE": "matmul"}]
+                    {"SHARED_MAX": 1024}, {"UPDATE": "matmul"}]
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:

@@ -135,6 +135,11 @@ T_C cscale(T_C a, T_R s) { return a * s; }
 shared T_R red_v[NT];
 shared uint red_i[NT];
 shared T_C red_c[NT];
+// the GEMM's A tile at gS[0, GK * GT), its B tile after it; the TRSM's X block (S_SHARED);
+// the cholesky diagonal block (FLAG_DIAG, where nb^2 <= GS). Its size is specialisation
+// constant 2 (at least 2 * GK * GT), chosen by the kernels layer within the device's limit.
+layout(constant_id = 2) const uint GS = 1024;
+shared T_C gS[GS];
 
 void sync()
 {
@@ -255,6 +260,43 @@ void cholesky(uint b)
     // FLAG_DIAG: only the diagonal block's rows (the kernels layer solves the rows below)
     uint rend = (flags & FLAG_DIAG) != 0u ? k1 : n;
     uint info = 0;
+    uint nb = k1 - k0;
+    if ((flags & FLAG_DIAG) != 0u && nb * nb <= GS) {
+        // the block in shared memory
+        for (uint e = lid; e < nb * nb; e += NT) {
+            uint i = e / nb, c = e - i * nb;
+            gS[e] = T_C(M.v[mb + (k0 + i) * n + k0 + c]);
+        }
+        for (uint j = 0; j < nb; j++) {
+            barrier();
+            T_R d = re(gS[j * nb + j]);
+            if (!(d > T_R(0))) {
+                info = k0 + j + 1;
+                break;
+            }
+            T_R l = sqrt(d);
+            T_R il = T_R(1) / l;
+            for (uint i = j + 1 + lid; i < nb; i += NT)
+                gS[i * nb + j] = cscale(gS[i * nb + j], il);
+            barrier();
+            if (lid == 0)
+                gS[j * nb + j] = creal(l);
+            uint r = nb - j - 1;
+            for (uint e = lid; e < r * r; e += NT) {
+                uint i = j + 1 + e / r, c = j + 1 + e % r;
+                if (c <= i)
+                    gS[i * nb + c] -= cmul(gS[i * nb + j], cconj(gS[c * nb + j]));
+            }
+        }
+        barrier();
+        for (uint e = lid; e < nb * nb; e += NT) {
+            uint i = e / nb, c = e - i * nb;
+            M.v[mb + (k0 + i) * n + k0 + c] = T_S(gS[e]);
+        }
+        if (lid == 0 && info != 0u && ST.v[b] == 0u)
+            ST.v[b] = info;
+        return;
+    }
     for (uint j = k0; j < k1; j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
@@ -653,9 +695,6 @@ void qr(uint b)
 #define GT 64u
 #define GK 8u
 #define GR (GT / 16u)
-// the GEMM's A tile at gS[0, GK * GT), its B tile after it; the TRSM's X block (S_SHARED)
-#define GS (2u * GK * GT)
-shared T_C gS[GS];
 
 void gemm()
 {

@@ -435,6 +435,8 @@ X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
 X_UPPER, X_IDENT = 16, 32
 # columns of X per TRSM workgroup (256 / TRSM_CW invocations per column)
 TRSM_CW = 16
+# the most elements of the shared array (GS; 4096: a 64 x 64 cholesky diagonal block)
+SHARED_MAX = 4096
 # the TRSM's block of X in shared memory (else read and written in device memory)
 TRSM_SHARED = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel)
@@ -447,12 +449,29 @@ AUX_GROUPS = 1024
 MAX_Z = 65535
 
 
+def shared_elements(dev, dt):
+    """GS (specialisation constant 2): the elements of the shared array that holds the GEMM's
+    tiles, the TRSM's block of X and the cholesky diagonal block: a power of two from 1024, as
+    large as the device's shared memory allows beside the kernels' other shared arrays (the
+    reduction arrays of 256 invocations and the permutation's 2048 words)."""
+    limits = getattr(dev, "limits", None) or {}
+    limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+    it = dt.itemsize
+    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
+    other = 256 * (real + 4 + it) + 2048 * 4
+    g = 1024
+    while g < SHARED_MAX and 2 * g * it + other <= limit:
+        g *= 2
+    return g
+
+
 class _Rec:
     """The steps, results and temporaries of one blocked factorization (one compiled plan)."""
 
     def __init__(self, dev, dt, shader, nbatch):
         self.dev, self.dt, self.shader, self.nbatch = dev, dt, shader, nbatch
         self.steps, self.temps, self.outs = [], [], []
+        self.gs = shared_elements(dev, dt)   # the most a step may take
 
     def out(self, count, dt, shape):
         shape = tuple(shape)
@@ -463,7 +482,16 @@ class _Rec:
         self.temps.append(max(int(nbytes), 4))
         return (TMP, len(self.temps) - 1)
 
-    def step(self, op, words, groups, bufs, nt=256):
+    def fit(self, count):
+        """GS for a step that keeps `count` elements in the shared array: the least power of
+        two from 1024 (the GEMM's tiles) that holds them, or 1024 where none within the
+        device's limit does (the step then works in device memory)."""
+        g = 1024
+        while g < count:
+            g *= 2
+        return g if g <= self.gs else 1024
+
+    def step(self, op, words, groups, bufs, nt=256, gs=1024):
         """bufs: [(ref, writes, address word, offset word or None)]"""
         w = [_u32(v) for v in words] + [0] * (PUSH_WORDS - len(words))
         seen, buffers, patches = {}, [], []
@@ -477,11 +505,11 @@ class _Rec:
             patches.append((aw, ADDRESS, ref[0], ref[1]))
             if ow is not None:
                 patches.append((ow, OFFSET, ref[0], ref[1]))
-        self.steps.append((self.shader, [CODES[op], nt], w, groups, buffers, patches))
+        self.steps.append((self.shader, [CODES[op], nt, gs], w, groups, buffers, patches))
 
-    def whole(self, op, words, bufs, nt=256):
+    def whole(self, op, words, bufs, nt=256, gs=1024):
         """A step of one workgroup per matrix (the original kernels' grid)."""
-        self.step(op, words, _groups(self.nbatch), bufs, nt)
+        self.step(op, words, _groups(self.nbatch), bufs, nt, gs)
 
     def gemm(self, c, a, b, m, n, k, flags):
         """C = (G_ACC: C) +- op(A) op(B); each operand (ref, element offset, ld, batch stride)."""
@@ -502,12 +530,14 @@ class _Rec:
         cw = TRSM_CW
         if TRSM_SHARED:
             # X's block in the shared tile of 2 * 8 * GEMM_TILE elements
-            while cw > 1 and nb * cw > 16 * GEMM_TILE:
+            while cw > 1 and nb * cw > self.gs:
                 cw //= 2
             flags |= S_SHARED
+            gs = self.fit(nb * cw)
         w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
         g = (-(-ncols // cw), 1, self.nbatch)
-        self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)])
+        self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)],
+                  gs=gs if TRSM_SHARED else 1024)
 
     def aux(self, mode, rows, cols, d, src=None, perm=None, piv=None):
         """An elementwise AUX step on D (rows x cols a batch item); src (ref, offset, rs, cs,
@@ -595,6 +625,10 @@ def _begin(op, x, nbatch):
     return _Rec(dev, dt, shader, nbatch)
 
 
+def _knobs():
+    return (NB, TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX)
+
+
 def _blocks(n, nb=None):
     nb = nb or NB
     return [(k0, min(n, k0 + nb)) for k0 in range(0, n, nb)]
@@ -638,7 +672,8 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
             w[W_K0], w[W_K1] = k0, k1
-            rec.whole("linalg_cholesky", w, [(W, True, A_O1, None), (ST, True, A_ST, None)])
+            rec.whole("linalg_cholesky", w, [(W, True, A_O1, None), (ST, True, A_ST, None)],
+                      gs=rec.fit((k1 - k0) ** 2))
             if k1 < n:
                 # L21^H = L11^-1 A21^H, then A22 -= L21 L21^H (lower tiles only)
                 rec.trsm((W, k0 * ld + k0, ld, bs), (W, k1 * ld + k0, 1, ld, bs), k1 - k0,
@@ -653,8 +688,7 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
             rec.aux(X_TRIL, n, n, W)
         return rec
 
-    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), NB, TRSM_CW, TRSM_SHARED,
-           x._alloc.device)
+    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), _knobs(), x._alloc.device)
     out = _run_blocked(key, build, x)
     if out is None:
         return None
@@ -711,7 +745,7 @@ def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
         rec.whole(op, [n, n, nbatch, FLAG_FACTORED], bufs, 64)
         return rec
 
-    key = (op + "-b", dt, x._shape, x._strides, bst, NB, TRSM_CW, TRSM_SHARED, PANEL_IB, x._alloc.device)
+    key = (op + "-b", dt, x._shape, x._strides, bst, _knobs(), x._alloc.device)
     out = _run_blocked(key, build, x)
     if out is None:
         return None
@@ -753,7 +787,7 @@ def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
         return rec
 
     key = ("solve-b", dt, inv, batch, tuple(sts)) + tuple(
-        (o._shape, o._strides) for o in ops) + (NB, TRSM_CW, TRSM_SHARED, PANEL_IB, a._alloc.device)
+        (o._shape, o._strides) for o in ops) + (_knobs(), a._alloc.device)
     out = _run_blocked(key, build, *ops)
     if out is None:
         return None
@@ -820,5 +854,5 @@ def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
             rec.gemm(qb, v, z, mv, qc, nbp, G_NEG | G_ACC)
         return rec
 
-    key = ("qr-b", dt, x._shape, x._strides, bst, bool(complete), NB, x._alloc.device)
+    key = ("qr-b", dt, x._shape, x._strides, bst, bool(complete), _knobs(), x._alloc.device)
     return _run_blocked(key, build, x)
