@@ -32,8 +32,8 @@ def inputs(n, k=16):
 
 
 # the module's knobs (the defaults each variant starts from)
-BASE = {k: getattr(_linalg, k) for k in ("NB", "TRSM_CW", "TRSM_SHARED", "PANEL_IB", "SHARED_MAX",
-                                         "UPDATE")}
+BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
+                                         "SHARED_MAX", "UPDATE")}
 
 
 def timed(fn, args, sync, reps, budget=4.0):
@@ -89,7 +89,10 @@ def run_ours(n, reps, variants, res):
         if y is not None:
             args.append(xp.asarray(np.ascontiguousarray(y[1], dtype=y[0])))
         for var in variants:
-            for k, v in dict(BASE, **var).items():
+            knobs = dict(BASE, **var)
+            if "NB" in var:
+                knobs["NB_OP"] = {}
+            for k, v in knobs.items():
                 setattr(_linalg, k, v)
             key = f"ours_{name}_{n}_" + ("-".join(f"{k}={v}" for k, v in var.items()) or "base")
             try:
@@ -223,7 +226,8 @@ def run_steps(n, reps, res, r=20):
             L.TRSM_SHARED, L.TRSM_CW = old
             return rec.compile(1)
 
-        kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}), ("lu_panel16", {}), ("qr_panel", {}),
+        kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
+                 ("lu_panel16", {}), ("qr_panel", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
                  ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),

@@ -445,7 +445,8 @@ def test_blocked_qr(dt, shape, mode, knobs):
     wq, wr = np.linalg.qr(a, mode=mode)
     assert q.shape == wq.shape and r.shape == wr.shape
     _close(q @ r, a, dt, shape[-1])
-    _close(np.conj(np.swapaxes(q, -1, -2)) @ q, np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2).astype(q.dtype), dt, shape[-1])
+    eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+    _close(np.conj(np.swapaxes(q, -1, -2)) @ q, eye.astype(q.dtype), dt, shape[-1])
     _close(np.abs(r), np.abs(wr), dt, shape[-1])
     assert np.allclose(np.tril(r, -1), 0)
 

@@ -31,10 +31,12 @@ FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
-# matrices of order above BLOCKED_MIN are factorized in block columns of NB (a panel dispatch,
+# matrices of order above BLOCKED_MIN are factorized in block columns of NB (NB_OP: per
+# factorization, "cholesky", "lu", "qr", where it differs) (a panel dispatch,
 # then the trailing update as a matmul); smaller ones whole, in one dispatch
 BLOCKED_MIN = 64
 NB = 64
+NB_OP = {}
 
 _plans = {}
 
@@ -626,11 +628,15 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX)
 
 
-def _blocks(n, nb=None):
-    nb = nb or NB
+def _nb(kind):
+    return NB_OP.get(kind) or NB
+
+
+def _blocks(n, kind):
+    nb = _nb(kind)
     return [(k0, min(n, k0 + nb)) for k0 in range(0, n, nb)]
 
 
@@ -668,7 +674,7 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
         ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
         ld, bs = n, n * n
         _copy_in(rec, x, bst, n, n, W)
-        for k0, k1 in _blocks(n):
+        for k0, k1 in _blocks(n, "cholesky"):
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
             w[W_K0], w[W_K1] = k0, k1
@@ -702,8 +708,8 @@ def _lu_steps(rec, x, bst, n, W, ST):
     P = rec.tmp(nbatch * n * 4)
     ld, bs = n, n * n
     _copy_in(rec, x, bst, n, n, W)
-    ib = PANEL_IB if 0 < PANEL_IB < NB else NB
-    for k0, k1 in _blocks(n):
+    ib = PANEL_IB if 0 < PANEL_IB < _nb("lu") else _nb("lu")
+    for k0, k1 in _blocks(n, "lu"):
         # the panel [k0, k1) in inner blocks of ib columns: each factorized by one workgroup
         # a matrix (its row interchanges applied to whole rows), the panel's columns right of
         # it updated by a TRSM and a GEMM over many workgroups
@@ -773,7 +779,7 @@ def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
             rec.aux(X_GATHER, n, k, X, ((ARG, 1), 0, b._strides[-2], b._strides[-1], sts[1]),
                     perm=PM)
         ld, bs, xb = n, n * n, n * k
-        blocks = _blocks(n)
+        blocks = _blocks(n, "lu")
         for k0, k1 in blocks:
             rec.trsm((W, k0 * ld + k0, ld, bs), (X, k0 * k, k, 1, xb), k1 - k0, k, S_UNIT)
             if k1 < n:
@@ -812,10 +818,10 @@ def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
         R = rec.out(nbatch * q * n, dt, batch + (q, n))
         W = rec.tmp(nbatch * m * n * it)
         wide = max(n, q)
-        Y = rec.tmp(nbatch * NB * wide * it)
-        Z = rec.tmp(nbatch * NB * wide * it)
+        Y = rec.tmp(nbatch * _nb("qr") * wide * it)
+        Z = rec.tmp(nbatch * _nb("qr") * wide * it)
         _copy_in(rec, x, bst, m, n, W)
-        blocks = _blocks(kmin)
+        blocks = _blocks(kmin, "qr")
         # every panel's V (rows k0..m-1 x nbp) and T (nbp x nbp) in two temporaries
         V = rec.tmp(nbatch * sum((m - k0) * (k1 - k0) for k0, k1 in blocks) * it)
         T = rec.tmp(nbatch * sum((k1 - k0) ** 2 for k0, k1 in blocks) * it)
