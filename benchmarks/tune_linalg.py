@@ -33,7 +33,7 @@ def inputs(n, k=16):
 
 # the module's knobs (the defaults each variant starts from)
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
-                                         "SHARED_MAX", "UPDATE")}
+                                         "SHARED_MAX", "PANEL_NT", "UPDATE")}
 
 
 def timed(fn, args, sync, reps, budget=4.0):
@@ -251,10 +251,11 @@ def main():
     variants = [{}, {"NB": 32}, {"NB": 128}, {"NB": 16}, {"TRSM_CW": 8}, {"TRSM_CW": 32},
                 {"TRSM_SHARED": False}, {"PANEL_IB": 16}, {"NB": 128, "PANEL_IB": 16},
                 {"NB": 128, "PANEL_IB": 32}, {"SHARED_MAX": 1024}, {"NB": 32, "PANEL_IB": 16},
+                {"PANEL_NT": 512}, {"PANEL_NT": 1024}, {"PANEL_NT": 1024, "PANEL_IB": 16},
                 {"UPDATE": "matmul"}]
     if args.quick:
         variants = [{}, {"NB": 32}, {"TRSM_SHARED": False}, {"PANEL_IB": 16},
-                    {"SHARED_MAX": 1024}, {"UPDATE": "matmul"}]
+                    {"SHARED_MAX": 1024}, {"PANEL_NT": 512}, {"UPDATE": "matmul"}]
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:

@@ -337,13 +337,14 @@ from array_api_vulkan._kernels import _linalg as _klinalg  # noqa: E402
 @pytest.fixture(params=["default", "nb32-ib16-global", "nb16-matmul"])
 def knobs(request, monkeypatch):
     """The blocked paths under their tuning knobs: the defaults; NB = 32 with LU panels in inner
-    blocks of 16 and the TRSM in device memory; NB = 16 with the trailing updates through
+    blocks of 16, the TRSM in device memory and panels of up to 1024 invocations; NB = 16 with the trailing updates through
     _matmul.matmul_update (steps recorded one by one)."""
     if request.param == "nb32-ib16-global":
         monkeypatch.setattr(_klinalg, "NB", 32)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 16)
         monkeypatch.setattr(_klinalg, "TRSM_SHARED", False)
         monkeypatch.setattr(_klinalg, "TRSM_CW", 8)
+        monkeypatch.setattr(_klinalg, "PANEL_NT", 1024)
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")

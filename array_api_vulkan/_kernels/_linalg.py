@@ -439,6 +439,9 @@ X_UPPER, X_IDENT = 16, 32
 TRSM_CW = 16
 # the most elements of the shared array (GS; 4096: a 64 x 64 cholesky diagonal block)
 SHARED_MAX = 4096
+# invocations of the one-workgroup-a-matrix steps (panels, the cholesky diagonal block): 256,
+# or up to 1024 where the device's shared memory holds their reduction arrays
+PANEL_NT = 256
 # the TRSM's block of X in shared memory (else read and written in device memory)
 TRSM_SHARED = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel)
@@ -474,6 +477,18 @@ class _Rec:
         self.dev, self.dt, self.shader, self.nbatch = dev, dt, shader, nbatch
         self.steps, self.temps, self.outs = [], [], []
         self.gs = shared_elements(dev, dt)   # the most a step may take
+
+    def panel_nt(self, gs=1024):
+        """The workgroup size of the one-workgroup-a-matrix steps: PANEL_NT, halved (to 256)
+        until the reduction arrays (NT each) fit the device's shared memory beside GS."""
+        limits = getattr(self.dev, "limits", None) or {}
+        limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+        it = self.dt.itemsize
+        real = it // 2 if table.DTYPES[self.dt.name][3] == "c" else it
+        nt = max(256, min(PANEL_NT, 1024))
+        while nt > 256 and nt * (real + 4 + it) + 2048 * 4 + gs * it > limit:
+            nt //= 2
+        return nt
 
     def out(self, count, dt, shape):
         shape = tuple(shape)
@@ -628,7 +643,8 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX,
+            PANEL_NT)
 
 
 def _nb(kind):
@@ -678,8 +694,9 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
             w[W_K0], w[W_K1] = k0, k1
+            gs = rec.fit((k1 - k0) ** 2)
             rec.whole("linalg_cholesky", w, [(W, True, A_O1, None), (ST, True, A_ST, None)],
-                      gs=rec.fit((k1 - k0) ** 2))
+                      rec.panel_nt(gs), gs)
             if k1 < n:
                 # L21^H = L11^-1 A21^H, then A22 -= L21 L21^H (lower tiles only)
                 rec.trsm((W, k0 * ld + k0, ld, bs), (W, k1 * ld + k0, 1, ld, bs), k1 - k0,
@@ -719,7 +736,7 @@ def _lu_steps(rec, x, bst, n, W, ST):
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)]
             w[W_K0], w[W_K1] = j0, j1
             rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
-                                       (ST, True, A_ST, None)])
+                                       (ST, True, A_ST, None)], rec.panel_nt())
             if j1 < k1:
                 rec.trsm((W, j0 * ld + j0, ld, bs), (W, j0 * ld + j1, ld, 1, bs), j1 - j0,
                          k1 - j1, S_UNIT)
@@ -834,7 +851,7 @@ def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
             w[9], w[10] = voff, toff
             w[W_K0], w[W_K1] = k0, k1
             rec.whole("linalg_qr", w, [(W, True, A_W, None), (V, True, A_O1, None),
-                                       (T, True, A_O2, None)])
+                                       (T, True, A_O2, None)], rec.panel_nt())
             v = (V, voff, nbp, mv * nbp)
             t = (T, toff, nbp, nbp * nbp)
             voff += nbatch * mv * nbp
