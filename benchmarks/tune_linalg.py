@@ -252,10 +252,12 @@ def main():
                 {"TRSM_SHARED": False}, {"PANEL_IB": 16}, {"NB": 128, "PANEL_IB": 16},
                 {"NB": 128, "PANEL_IB": 32}, {"SHARED_MAX": 1024}, {"NB": 32, "PANEL_IB": 16},
                 {"PANEL_NT": 512}, {"PANEL_NT": 1024}, {"PANEL_NT": 1024, "PANEL_IB": 16},
-                {"UPDATE": "matmul"}]
+                {"UPDATE": "mmstep"}, {"UPDATE": "mmstep", "NB": 128},
+                {"UPDATE": "mmstep", "PANEL_IB": 16}, {"UPDATE": "matmul"}]
     if args.quick:
         variants = [{}, {"NB": 32}, {"TRSM_SHARED": False}, {"PANEL_IB": 16},
-                    {"SHARED_MAX": 1024}, {"PANEL_NT": 512}, {"UPDATE": "matmul"}]
+                    {"SHARED_MAX": 1024}, {"PANEL_NT": 512}, {"UPDATE": "mmstep"},
+                    {"UPDATE": "matmul"}]
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:

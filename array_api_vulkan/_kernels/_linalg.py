@@ -447,7 +447,8 @@ TRSM_SHARED = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel)
 PANEL_IB = 0
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
-# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison)
+# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison) or
+# "mmstep" (the matmul family's kernel as steps of the plan, as matmul_update records it)
 UPDATE = "plan"
 # most workgroups of an AUX step (grid-stride loop)
 AUX_GROUPS = 1024
@@ -535,10 +536,66 @@ class _Rec:
         if UPDATE == "matmul":
             self.steps.append(("mm", c, a, b, m, n, k, flags))
             return
+        if UPDATE == "mmstep" and self._mm_step(c, a, b, m, n, k, flags):
+            return
         w = [m, n, k, flags, 0, a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]]
         g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
         self.step("linalg_gemm", w, g, [(a[0], False, 16, None), (b[0], False, 18, None),
                                         (c[0], True, 20, None)])
+
+    def _mm_step(self, c, a, b, m, n, k, flags):
+        """C +-= op(A) op(B) as a step of the matmul family's kernel (the words and
+        specialisation constants that _matmul.matmul_update records), within this plan; False
+        where it does not apply (conjugates, an assignment, split-K: then the own GEMM)."""
+        from . import _matmul as mm
+
+        if flags & (G_CA | G_CB) or not flags & G_ACC:
+            return False
+        dt, dev, nbatch = self.dt, self.dev, self.nbatch
+        code = _code(dt)
+        shader = _launch.variant(mm.FAMILY, code, code, None, dev)
+        if shader is None:
+            return False
+        a_rs, a_cs = (1, a[2]) if flags & G_TA else (a[2], 1)
+        b_rs, b_cs = (1, b[2]) if flags & G_TB else (b[2], 1)
+        bs = [(0, a[3]), (0, b[3]), (0, c[3])] if nbatch > 1 else [(0, 0)] * 3
+        try:
+            spec, gxy, splits, kc, mode = mm._config(dev, code, m, n, k, nbatch,
+                                                     (a[1], a_rs, a_cs, bs[0]),
+                                                     (b[1], b_cs, b_rs, bs[1]))
+        except mm._No:
+            return False
+        if splits != 1:
+            return False
+        spec = list(spec)
+        spec[7] = 1
+        if gxy is None:
+            # (spec 5: the direct path's invocations per element of C)
+            groups = _launch.grid_1d(nbatch * m * n * spec[5], mm.DIRECT_LOCAL)
+        else:
+            groups = (gxy[0], gxy[1], nbatch)
+        w = [0] * PUSH_WORDS
+        w[0:15] = [m, n, k, nbatch, nbatch if nbatch > 1 else 1,
+                   a[1], a_rs, a_cs, bs[0][0], bs[0][1], b[1], b_rs, b_cs, bs[1][0], bs[1][1]]
+        w[15], w[16] = 1, k
+        aw = _launch.scalar_words(-1 if flags & G_NEG else 1, code)
+        w[17:17 + len(aw)] = aw
+        w[19] = mode & 0xFF
+        w[21:24] = [c[1], c[2], 1]
+        w[30], w[31] = bs[2]
+        w = [_u32(v) for v in w]
+        refs = [(c[0], True), (a[0], False), (b[0], False)]
+        seen, buffers = {}, []
+        for ref, wr in refs:
+            if ref in seen:
+                i = seen[ref]
+                buffers[i] = (ref[0], ref[1], buffers[i][2] or wr)
+            else:
+                seen[ref] = len(buffers)
+                buffers.append((ref[0], ref[1], wr))
+        patches = [(mm.A_C, ADDRESS) + c[0], (mm.A_A, ADDRESS) + a[0], (mm.A_B, ADDRESS) + b[0]]
+        self.steps.append((shader, spec, w, groups, buffers, patches))
+        return True
 
     def trsm(self, t, x, nb, ncols, flags):
         """X = T^-1 X; t (ref, offset, ld, batch stride), x (ref, offset, rs, cs, batch stride)."""
