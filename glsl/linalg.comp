@@ -185,17 +185,39 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         red_v[lid] = best;
         red_i[lid] = bi;
         barrier();
-        for (uint s = NT / 2; s > 0; s >>= 1) {
-            if (lid < s) {
-                T_R o = red_v[lid + s];
-                uint oi = red_i[lid + s];
-                if (o > red_v[lid] || (o == red_v[lid] && oi < red_i[lid])) {
-                    red_v[lid] = o;
-                    red_i[lid] = oi;
+        // two levels (three barriers rather than log2(NT) + 1): 16 invocations each take NT / 16
+        // entries, then the first takes the 16 (the largest, the lowest row among equals)
+        const uint RG = 16u, RPER = NT / RG;
+        if (lid < RG) {
+            T_R bv = red_v[lid * RPER];
+            uint bj = red_i[lid * RPER];
+            for (uint q = 1; q < RPER; q++) {
+                T_R o = red_v[lid * RPER + q];
+                uint oi = red_i[lid * RPER + q];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
                 }
             }
-            barrier();
+            red_v[lid * RPER] = bv;
+            red_i[lid * RPER] = bj;
         }
+        barrier();
+        if (lid == 0) {
+            T_R bv = red_v[0];
+            uint bj = red_i[0];
+            for (uint g = 1; g < RG; g++) {
+                T_R o = red_v[g * RPER];
+                uint oi = red_i[g * RPER];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
+                }
+            }
+            red_v[0] = bv;
+            red_i[0] = bj;
+        }
+        barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
         barrier();
