@@ -527,11 +527,22 @@ void householder(MatT M, uint mb, uint m, uint n, uint k0, uint k1, uint cend, M
             part += abs2(T_C(M.v[mb + i * n + j]));
         red_v[lid] = part;
         barrier();
-        for (uint s = NT / 2; s > 0; s >>= 1) {
-            if (lid < s)
-                red_v[lid] += red_v[lid + s];
-            barrier();
+        // two levels, as the LU pivot search: 16 partial sums of NT / 16, then their sum
+        const uint HG = 16u, HPER = NT / HG;
+        if (lid < HG) {
+            T_R acc = T_R(0);
+            for (uint q = 0; q < HPER; q++)
+                acc += red_v[lid * HPER + q];
+            red_v[lid * HPER] = acc;
         }
+        barrier();
+        if (lid == 0) {
+            T_R acc = T_R(0);
+            for (uint g = 0; g < HG; g++)
+                acc += red_v[g * HPER];
+            red_v[0] = acc;
+        }
+        barrier();
         T_R xn2 = red_v[0];
         barrier();
         T_C tau = T_C(0);
