@@ -220,6 +220,9 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
+        // the pivot and the old diagonal element, read before anyone writes column j
+        T_C d = T_C(M.v[mb + piv * n + j]);
+        T_C dj = T_C(M.v[mb + j * n + j]);
         barrier();
         if (lid == 0)
             P.v[pb + j] = piv;
@@ -229,17 +232,23 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
                 info = j + 1;
             continue;
         }
+        // one phase: rows j and piv swapped but for column j, which the scaling writes (row
+        // piv takes the old diagonal element, the diagonal the pivot)
         if (piv != j) {
             for (uint c = lid; c < n; c += NT) {
+                if (c == j)
+                    continue;
                 T_S t = M.v[mb + j * n + c];
                 M.v[mb + j * n + c] = M.v[mb + piv * n + c];
                 M.v[mb + piv * n + c] = t;
             }
+            if (lid == 0)
+                M.v[mb + j * n + j] = T_S(d);
         }
-        sync();
-        T_C d = T_C(M.v[mb + j * n + j]);
-        for (uint i = j + 1 + lid; i < n; i += NT)
-            M.v[mb + i * n + j] = T_S(cdiv(T_C(M.v[mb + i * n + j]), d));
+        for (uint i = j + 1 + lid; i < n; i += NT) {
+            T_C v = i == piv ? dj : T_C(M.v[mb + i * n + j]);
+            M.v[mb + i * n + j] = T_S(cdiv(v, d));
+        }
         sync();
         uint r = n - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
