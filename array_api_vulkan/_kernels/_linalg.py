@@ -455,6 +455,30 @@ AUX_GROUPS = 1024
 MAX_Z = 65535
 
 
+class _Capture:
+    """A device proxy that keeps the dispatches recorded through it (_Rec._mm_step)."""
+
+    def __init__(self, dev):
+        self._dev = dev
+        self.calls = []
+
+    def __getattr__(self, name):
+        return getattr(self._dev, name)
+
+    def launch(self, shader, spec, buffers, writes, push, count=0, groups=(), **kw):
+        if count or not groups:
+            self.calls.append(None)   # (a 1-D launch: not captured)
+            return
+        self.calls.append((shader, spec, list(buffers), list(writes), np.array(push), groups))
+
+
+class _Placeholder:
+    """An allocation stand-in: its device, a marker address, a size."""
+
+    def __init__(self, device, address, nbytes):
+        self.device, self.address, self.nbytes = device, address, nbytes
+
+
 def shared_elements(dev, dt):
     """GS (specialisation constant 2): the elements of the shared array that holds the GEMM's
     tiles, the TRSM's block of X and the cholesky diagonal block: a power of two from 1024, as
@@ -544,57 +568,61 @@ class _Rec:
                                         (c[0], True, 20, None)])
 
     def _mm_step(self, c, a, b, m, n, k, flags):
-        """C +-= op(A) op(B) as a step of the matmul family's kernel (the words and
-        specialisation constants that _matmul.matmul_update records), within this plan; False
-        where it does not apply (conjugates, an assignment, split-K: then the own GEMM)."""
+        """C +-= op(A) op(B) as a step of the matmul family's kernel within this plan: the
+        dispatch that _matmul.matmul_update records, captured from it (through a device proxy
+        and placeholder allocations whose addresses mark the words to patch), so that the
+        matmul family's push layout stays its own. False where it does not apply (conjugated
+        operands, an assignment, a layout matmul_update refuses, more than one dispatch): the
+        own GEMM step then."""
         from . import _matmul as mm
 
+        if table.DTYPES[self.dt.name][3] != "c":
+            flags &= ~(G_CA | G_CB)
         if flags & (G_CA | G_CB) or not flags & G_ACC:
             return False
-        dt, dev, nbatch = self.dt, self.dev, self.nbatch
-        code = _code(dt)
-        shader = _launch.variant(mm.FAMILY, code, code, None, dev)
-        if shader is None:
-            return False
-        a_rs, a_cs = (1, a[2]) if flags & G_TA else (a[2], 1)
-        b_rs, b_cs = (1, b[2]) if flags & G_TB else (b[2], 1)
-        bs = [(0, a[3]), (0, b[3]), (0, c[3])] if nbatch > 1 else [(0, 0)] * 3
+        dt, nbatch, it = self.dt, self.nbatch, self.dt.itemsize
+        cap = _Capture(self.dev)
+        marks = {}
+
+        def view(op, rows, cols, trans):
+            ref, off, ld, bs = op
+            st = (1, ld) if trans else (ld, 1)
+            shape, strides = (rows, cols), st
+            if nbatch > 1:
+                shape, strides = (nbatch, rows, cols), (bs,) + st
+            extent = off + 1 + sum((d - 1) * abs(x) for d, x in zip(shape, strides))
+            fake = marks.get(ref)
+            if fake is None:
+                fake = marks[ref] = _Placeholder(cap, (len(marks) + 1) << 44, extent * it)
+            fake.nbytes = max(fake.nbytes, extent * it)
+            return _launch.result_type._new(fake, dt, shape, strides, off)
+
+        C = view(c, m, n, False)
+        A = view(a, m, k, flags & G_TA)
+        B = view(b, k, n, flags & G_TB)
         try:
-            spec, gxy, splits, kc, mode = mm._config(dev, code, m, n, k, nbatch,
-                                                     (a[1], a_rs, a_cs, bs[0]),
-                                                     (b[1], b_cs, b_rs, bs[1]))
-        except mm._No:
+            if not mm.supports_matmul_update(C, A, B):
+                return False
+            mm.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
+        except NotNative:
             return False
-        if splits != 1:
+        if len(cap.calls) != 1:
             return False
-        spec = list(spec)
-        spec[7] = 1
-        if gxy is None:
-            # (spec 5: the direct path's invocations per element of C)
-            groups = _launch.grid_1d(nbatch * m * n * spec[5], mm.DIRECT_LOCAL)
-        else:
-            groups = (gxy[0], gxy[1], nbatch)
-        w = [0] * PUSH_WORDS
-        w[0:15] = [m, n, k, nbatch, nbatch if nbatch > 1 else 1,
-                   a[1], a_rs, a_cs, bs[0][0], bs[0][1], b[1], b_rs, b_cs, bs[1][0], bs[1][1]]
-        w[15], w[16] = 1, k
-        aw = _launch.scalar_words(-1 if flags & G_NEG else 1, code)
-        w[17:17 + len(aw)] = aw
-        w[19] = mode & 0xFF
-        w[21:24] = [c[1], c[2], 1]
-        w[30], w[31] = bs[2]
-        w = [_u32(v) for v in w]
-        refs = [(c[0], True), (a[0], False), (b[0], False)]
-        seen, buffers = {}, []
-        for ref, wr in refs:
-            if ref in seen:
-                i = seen[ref]
-                buffers[i] = (ref[0], ref[1], buffers[i][2] or wr)
-            else:
-                seen[ref] = len(buffers)
-                buffers.append((ref[0], ref[1], wr))
-        patches = [(mm.A_C, ADDRESS) + c[0], (mm.A_A, ADDRESS) + a[0], (mm.A_B, ADDRESS) + b[0]]
-        self.steps.append((shader, spec, w, groups, buffers, patches))
+        shader, spec, allocs, writes, push, groups = cap.calls[0]
+        by_addr = {f.address >> 32: ref for ref, f in marks.items()}
+        words, patches = [int(v) for v in push], []
+        for i in range(len(words) - 1):
+            ref = by_addr.get(words[i + 1]) if words[i] == 0 else None
+            if ref is not None:
+                patches.append((i, ADDRESS) + ref)
+                words[i] = words[i + 1] = 0
+        if {p[2:] for p in patches} != {by_addr[f.address >> 32] for f in allocs}:
+            return False
+        buffers = []
+        for f, wr in zip(allocs, writes):
+            ref = by_addr[f.address >> 32]
+            buffers.append((ref[0], ref[1], bool(wr)))
+        self.steps.append((shader, list(spec), words, tuple(groups), buffers, patches))
         return True
 
     def trsm(self, t, x, nb, ncols, flags):
