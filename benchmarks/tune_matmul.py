@@ -29,7 +29,8 @@ from array_api_vulkan._runtime import runtime_stats  # noqa: E402
 T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
-         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL")
+         "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
+         "SWIZZLE", "FAST_NVIDIA", "BIG_MIN_GROUPS_NVIDIA")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -52,9 +53,12 @@ def fallbacks():
 
 
 def med_time(fn, sync, reps):
+    t0 = time.perf_counter()
     r = fn()
     sync()
     del r
+    if time.perf_counter() - t0 > 0.3:
+        reps = min(reps, 3)  # slow ones (a badly chosen f64 tile): a few calls
     ts = []
     for _ in range(reps):
         t = time.perf_counter()
@@ -87,11 +91,12 @@ def cases(q):
 
 F32_BIG = [(16, 16, 8, 8, 16), (16, 16, 8, 8, 8), (16, 16, 8, 4, 16), (16, 16, 4, 8, 16),
            (16, 16, 4, 4, 16), (16, 16, 4, 4, 32), (32, 8, 4, 8, 16), (8, 32, 8, 4, 16),
-           (16, 16, 8, 16, 8), (16, 16, 16, 8, 8)]
+           (16, 16, 8, 16, 8), (16, 16, 16, 8, 8), (16, 8, 8, 8, 16), (8, 16, 8, 8, 16)]
 F32_MID = [(16, 16, 8, 8, 16), (16, 16, 8, 4, 16), (16, 16, 4, 4, 16), (16, 16, 4, 4, 32),
            (16, 16, 4, 4, 8)]
 F64_CFG = [(16, 16, 8, 8, 8), (16, 16, 8, 8, 4), (16, 16, 4, 4, 8), (16, 16, 4, 4, 16),
-           (16, 16, 8, 4, 8), (16, 16, 4, 8, 8), (16, 16, 2, 2, 16)]
+           (16, 16, 8, 4, 8), (16, 16, 4, 8, 8), (16, 16, 2, 2, 16), (16, 8, 8, 8, 8),
+           (8, 16, 8, 8, 8)]
 
 
 def variants(name):
@@ -101,15 +106,18 @@ def variants(name):
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_BIG[1:]]
         v += [("default_nodp", {"denorm_preserve": False})]
+        v += [(f"swizzle{g}", {"SWIZZLE": g}) for g in (4, 8, 16)]
     elif name == "f64_4096":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG]
+        v += [(f"swizzle{g}", {"SWIZZLE": g}) for g in (4, 8)]
         v += [("generic(16,16,2,2,16)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 2, 2, 16)}),
               ("generic(16,16,4,4,8)", {"USE_FAST": False, "FORCE_TILES": (16, 16, 4, 4, 8)})]
     elif name in ("f32_1024", "f32_batched_64x256", "mlp_4096x1024_1024sq", "mlp_XT_G_1024x4096",
                   "mlp_G_WT_4096x1024"):
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_MID]
+        v += [("swizzle8", {"SWIZZLE": 8})]
     elif name in ("f64_1024", "mlp_f64_4096x1024_1024sq"):
         v += [(f"fast{c}", {"FORCE_FAST": {8: c}}) for c in F64_CFG[:5]]
     elif name == "logreg_Xw_1Mx64":
@@ -159,6 +167,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--budget", type=float, default=80.0)
+    ap.add_argument("--case-budget", type=float, default=14.0)
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     q = 16 if args.quick else 1
@@ -198,8 +207,10 @@ def main():
                "flops": flops, "ours": {}}
         if reps > 5 and dt == "float64" and not args.quick:
             reps = 5
+        t_case = time.perf_counter()
         for label, knobs in variants(name):
-            if time.perf_counter() - T0 > args.budget:
+            now = time.perf_counter()
+            if now - T0 > args.budget or now - t_case > args.case_budget:
                 out["skipped"].append(f"{name}:{label}")
                 continue
             set_knobs(knobs)

@@ -275,6 +275,7 @@ void tiled()
 // 4-5 B): 0 scalar loads along k, 1 scalar loads along m (n for B), 2 one vector along k,
 // 3 one vector along m (n) (the host picks 2/3 where that axis is contiguous and every offset,
 // stride and extent along it keeps vectors aligned). Bit 8: C stored as vectors (N % VW == 0).
+// w[20]: tile-row group size of the workgroup order (below; 0 or 1: row by row).
 #if T_BITS == 32
 #define T_V vec4
 #define VW 4u
@@ -352,7 +353,20 @@ void fast()
         tx = lid % WX;
         ty = lid / WX;
     }
-    uint m0 = gl_WorkGroupID.y * TM, n0 = gl_WorkGroupID.x * TN;
+    // w[20] = G > 1: the workgroups' tiles taken in groups of G tile rows, column by column
+    // within a group (consecutive workgroups share B's column panels and A's row panels in L2)
+    uint bx = gl_WorkGroupID.x, by = gl_WorkGroupID.y;
+    uint G = p.w[20];
+    if (G > 1u) {
+        uint gx = gl_NumWorkGroups.x, gy = gl_NumWorkGroups.y;
+        uint pid = by * gx + bx;
+        uint first = (pid / (G * gx)) * G;
+        uint rows = min(gy - first, G);
+        uint inner = pid - (first * gx);
+        by = first + inner % rows;
+        bx = inner / rows;
+    }
+    uint m0 = by * TM, n0 = bx * TN;
     AvkIn A = AvkIn(p.addr[1]);
     AvkIn B = AvkIn(p.addr[2]);
     uint S = p.w[15], kc = p.w[16];

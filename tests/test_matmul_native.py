@@ -235,7 +235,7 @@ def _update_case(c_full, c_index, a, b, alpha, dt):
 @pytest.mark.parametrize("m,k,n", [(70, 24, 90), (5, 7, 3), (130, 16, 140), (40, 300, 20)])
 def test_matmul_update_views(dt, m, k, n):
     kind = np.dtype(dt.name).kind
-    alpha = -1 if kind in "iu" else (0.5 - 2j if kind == "c" else -0.75)
+    alpha = -1 if kind in "iu" else (0.5 - 2.1j if kind == "c" else -0.75)
     c = _data((m + 9, n + 5), dt)
     # a block of a larger matrix (the trailing update of a blocked factorization)
     _update_case(c, lambda x: x[4:4 + m, 3:3 + n], _data((m, k), dt), _data((k, n), dt), alpha, dt)
@@ -361,3 +361,15 @@ def test_matmul_update_vector_lanes():
     dt = xp.float32
     c = _data((300, 3), dt)
     _update_case(c, lambda x: x[:, 1], _data((300, 64), dt), _data((64,), dt), -1.0, dt)
+
+
+@pytest.mark.parametrize("group", [3, 8])
+def test_matmul_fast_swizzle(group, monkeypatch):
+    from array_api_vulkan._kernels import _matmul
+
+    monkeypatch.setattr(_matmul, "SWIZZLE", group)
+    monkeypatch.setattr(_matmul, "_plans", {})
+    monkeypatch.setattr(_matmul, "FORCE_FAST", {4: (16, 16, 4, 4, 8), 8: (16, 16, 2, 2, 8)})
+    for dt in FAST_DTYPES:
+        _fast_case(330, 20, 290, dt, False, False)   # a last partial group of tile rows
+        _fast_case(70, 20, 290, dt, True, False, batch=(2,))

@@ -6,10 +6,12 @@ unit dimension dropped from the result. Batch dimensions broadcast (stride 0) an
 most two (else the operands are first copied contiguous over the broadcast batch shape); the
 matrix dimensions are read in place through their strides, so x.mT costs no copy.
 
-Paths (spec constant 6): tiled (shared-memory tiles, a register block of C per invocation,
-tile sizes per device class and dtype width: TILES below) for products with M and N both of at
-least SMALL_MN; direct (an invocation per element of C) for the others: batched small
-products, matrix-vector and vector-matrix products.
+Paths (spec constant 6): fast tiled (float32/float64: 16-byte vectors, double-buffered shared
+tiles; FAST below) and generic tiled (other dtypes; tiles()) for products with M and N both of
+at least SMALL_MN; direct (DIRECT_KL invocations per element of C) for the others: batched
+small products, matrix-vector and vector-matrix products. Split-K where the product alone
+would not fill the device. matmul_update(C, A, B, alpha): C += alpha * A @ B in place.
+Ask first: supports_matmul / supports_matmul_update; the kernels raise NotNative otherwise.
 """
 import math
 
@@ -27,8 +29,9 @@ DIRECT_LOCAL = 256
 A_C, A_A, A_B = 24, 26, 28
 W_A_OFF, W_B_OFF = 5, 10
 PUSH_WORDS = 32
-# split-K: where a product gives fewer than SPLIT_WORK workgroups and K >= SPLIT_MIN_K, K is cut
-# in up to MAX_SPLITS chunks of at least SPLIT_MIN_K / 4 whose partial products a reduce pass sums
+# split-K (tiled paths): where a product gives fewer than SPLIT_WORK workgroups and
+# K >= SPLIT_MIN_K, K is cut in up to MAX_SPLITS chunks of at least SPLIT_MIN_CHUNK whose
+# partial products a reduce pass sums
 SPLIT_WORK = 128
 SPLIT_MIN_K = 1024
 SPLIT_MIN_CHUNK = 256
@@ -86,10 +89,17 @@ FAST = {
         "wide": (32, 8, 4, 4, 8)},
 }
 BIG_MIN_GROUPS = 256
+# NVIDIA's (vendor 0x10DE) own table and threshold where measured (benchmarks/tune_matmul.py on
+# the H100), else the above.
+FAST_NVIDIA = None
+BIG_MIN_GROUPS_NVIDIA = None
 # Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
 # fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
 FORCE_FAST = None
 FORCE_TILES = None
+# The fast path's workgroup order: tiles in groups of SWIZZLE tile rows, column by column within
+# a group (L2 reuse of both operands' panels); 0: row by row.
+SWIZZLE = 0
 
 
 def _fast_shared(cfg, width):
@@ -103,7 +113,10 @@ def fast_tiles(dev, code, m, n, nbatch):
     if not USE_FAST or code not in "fd":
         return None
     width = 4 if code == "f" else 8
-    cfgs = FAST[width]
+    cfgs, big_min = FAST[width], BIG_MIN_GROUPS
+    if _launch.NVIDIA_VENDOR_ID == (getattr(dev, "info", None) or {}).get("vendor_id"):
+        cfgs = (FAST_NVIDIA or FAST)[width]
+        big_min = BIG_MIN_GROUPS_NVIDIA or BIG_MIN_GROUPS
     if n <= 32 < m:
         name = "tall"
     elif m <= 32 < n:
@@ -111,11 +124,13 @@ def fast_tiles(dev, code, m, n, nbatch):
     else:
         wx, wy, rm, rn, _ = cfgs["big"]
         groups = -(-m // (wy * rm)) * -(-n // (wx * rn)) * nbatch
-        name = "big" if groups >= BIG_MIN_GROUPS else "med"
+        name = "big" if groups >= big_min else "med"
     wx, wy, rm, rn, tk = cfgs[name]
     if FORCE_FAST and width in FORCE_FAST:
         wx, wy, rm, rn, tk = FORCE_FAST[width]
     vw = 16 // width
+    if rm % vw or rn % vw or tk % vw:
+        return None  # (a FORCE_FAST configuration the fast path cannot take)
     shared = _shared(dev)
     while tk > vw and _fast_shared((wx, wy, rm, rn, tk), width) > shared:
         tk //= 2
@@ -328,7 +343,9 @@ def matmul_update(c, x1, x2, alpha=1):
     w[15], w[16] = 1, k
     aw = _launch.scalar_words(alpha, code)
     w[17:17 + len(aw)] = aw
-    w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18)
+    if spec[6] == 2:
+        w[19] = mode & 0xFF  # (alpha of a fast-path dtype takes words 17, 18 only)
+        w[20] = SWIZZLE
     w[21:24] = [c._offset, cs[0] & u32, cs[1] & u32]
     w[30], w[31] = bs[2][0] & u32, bs[2][1] & u32
     push = _np.zeros(PUSH_WORDS, _np.uint32)
@@ -433,6 +450,7 @@ def _matmul(x1, x2):
                0, b_st[-2] & u32, b_st[-1] & u32, bs[1][0] & u32, bs[1][1] & u32]
     w[15], w[16] = splits, kc
     w[19] = mode
+    w[20] = SWIZZLE if spec[6] == 2 else 0
     if gxy is None:
         groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
