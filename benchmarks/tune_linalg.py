@@ -248,14 +248,13 @@ def main():
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
-    variants = [{}, {"NB": 32}, {"NB": 128}, {"NB": 16}, {"TRSM_CW": 8}, {"TRSM_CW": 32},
-                {"TRSM_SHARED": False}, {"PANEL_IB": 16}, {"NB": 128, "PANEL_IB": 16},
-                {"NB": 128, "PANEL_IB": 32}, {"SHARED_MAX": 1024}, {"NB": 32, "PANEL_IB": 16},
-                {"PANEL_NT": 512}, {"PANEL_NT": 1024}, {"PANEL_NT": 1024, "PANEL_IB": 16},
-                {"UPDATE": "mmstep"}, {"UPDATE": "mmstep", "NB": 128},
-                {"UPDATE": "mmstep", "PANEL_IB": 16}, {"UPDATE": "matmul"}]
+    variants = [{}, {"PANEL_IB": 0}, {"NB": 32}, {"NB": 32, "PANEL_IB": 0}, {"NB": 128},
+                {"NB": 128, "PANEL_IB": 32}, {"NB": 16}, {"PANEL_IB": 8}, {"TRSM_CW": 8},
+                {"TRSM_CW": 32}, {"TRSM_SHARED": False}, {"SHARED_MAX": 1024},
+                {"PANEL_NT": 512}, {"PANEL_NT": 1024}, {"UPDATE": "mmstep"},
+                {"UPDATE": "mmstep", "NB": 128}, {"UPDATE": "matmul"}]
     if args.quick:
-        variants = [{}, {"NB": 32}, {"TRSM_SHARED": False}, {"PANEL_IB": 16},
+        variants = [{}, {"PANEL_IB": 0}, {"NB": 32}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 512}, {"UPDATE": "mmstep"},
                     {"UPDATE": "matmul"}]
     t0 = time.perf_counter()

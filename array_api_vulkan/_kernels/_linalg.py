@@ -444,8 +444,11 @@ SHARED_MAX = 4096
 PANEL_NT = 256
 # the TRSM's block of X in shared memory (else read and written in device memory)
 TRSM_SHARED = True
-# LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel)
-PANEL_IB = 0
+# LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
+# 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
+# of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
+# (chosen by that reasoning and lavapipe; not measured on a GPU yet)
+PANEL_IB = 16
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison) or
 # "mmstep" (the matmul family's kernel as steps of the plan, as matmul_update records it)
