@@ -1,14 +1,16 @@
 #version 450
 // Dense factorizations (docs/kernels.md, "Linear algebra"): variants per floating dtype (T_*
-// defines), from the op table's linalg rows. One workgroup works on one matrix of a batch, in a
-// working copy in device memory (workgroup barriers between the steps of a column); the first
-// phase copies the input in through its strides. Small matrices are factorized whole in one
-// dispatch; large ones blocked (the kernels layer): CHOL and LU factorize one block column
-// [k0, k1) (the panel), SOLVE solves one block row, and the trailing updates are matmuls.
+// defines), from the op table's linalg rows. Small matrices are factorized whole in one
+// dispatch, one workgroup a matrix of the batch, in a working copy in device memory (workgroup
+// barriers between the steps of a column; the first phase copies the input in through its
+// strides). Large ones are blocked by the kernels layer, every step one dispatch of one
+// compiled plan: CHOL factorizes the diagonal block (FLAG_DIAG), LU one panel, QR one panel,
+// and the many-workgroup ops GEMM, TRSM and AUX do the rest (their layouts above each).
 //
 // Op codes (specialisation constant 0, the op table's linalg rows):
 //   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n),
-//              columns [k0, k1)
+//              columns [k0, k1); FLAG_DIAG: only the diagonal block's rows (in shared memory
+//              where k1 - k0 squared fits GS)
 //   2 DET      LU with partial pivoting in W, then O1[b] = det
 //   3 SLOGDET  LU in W, then O1[b] = sign, O2[b] = mantissa of |det| (real dtype, in [0.5, 1),
 //              0 for a singular matrix), O3[b] = its binary exponent (int32): the kernels layer
@@ -16,18 +18,23 @@
 //   4 SOLVE    LU in W (pivots in P), then X = A^-1 B in O1 (n x k), B read through its strides,
 //              or the identity (FLAG_INV: the inverse)
 //   6 LU       one panel [k0, k1) of a blocked LU in W (pivots in P, status in ST), then U12
+//              (FLAG_DIAG: without U12, which a TRSM step solves)
 //   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
-//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1) and T (O2);
-//        with FLAG_ROUT: R (O2) from W (the caller applies I - V T V^H with matmuls)
+//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1, from element
+//        w[9]) and T (O2, from w[10]); with FLAG_ROUT: R (O2) from W
 //   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
+//   7 GEMM, 8 TRSM, 9 AUX: the blocked paths' many-workgroup steps (a batch item per
+//              gl_WorkGroupID.z; push layouts at their functions below)
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
-// (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises.
+// (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises. FLAG_ST0 zeroes
+// ST[b] first (the first step of a blocked factorization).
 //
-// Specialisation constants: 0 op, 1 the workgroup size (a power of two, at most 256).
-// Grid: one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
+// Specialisation constants: 0 op, 1 the workgroup size (a power of two, 16 to 1024; GEMM:
+// 256), 2 GS, the elements of the shared array gS (a power of two from 1024).
+// Grid (ops 1-6): one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
 //
-// Push block (32 words):
+// Push block (32 words, ops 1-6):
 //   w[0] n (QR: m)  w[1] columns (QR: n; SOLVE: k)  w[2] nbatch  w[3] flags  w[4] q (QR: Q's
 //   columns)  w[5] a_off w[6] a_rs w[7] a_cs w[8] a_bs  w[9] b_off w[10] b_rs w[11] b_cs
 //   w[12] b_bs (element offsets and strides, signed, uint arithmetic)  w[13] k0  w[14] k1
