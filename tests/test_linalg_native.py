@@ -468,3 +468,23 @@ def test_blocked_is_one_plan():
     assert len(_klinalg._plans) == plans
     st = runtime_stats()
     assert st["submits"] <= 2, st["submits"]
+
+
+@pytest.mark.parametrize("n", [100, 3000])
+def test_blocked_permutation_step(n):
+    """The AUX step turning LU's row interchanges into a permutation, in shared memory (n up to
+    2048) and in device memory beyond."""
+    from array_api_vulkan._kernels._launch import ARG
+
+    rng = np.random.default_rng(5)
+    piv = np.array([rng.integers(j, n) for j in range(n)], np.uint32)
+    p = xp.asarray(piv)
+    x = xp.asarray(np.zeros((1, 1), np.float32))
+    rec = _klinalg._begin("linalg_cholesky", x, 1)
+    out = rec.out(n, p.dtype, (n,))
+    rec.aux(_klinalg.X_PERM, n, n, out, perm=out, piv=(ARG, 0))
+    got = np.asarray(rec.compile(1)(p))
+    want = np.arange(n)
+    for j in range(n):
+        want[[j, piv[j]]] = want[[piv[j], j]]
+    np.testing.assert_array_equal(got, want)
