@@ -609,7 +609,7 @@ class _Rec:
             mm.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
         except NotNative:
             return False
-        if len(cap.calls) != 1:
+        if len(cap.calls) != 1 or cap.calls[0] is None:
             return False
         shader, spec, allocs, writes, push, groups = cap.calls[0]
         by_addr = {f.address >> 32: ref for ref, f in marks.items()}
