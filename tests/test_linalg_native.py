@@ -337,8 +337,8 @@ from array_api_vulkan._kernels import _linalg as _klinalg  # noqa: E402
 @pytest.fixture(params=["default", "nb32-whole-global", "nb16-matmul"])
 def knobs(request, monkeypatch):
     """The blocked paths under their tuning knobs: the defaults (LU panels in inner blocks of
-    16); NB = 32 with whole LU panels, the TRSM in device memory, panels of up to 1024 invocations and the updates as
-    steps of the matmul family's kernel; NB = 16 with the trailing updates through
+    16); NB = 32 with whole LU panels, the TRSM in device memory, panels of up to 1024
+    invocations and the updates as steps of the matmul family's kernel; NB = 16 with the trailing updates through
     _matmul.matmul_update (steps recorded one by one)."""
     if request.param == "nb32-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 32)
