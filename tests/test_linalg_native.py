@@ -371,10 +371,12 @@ def test_blocked_cholesky(dt, n, knobs):
         lo = linalg.cholesky(x)
         up = linalg.cholesky(x, upper=True)
         st = linalg.cholesky(xp.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).mT)
+        off = linalg.cholesky(x[1])     # a view at an offset
     want = np.linalg.cholesky(a)
     _close(lo, want, dt, n)
     _close(up, np.conj(np.swapaxes(want, -1, -2)), dt, n)
     _close(st, want, dt, n)
+    _close(off, want[1], dt, n)
 
 
 @pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
@@ -407,14 +409,16 @@ def test_blocked_lu(dt, n, knobs):
         gi = linalg.inv(x)
         d = linalg.det(x)
         s, l = linalg.slogdet(x)
-        gs = linalg.solve(x[0], xp.asarray(_data((5, n), dt)).mT)
+        bt = _data((5, n), dt)
+        gs = linalg.solve(x[1], xp.asarray(bt).mT)   # offset a, transposed b
     _close(got, np.linalg.solve(a, b), dt, n, scale=np.abs(np.linalg.solve(a, b)).max())
     _close(gi, np.linalg.inv(a), dt, n)
     ws, wl = np.linalg.slogdet(a)
     _close(s, ws, dt, n)
     _close(l, wl, dt, n)
     _close(d, np.linalg.det(a), dt, n, scale=np.abs(np.linalg.det(a)).max())
-    assert np.asarray(gs).shape == (n, 5)
+    want = np.linalg.solve(a[1], bt.T)
+    _close(gs, want, dt, n, scale=np.abs(want).max())
 
 
 @pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
