@@ -1,10 +1,12 @@
 """The linalg extension.
 
-Native (kernels layer): cholesky, det, slogdet, solve, inv, qr (_kernels/_linalg.py, one
-dispatch each), matmul, tensordot, vecdot, matrix_power (repeated squaring on matmul), trace,
-diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf, -inf, 'fro') through
-elementwise ops and reductions. eigh, eigvalsh, eig, eigvals, svd, svdvals, pinv, matrix_rank
-and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the host (counted fallbacks).
+Native (kernels layer, asked first through _kernels._linalg.supports): cholesky, det, slogdet,
+solve, inv, qr (_kernels/_linalg.py: one dispatch each for small matrices, one compiled plan of
+blocked steps for large ones), matmul, tensordot, vecdot, matrix_power (repeated squaring on
+matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf,
+-inf, 'fro') through elementwise ops and reductions. eigh, eigvalsh, eig, eigvals, svd,
+svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
+host (counted fallbacks).
 """
 import math
 import operator
@@ -83,8 +85,8 @@ def _as(x, dt):
 
 def cholesky(x, /, *, upper=False):
     dt = _float(x, "cholesky", square=True)
-    r = _klinalg.cholesky(x, bool(upper))
-    if r is not None:
+    if _klinalg.supports("cholesky", x):
+        r = _klinalg.cholesky(x, bool(upper))
         if r[1].any():
             raise np.linalg.LinAlgError("Matrix is not positive definite")
         return r[0]
@@ -132,9 +134,8 @@ def cross(x1, x2, /, *, axis=-1):
 
 def det(x, /):
     dt = _float(x, "det", square=True)
-    r = _klinalg.det(x)
-    if r is not None:
-        return r
+    if _klinalg.supports("det", x):
+        return _klinalg.det(x)
     return _host("det", lambda a: np.asarray(np.linalg.det(a)), x, dtype=dt)
 
 
@@ -181,8 +182,8 @@ def eigvals(x, /):
 
 def inv(x, /):
     dt = _float(x, "inv", square=True)
-    r = _klinalg.solve(x, None, inv=True)
-    if r is not None:
+    if _klinalg.supports("inv", x):
+        r = _klinalg.solve(x, None, inv=True)
         if r[1].any():
             raise np.linalg.LinAlgError("Singular matrix")
         return r[0]
@@ -272,16 +273,15 @@ def qr(x, /, *, mode="reduced"):
     dt = _float(x, "qr")
     if mode not in ("reduced", "complete"):
         raise ValueError("qr(): mode must be 'reduced' or 'complete'")
-    r = _klinalg.qr(x, mode == "complete")
-    if r is not None:
-        return QRResult(*r)
+    if _klinalg.supports("qr", x):
+        return QRResult(*_klinalg.qr(x, mode == "complete"))
     return QRResult(*_host("qr", lambda a: tuple(np.linalg.qr(a, mode=mode)), x, dtype=dt))
 
 
 def slogdet(x, /):
     dt = _float(x, "slogdet", square=True)
-    r = _klinalg.det(x, want_slogdet=True)
-    if r is not None:
+    if _klinalg.supports("slogdet", x):
+        r = _klinalg.det(x, want_slogdet=True)
         from ._data_type_functions import astype
         from ._elementwise_functions import add, log, multiply
 
@@ -313,8 +313,8 @@ def solve(x1, x2, /):
     a, b = _as(x1, dt), _as(x2, dt)
     if a is not None and b is not None:
         bv = b._view((n, 1), (b._strides[0], 1), b._offset) if vector else b
-        r = _klinalg.solve(a, bv)
-        if r is not None:
+        if _klinalg.supports("solve", a, bv):
+            r = _klinalg.solve(a, bv)
             if r[1].any():
                 raise np.linalg.LinAlgError("Singular matrix")
             X = r[0]

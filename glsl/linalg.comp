@@ -1,14 +1,16 @@
 #version 450
 // Dense factorizations (docs/kernels.md, "Linear algebra"): variants per floating dtype (T_*
-// defines), from the op table's linalg rows. One workgroup works on one matrix of a batch, in a
-// working copy in device memory (workgroup barriers between the steps of a column); the first
-// phase copies the input in through its strides. Small matrices are factorized whole in one
-// dispatch; large ones blocked (the kernels layer): CHOL and LU factorize one block column
-// [k0, k1) (the panel), SOLVE solves one block row, and the trailing updates are matmuls.
+// defines), from the op table's linalg rows. Small matrices are factorized whole in one
+// dispatch, one workgroup a matrix of the batch, in a working copy in device memory (workgroup
+// barriers between the steps of a column; the first phase copies the input in through its
+// strides). Large ones are blocked by the kernels layer, every step one dispatch of one
+// compiled plan: CHOL factorizes the diagonal block (FLAG_DIAG), LU one panel, QR one panel,
+// and the many-workgroup ops GEMM, TRSM and AUX do the rest (their layouts above each).
 //
 // Op codes (specialisation constant 0, the op table's linalg rows):
 //   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n),
-//              columns [k0, k1)
+//              columns [k0, k1); FLAG_DIAG: only the diagonal block's rows (in shared memory
+//              where k1 - k0 squared fits GS)
 //   2 DET      LU with partial pivoting in W, then O1[b] = det
 //   3 SLOGDET  LU in W, then O1[b] = sign, O2[b] = mantissa of |det| (real dtype, in [0.5, 1),
 //              0 for a singular matrix), O3[b] = its binary exponent (int32): the kernels layer
@@ -16,18 +18,23 @@
 //   4 SOLVE    LU in W (pivots in P), then X = A^-1 B in O1 (n x k), B read through its strides,
 //              or the identity (FLAG_INV: the inverse)
 //   6 LU       one panel [k0, k1) of a blocked LU in W (pivots in P, status in ST), then U12
+//              (FLAG_DIAG: without U12, which a TRSM step solves)
 //   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
-//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1) and T (O2);
-//        with FLAG_ROUT: R (O2) from W (the caller applies I - V T V^H with matmuls)
+//   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1, from element
+//        w[9]) and T (O2, from w[10]); with FLAG_ROUT: R (O2) from W
 //   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
+//   7 GEMM, 8 TRSM, 9 AUX: the blocked paths' many-workgroup steps (a batch item per
+//              gl_WorkGroupID.z; push layouts at their functions below)
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
-// (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises.
+// (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises. FLAG_ST0 zeroes
+// ST[b] first (the first step of a blocked factorization).
 //
-// Specialisation constants: 0 op, 1 the workgroup size (a power of two, at most 256).
-// Grid: one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
+// Specialisation constants: 0 op, 1 the workgroup size (a power of two, 16 to 1024; GEMM:
+// 256), 2 GS, the elements of the shared array gS (a power of two from 1024).
+// Grid (ops 1-6): one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
 //
-// Push block (32 words):
+// Push block (32 words, ops 1-6):
 //   w[0] n (QR: m)  w[1] columns (QR: n; SOLVE: k)  w[2] nbatch  w[3] flags  w[4] q (QR: Q's
 //   columns)  w[5] a_off w[6] a_rs w[7] a_cs w[8] a_bs  w[9] b_off w[10] b_rs w[11] b_cs
 //   w[12] b_bs (element offsets and strides, signed, uint arithmetic)  w[13] k0  w[14] k1
@@ -67,6 +74,11 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_BWD 256u
 #define FLAG_PANEL 512u
 #define FLAG_ROUT 1024u
+#define FLAG_DIAG 2048u
+#define FLAG_ST0 4096u
+#define OP_GEMM 7
+#define OP_TRSM 8
+#define OP_AUX 9
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -130,6 +142,11 @@ T_C cscale(T_C a, T_R s) { return a * s; }
 shared T_R red_v[NT];
 shared uint red_i[NT];
 shared T_C red_c[NT];
+// the GEMM's A tile at gS[0, GK * GT), its B tile after it; the TRSM's X block (S_SHARED);
+// the cholesky diagonal block (FLAG_DIAG, where nb^2 <= GS). Its size is specialisation
+// constant 2 (at least 2 * GK * GT), chosen by the kernels layer within the device's limit.
+layout(constant_id = 2) const uint GS = 1024;
+shared T_C gS[GS];
 
 void sync()
 {
@@ -157,7 +174,7 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // is), whole rows swapped (laswp), the panel's own columns updated; then, where k1 < n, the
 // block row U12 = L11^-1 A12 (trsm): the caller updates A22 -= L21 U12 (a matmul). Pivot rows
 // go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
-uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
@@ -175,19 +192,44 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         red_v[lid] = best;
         red_i[lid] = bi;
         barrier();
-        for (uint s = NT / 2; s > 0; s >>= 1) {
-            if (lid < s) {
-                T_R o = red_v[lid + s];
-                uint oi = red_i[lid + s];
-                if (o > red_v[lid] || (o == red_v[lid] && oi < red_i[lid])) {
-                    red_v[lid] = o;
-                    red_i[lid] = oi;
+        // two levels (three barriers rather than log2(NT) + 1): 16 invocations each take NT / 16
+        // entries, then the first takes the 16 (the largest, the lowest row among equals)
+        const uint RG = 16u, RPER = NT / RG;
+        if (lid < RG) {
+            T_R bv = red_v[lid * RPER];
+            uint bj = red_i[lid * RPER];
+            for (uint q = 1; q < RPER; q++) {
+                T_R o = red_v[lid * RPER + q];
+                uint oi = red_i[lid * RPER + q];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
                 }
             }
-            barrier();
+            red_v[lid * RPER] = bv;
+            red_i[lid * RPER] = bj;
         }
+        barrier();
+        if (lid == 0) {
+            T_R bv = red_v[0];
+            uint bj = red_i[0];
+            for (uint g = 1; g < RG; g++) {
+                T_R o = red_v[g * RPER];
+                uint oi = red_i[g * RPER];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
+                }
+            }
+            red_v[0] = bv;
+            red_i[0] = bj;
+        }
+        barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
+        // the pivot and the old diagonal element, read before anyone writes column j
+        T_C d = T_C(M.v[mb + piv * n + j]);
+        T_C dj = T_C(M.v[mb + j * n + j]);
         barrier();
         if (lid == 0)
             P.v[pb + j] = piv;
@@ -197,17 +239,23 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
                 info = j + 1;
             continue;
         }
+        // one phase: rows j and piv swapped but for column j, which the scaling writes (row
+        // piv takes the old diagonal element, the diagonal the pivot)
         if (piv != j) {
             for (uint c = lid; c < n; c += NT) {
+                if (c == j)
+                    continue;
                 T_S t = M.v[mb + j * n + c];
                 M.v[mb + j * n + c] = M.v[mb + piv * n + c];
                 M.v[mb + piv * n + c] = t;
             }
+            if (lid == 0)
+                M.v[mb + j * n + j] = T_S(d);
         }
-        sync();
-        T_C d = T_C(M.v[mb + j * n + j]);
-        for (uint i = j + 1 + lid; i < n; i += NT)
-            M.v[mb + i * n + j] = T_S(cdiv(T_C(M.v[mb + i * n + j]), d));
+        for (uint i = j + 1 + lid; i < n; i += NT) {
+            T_C v = i == piv ? dj : T_C(M.v[mb + i * n + j]);
+            M.v[mb + i * n + j] = T_S(cdiv(v, d));
+        }
         sync();
         uint r = n - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
@@ -217,6 +265,8 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         }
     }
     sync();
+    if (!u12)
+        return info;
     // U12 = L11^-1 A12, a column per invocation
     for (uint c = k1 + lid; c < n; c += NT) {
         for (uint j = k0; j < k1; j++) {
@@ -241,12 +291,50 @@ void cholesky(uint b)
     MatT M = MatT(addr(24));
     UintB ST = UintB(addr(30));
     uint mb = b * n * n;
-    if ((flags & FLAG_COPY) != 0u) {
+    if ((flags & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, n, n);
-        if (lid == 0)
-            ST.v[b] = 0;
-    }
+    if ((flags & (FLAG_COPY | FLAG_ST0)) != 0u && lid == 0)
+        ST.v[b] = 0;
+    // FLAG_DIAG: only the diagonal block's rows (the kernels layer solves the rows below)
+    uint rend = (flags & FLAG_DIAG) != 0u ? k1 : n;
     uint info = 0;
+    uint nb = k1 - k0;
+    if ((flags & FLAG_DIAG) != 0u && nb * nb <= GS) {
+        // the block in shared memory
+        for (uint e = lid; e < nb * nb; e += NT) {
+            uint i = e / nb, c = e - i * nb;
+            gS[e] = T_C(M.v[mb + (k0 + i) * n + k0 + c]);
+        }
+        for (uint j = 0; j < nb; j++) {
+            barrier();
+            T_R d = re(gS[j * nb + j]);
+            if (!(d > T_R(0))) {
+                info = k0 + j + 1;
+                break;
+            }
+            T_R l = sqrt(d);
+            T_R il = T_R(1) / l;
+            for (uint i = j + 1 + lid; i < nb; i += NT)
+                gS[i * nb + j] = cscale(gS[i * nb + j], il);
+            barrier();
+            if (lid == 0)
+                gS[j * nb + j] = creal(l);
+            uint r = nb - j - 1;
+            for (uint e = lid; e < r * r; e += NT) {
+                uint i = j + 1 + e / r, c = j + 1 + e % r;
+                if (c <= i)
+                    gS[i * nb + c] -= cmul(gS[i * nb + j], cconj(gS[c * nb + j]));
+            }
+        }
+        barrier();
+        for (uint e = lid; e < nb * nb; e += NT) {
+            uint i = e / nb, c = e - i * nb;
+            M.v[mb + (k0 + i) * n + k0 + c] = T_S(gS[e]);
+        }
+        if (lid == 0 && info != 0u && ST.v[b] == 0u)
+            ST.v[b] = info;
+        return;
+    }
     for (uint j = k0; j < k1; j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
@@ -256,12 +344,12 @@ void cholesky(uint b)
         }
         T_R l = sqrt(d);
         T_R il = T_R(1) / l;
-        for (uint i = j + 1 + lid; i < n; i += NT)
+        for (uint i = j + 1 + lid; i < rend; i += NT)
             M.v[mb + i * n + j] = T_S(cscale(T_C(M.v[mb + i * n + j]), il));
         sync();
         if (lid == 0)
             M.v[mb + j * n + j] = T_S(creal(l));
-        uint r = n - j - 1, rc = k1 - j - 1;
+        uint r = rend - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
             uint i = j + 1 + e / rc, c = j + 1 + e % rc;
@@ -302,12 +390,12 @@ void lu_panel(uint b)
     MatT M = MatT(addr(20));
     UintB ST = UintB(addr(30));
     uint mb = b * n * n;
-    if ((p.w[3] & FLAG_COPY) != 0u) {
+    if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, n, n);
-        if (gl_LocalInvocationID.x == 0)
-            ST.v[b] = 0;
-    }
-    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14]);
+    if ((p.w[3] & (FLAG_COPY | FLAG_ST0)) != 0u && gl_LocalInvocationID.x == 0)
+        ST.v[b] = 0;
+    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14],
+                   (p.w[3] & FLAG_DIAG) == 0u);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
         ST.v[b] = info;
 }
@@ -320,7 +408,7 @@ void determinant(uint b)
     uint mb = b * n * n;
     if ((p.w[3] & FLAG_FACTORED) == 0u) {
         copy_in(M, mb, 16, 5, b, n, n);
-        lu(M, mb, P, b * n, n, 0, n);
+        lu(M, mb, P, b * n, n, 0, n, true);
     }
     if (gl_LocalInvocationID.x != 0)
         return;
@@ -380,7 +468,7 @@ void solve(uint b)
     uint info;
     if ((flags & FLAG_FACTORED) == 0u) {
         copy_in(M, mb, 16, 5, b, n, n);
-        info = lu(M, mb, P, pb, n, 0, n);
+        info = lu(M, mb, P, pb, n, 0, n, true);
         if (lid == 0)
             ST.v[b] = info;
     } else {
@@ -455,11 +543,22 @@ void householder(MatT M, uint mb, uint m, uint n, uint k0, uint k1, uint cend, M
             part += abs2(T_C(M.v[mb + i * n + j]));
         red_v[lid] = part;
         barrier();
-        for (uint s = NT / 2; s > 0; s >>= 1) {
-            if (lid < s)
-                red_v[lid] += red_v[lid + s];
-            barrier();
+        // two levels, as the LU pivot search: 16 partial sums of NT / 16, then their sum
+        const uint HG = 16u, HPER = NT / HG;
+        if (lid < HG) {
+            T_R acc = T_R(0);
+            for (uint q = 0; q < HPER; q++)
+                acc += red_v[lid * HPER + q];
+            red_v[lid * HPER] = acc;
         }
+        barrier();
+        if (lid == 0) {
+            T_R acc = T_R(0);
+            for (uint g = 0; g < HG; g++)
+                acc += red_v[g * HPER];
+            red_v[0] = acc;
+        }
+        barrier();
         T_R xn2 = red_v[0];
         barrier();
         T_C tau = T_C(0);
@@ -540,7 +639,8 @@ void qr_panel(uint b)
     MatT M = MatT(addr(20));
     MatT V = MatT(addr(24));
     MatT T = MatT(addr(26));
-    uint mb = b * m * n, vb = b * mv * nbp, tb = b * nbp * nbp;
+    // V and T at element offsets w[9], w[10] (the panels share two temporaries)
+    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
     if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, m, n);
     householder(M, mb, m, n, k0, k1, k1, T, tb, nbp + 1);
@@ -625,8 +725,318 @@ void qr(uint b)
     }
 }
 
+// ---- many-workgroup steps of the blocked paths (a batch item per gl_WorkGroupID.z) ----------
+
+// OP_GEMM: C = (G_ACC ? C : 0) + (G_NEG ? -1 : 1) op(A) op(B), C M x N, K inner; op: the
+// transpose (G_TA, G_TB) and/or the conjugate (G_CA, G_CB). Each operand: element offset,
+// row stride (ld; column stride 1) and batch stride. G_LOWER: tiles wholly above C's diagonal
+// are skipped (a Hermitian trailing update, only its lower triangle needed).
+// Tiles of GT x GT by 16 x 16 invocations, (GT / 16)^2 elements each, K steps of GK.
+// Words: 0 M 1 N 2 K 3 flags 5 a_off 6 a_ld 7 a_bs 8 b_off 9 b_ld 10 b_bs 11 c_off 12 c_ld
+// 13 c_bs; addresses A 16, B 18, C 20.
+#define G_TA 1u
+#define G_TB 2u
+#define G_CA 4u
+#define G_CB 8u
+#define G_NEG 16u
+#define G_ACC 32u
+#define G_LOWER 64u
+#define GT 64u
+#define GK 8u
+#define GR (GT / 16u)
+
+void gemm()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2], flags = p.w[3];
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    uint tx = lid % 16u, ty = lid / 16u;
+    uint i0 = gl_WorkGroupID.y * GT, j0 = gl_WorkGroupID.x * GT;
+    if ((flags & G_LOWER) != 0u && j0 >= i0 + GT)
+        return;
+    InT A = InT(addr(16));
+    InT B = InT(addr(18));
+    MatT C = MatT(addr(20));
+    uint ab = p.w[5] + b * p.w[7], ald = p.w[6];
+    uint bb = p.w[8] + b * p.w[10], bld = p.w[9];
+    uint cb = p.w[11] + b * p.w[13], cld = p.w[12];
+    bool ta = (flags & G_TA) != 0u, tb = (flags & G_TB) != 0u;
+    bool ca = (flags & G_CA) != 0u, cbj = (flags & G_CB) != 0u;
+    T_C acc[GR][GR];
+    [[unroll]] for (uint r = 0; r < GR; r++)
+        [[unroll]] for (uint c = 0; c < GR; c++)
+            acc[r][c] = T_C(0);
+    for (uint l0 = 0; l0 < K; l0 += GK) {
+        for (uint e = lid; e < GT * GK; e += NT) {
+            // A(i, l): consecutive invocations along A's contiguous axis
+            uint r, c;
+            if (ta) {
+                r = e % GT;
+                c = e / GT;
+            } else {
+                c = e % GK;
+                r = e / GK;
+            }
+            uint gi = i0 + r, gl = l0 + c;
+            T_C v = T_C(0);
+            if (gi < M && gl < K) {
+                v = T_C(A.v[ab + (ta ? gl * ald + gi : gi * ald + gl)]);
+                if (ca)
+                    v = cconj(v);
+            }
+            gS[c * GT + r] = v;
+        }
+        for (uint e = lid; e < GT * GK; e += NT) {
+            // B(l, j)
+            uint r, c;
+            if (tb) {
+                r = e % GK;
+                c = e / GK;
+            } else {
+                c = e % GT;
+                r = e / GT;
+            }
+            uint gl = l0 + r, gj = j0 + c;
+            T_C v = T_C(0);
+            if (gl < K && gj < N) {
+                v = T_C(B.v[bb + (tb ? gj * bld + gl : gl * bld + gj)]);
+                if (cbj)
+                    v = cconj(v);
+            }
+            gS[GK * GT + r * GT + c] = v;
+        }
+        barrier();
+        [[unroll]] for (uint l = 0; l < GK; l++) {
+            T_C av[GR], bv[GR];
+            [[unroll]] for (uint r = 0; r < GR; r++)
+                av[r] = gS[l * GT + ty + 16u * r];
+            [[unroll]] for (uint c = 0; c < GR; c++)
+                bv[c] = gS[GK * GT + l * GT + tx + 16u * c];
+            [[unroll]] for (uint r = 0; r < GR; r++)
+                [[unroll]] for (uint c = 0; c < GR; c++)
+                    acc[r][c] += cmul(av[r], bv[c]);
+        }
+        barrier();
+    }
+    bool neg = (flags & G_NEG) != 0u, add = (flags & G_ACC) != 0u;
+    [[unroll]] for (uint r = 0; r < GR; r++) {
+        uint i = i0 + ty + 16u * r;
+        [[unroll]] for (uint c = 0; c < GR; c++) {
+            uint j = j0 + tx + 16u * c;
+            if (i < M && j < N) {
+                T_C v = neg ? -acc[r][c] : acc[r][c];
+                if (add)
+                    v += T_C(C.v[cb + i * cld + j]);
+                C.v[cb + i * cld + j] = T_S(v);
+            }
+        }
+    }
+}
+
+// OP_TRSM: X = T^-1 X for the nb x nb triangle T (lower, or upper with S_UPPER; unit diagonal
+// with S_UNIT) and nb x ncols X (S_CONJ: X is read and written conjugated, so that the solve
+// of L21 = A21 L11^-H runs on the view A21^H). A column of X per NT / cw invocations (cw
+// columns a workgroup, w[4]), taking every (NT / cw)-th row.
+// Words: 0 nb 1 ncols 3 flags 4 cw 5 t_off 6 t_ld 7 t_bs 8 x_off 9 x_rs 10 x_cs 11 x_bs;
+// addresses T 16, X 18.
+#define S_UPPER 1u
+#define S_UNIT 2u
+#define S_CONJ 4u
+#define S_SHARED 8u
+
+void trsm()
+{
+    uint nb = p.w[0], ncols = p.w[1], flags = p.w[3], cw = p.w[4];
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    uint rpn = NT / cw;
+    uint rp = lid % rpn, c = gl_WorkGroupID.x * cw + lid / rpn;
+    InT Tm = InT(addr(16));
+    MatT X = MatT(addr(18));
+    uint tb = p.w[5] + b * p.w[7], tld = p.w[6];
+    uint xrs = p.w[9];
+    uint xc = p.w[8] + b * p.w[11] + c * p.w[10];
+    bool ok = c < ncols;
+    bool upper = (flags & S_UPPER) != 0u, unit = (flags & S_UNIT) != 0u;
+    bool cj = (flags & S_CONJ) != 0u;
+    if ((flags & S_SHARED) != 0u) {
+        // the workgroup's nb x cw block of X in shared memory (the caller keeps nb * cw <= GS),
+        // loaded and stored along X's contiguous axis
+        uint cl = lid / rpn, c0 = gl_WorkGroupID.x * cw, xb = p.w[8] + b * p.w[11];
+        uint xcs = p.w[10];
+        bool rows_fast = xrs == 1u;
+        for (uint e = lid; e < nb * cw; e += NT) {
+            uint i = rows_fast ? e % nb : e / cw, l = rows_fast ? e / nb : e % cw;
+            T_C v = T_C(0);
+            if (c0 + l < ncols) {
+                v = T_C(X.v[xb + (c0 + l) * xcs + i * xrs]);
+                if (cj)
+                    v = cconj(v);
+            }
+            gS[i * cw + l] = v;
+        }
+        for (uint s = 0; s < nb; s++) {
+            uint j = upper ? nb - 1u - s : s;
+            barrier();
+            T_C xj = gS[j * cw + cl];
+            if (!unit) {
+                xj = cdiv(xj, T_C(Tm.v[tb + j * tld + j]));
+                barrier();
+                if (rp == 0u)
+                    gS[j * cw + cl] = xj;
+            }
+            uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
+            for (uint i = lo + rp; i < hi; i += rpn)
+                gS[i * cw + cl] -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+        }
+        barrier();
+        for (uint e = lid; e < nb * cw; e += NT) {
+            uint i = rows_fast ? e % nb : e / cw, l = rows_fast ? e / nb : e % cw;
+            if (c0 + l < ncols) {
+                T_C v = gS[i * cw + l];
+                X.v[xb + (c0 + l) * xcs + i * xrs] = T_S(cj ? cconj(v) : v);
+            }
+        }
+        return;
+    }
+    for (uint s = 0; s < nb; s++) {
+        uint j = upper ? nb - 1u - s : s;
+        sync();
+        T_C xj = T_C(0);
+        if (ok) {
+            xj = T_C(X.v[xc + j * xrs]);
+            if (cj)
+                xj = cconj(xj);
+            if (!unit)
+                xj = cdiv(xj, T_C(Tm.v[tb + j * tld + j]));
+        }
+        if (!unit) {
+            sync();
+            if (ok && rp == 0u)
+                X.v[xc + j * xrs] = T_S(cj ? cconj(xj) : xj);
+        }
+        if (ok) {
+            uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
+            for (uint i = lo + rp; i < hi; i += rpn) {
+                T_C xi = T_C(X.v[xc + i * xrs]);
+                if (cj)
+                    xi = cconj(xi);
+                xi -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+                X.v[xc + i * xrs] = T_S(cj ? cconj(xi) : xi);
+            }
+        }
+    }
+}
+
+// OP_AUX: elementwise steps over a rows x cols matrix D (C-contiguous, batch stride
+// rows * cols) by a grid-stride loop; mode w[3]:
+//   X_COPY   D = S (strided: words 5..8 offset, row, column and batch stride); X_UPPER: only
+//            the upper triangle, zeros below (R of a QR)
+//   X_TRIL   D's strictly upper triangle zeroed (in place; rows == cols)
+//   X_TRIU   D's strictly upper triangle set to the conjugate transpose of the lower
+//   X_ZLOW   D's strictly lower triangle zeroed
+//   X_EYE    D = the identity
+//   X_GATHER D[i][c] = S[perm[i]][c] (X_EYE with it: perm[i] == c), perm at 20 (rows a batch)
+//   X_PERM   perm (at 20) from LU's row interchanges (at 22), one workgroup a batch item
+// Addresses: S 16, D 18.
+#define X_COPY 1u
+#define X_TRIL 2u
+#define X_TRIU 3u
+#define X_ZLOW 4u
+#define X_EYE 5u
+#define X_GATHER 6u
+#define X_PERM 7u
+#define X_MODE 15u
+#define X_UPPER 16u
+#define X_IDENT 32u
+#define PERM_SHARED 2048u
+shared uint perm_s[PERM_SHARED];
+
+void aux()
+{
+    uint rows = p.w[0], cols = p.w[1], flags = p.w[3];
+    uint mode = flags & X_MODE;
+    uint b = gl_WorkGroupID.z;
+    uint lid = gl_LocalInvocationID.x;
+    MatT D = MatT(addr(18));
+    UintB PM = UintB(addr(20));
+    if (mode == X_PERM) {
+        uint n = rows;
+        UintB PV = UintB(addr(22));
+        uint pb = b * n;
+        if (n <= PERM_SHARED) {
+            for (uint i = lid; i < n; i += NT)
+                perm_s[i] = i;
+            barrier();
+            if (lid == 0u) {
+                for (uint j = 0; j < n; j++) {
+                    uint q = PV.v[pb + j];
+                    uint t = perm_s[j];
+                    perm_s[j] = perm_s[q];
+                    perm_s[q] = t;
+                }
+            }
+            barrier();
+            for (uint i = lid; i < n; i += NT)
+                PM.v[pb + i] = perm_s[i];
+        } else {
+            for (uint i = lid; i < n; i += NT)
+                PM.v[pb + i] = i;
+            sync();
+            if (lid == 0u) {
+                for (uint j = 0; j < n; j++) {
+                    uint q = PV.v[pb + j];
+                    uint t = PM.v[pb + j];
+                    PM.v[pb + j] = PM.v[pb + q];
+                    PM.v[pb + q] = t;
+                }
+            }
+        }
+        return;
+    }
+    InT S = InT(addr(16));
+    uint sb = p.w[5] + b * p.w[8], srs = p.w[6], scs = p.w[7];
+    uint tot = rows * cols, db = b * tot;
+    for (uint e = gl_WorkGroupID.x * NT + lid; e < tot; e += gl_NumWorkGroups.x * NT) {
+        uint i = e / cols, c = e - i * cols;
+        if (mode == X_COPY) {
+            bool keep = (flags & X_UPPER) == 0u || c >= i;
+            D.v[db + e] = keep ? S.v[sb + i * srs + c * scs] : T_S(T_C(0));
+        } else if (mode == X_TRIL) {
+            if (c > i)
+                D.v[db + e] = T_S(T_C(0));
+        } else if (mode == X_TRIU) {
+            if (c > i)
+                D.v[db + e] = T_S(cconj(T_C(D.v[db + c * cols + i])));
+        } else if (mode == X_ZLOW) {
+            if (c < i)
+                D.v[db + e] = T_S(T_C(0));
+        } else if (mode == X_EYE) {
+            D.v[db + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+        } else if (mode == X_GATHER) {
+            uint q = PM.v[b * rows + i];
+            if ((flags & X_IDENT) != 0u)
+                D.v[db + e] = T_S(creal(q == c ? T_R(1) : T_R(0)));
+            else
+                D.v[db + e] = S.v[sb + q * srs + c * scs];
+        }
+    }
+}
+
 void main()
 {
+    if (OP == OP_GEMM) {
+        gemm();
+        return;
+    }
+    if (OP == OP_TRSM) {
+        trsm();
+        return;
+    }
+    if (OP == OP_AUX) {
+        aux();
+        return;
+    }
     uint b = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (b >= p.w[2])
         return;

@@ -328,3 +328,167 @@ def test_repeated_calls_replay_plans():
     for _ in range(3):
         _close(linalg.cholesky(x), np.linalg.cholesky(a), dt, 6)
     assert len(_linalg._plans) == n
+
+
+# -- the blocked paths (order > BLOCKED_MIN): one compiled plan of GEMM/TRSM/AUX steps -------
+from array_api_vulkan._kernels import _linalg as _klinalg  # noqa: E402
+
+
+@pytest.fixture(params=["default", "nb32-whole-global", "nb16-matmul"])
+def knobs(request, monkeypatch):
+    """The blocked paths under their tuning knobs: the defaults (LU panels in inner blocks of
+    16); NB = 32 with whole LU panels, the TRSM in device memory, panels of up to 1024
+    invocations and the updates as steps of the matmul family's kernel; NB = 16 with the trailing updates through
+    _matmul.matmul_update (steps recorded one by one)."""
+    if request.param == "nb32-whole-global":
+        monkeypatch.setattr(_klinalg, "NB", 32)
+        monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
+        monkeypatch.setattr(_klinalg, "TRSM_SHARED", False)
+        monkeypatch.setattr(_klinalg, "TRSM_CW", 8)
+        monkeypatch.setattr(_klinalg, "PANEL_NT", 1024)
+        monkeypatch.setattr(_klinalg, "UPDATE", "mmstep")
+    elif request.param == "nb16-matmul":
+        monkeypatch.setattr(_klinalg, "NB", 16)
+        monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
+    return request.param
+
+
+def _knob_case(knobs, dt):
+    """The knob variants run on one real and one complex dtype."""
+    if knobs != "default" and dt not in (FLOATS[0], FLOATS[-1]):
+        pytest.skip("knob variants on two dtypes")
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [64, 65, 129])
+def test_blocked_cholesky(dt, n, knobs):
+    _knob_case(knobs, dt)
+    if knobs != "default" and n != 129:
+        pytest.skip("knob variants at 129")
+    a = _spd((2, n, n), dt)
+    x = xp.asarray(a)
+    with native():
+        lo = linalg.cholesky(x)
+        up = linalg.cholesky(x, upper=True)
+        st = linalg.cholesky(xp.asarray(np.ascontiguousarray(np.swapaxes(a, -1, -2))).mT)
+        off = linalg.cholesky(x[1])     # a view at an offset
+    want = np.linalg.cholesky(a)
+    _close(lo, want, dt, n)
+    _close(up, np.conj(np.swapaxes(want, -1, -2)), dt, n)
+    _close(st, want, dt, n)
+    _close(off, want[1], dt, n)
+
+
+@pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
+@pytest.mark.parametrize("bad", [3, 100, 140])
+def test_blocked_cholesky_not_positive_definite(dt, bad):
+    """A failure in the first, a middle or the last block of one matrix of a batch raises."""
+    a = _spd((3, 150, 150), dt)
+    a[1, bad, bad] = -10
+    with native(), pytest.raises(np.linalg.LinAlgError):
+        linalg.cholesky(xp.asarray(a))
+    a[1] = _spd((150, 150), dt)
+    with native():
+        _close(linalg.cholesky(xp.asarray(a)), np.linalg.cholesky(a), dt, 150)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("n", [65, 129, 200])
+def test_blocked_lu(dt, n, knobs):
+    """solve (batch broadcast, strided b), inv, det and slogdet of blocked LUs."""
+    _knob_case(knobs, dt)
+    if (knobs != "default") != (n == 129):
+        pytest.skip("knob variants at 129, the defaults at 65 and 200")
+    if n == 200 and dt not in REALS:
+        pytest.skip("200 on the real dtypes")
+    a = _data((2, n, n), dt) / n ** 0.5
+    b = _data((3, 1, n, 5), dt)
+    x, y = xp.asarray(a), xp.asarray(b)
+    with native():
+        got = linalg.solve(x, y)
+        gi = linalg.inv(x)
+        d = linalg.det(x)
+        s, l = linalg.slogdet(x)
+        bt = _data((5, n), dt)
+        gs = linalg.solve(x[1], xp.asarray(bt).mT)   # offset a, transposed b
+    _close(got, np.linalg.solve(a, b), dt, n, scale=np.abs(np.linalg.solve(a, b)).max())
+    _close(gi, np.linalg.inv(a), dt, n)
+    ws, wl = np.linalg.slogdet(a)
+    _close(s, ws, dt, n)
+    _close(l, wl, dt, n)
+    _close(d, np.linalg.det(a), dt, n, scale=np.abs(np.linalg.det(a)).max())
+    want = np.linalg.solve(a[1], bt.T)
+    _close(gs, want, dt, n, scale=np.abs(want).max())
+
+
+@pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
+def test_blocked_singular(dt):
+    n = 150
+    a = _data((3, n, n), dt)
+    a[1, :, 100] = 0             # a zero column in the second block
+    a[2, 140] = 2 * a[2, 7]      # dependent rows
+    x = xp.asarray(a)
+    with native():
+        d = np.asarray(linalg.det(x))
+        s, l = linalg.slogdet(x)
+    assert d[1] == 0 and np.asarray(s)[1] == 0 and np.asarray(l)[1] == -np.inf
+    assert abs(d[2]) <= 1e-6 * abs(d[0])
+    for f in (lambda: linalg.inv(x), lambda: linalg.solve(x, xp.asarray(_data((3, n, 2), dt)))):
+        with native(), pytest.raises(np.linalg.LinAlgError):
+            f()
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(2, 130, 65), (65, 130), (2, 129, 129)])
+@pytest.mark.parametrize("mode", ["reduced", "complete"])
+def test_blocked_qr(dt, shape, mode, knobs):
+    _knob_case(knobs, dt)
+    if knobs != "default" and (mode == "complete" or len(shape) == 3):
+        pytest.skip("knob variants on one shape")
+    a = _data(shape, dt)
+    with native():
+        q, r = linalg.qr(xp.asarray(a), mode=mode)
+    q, r = np.asarray(q), np.asarray(r)
+    wq, wr = np.linalg.qr(a, mode=mode)
+    assert q.shape == wq.shape and r.shape == wr.shape
+    _close(q @ r, a, dt, shape[-1])
+    eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+    _close(np.conj(np.swapaxes(q, -1, -2)) @ q, eye.astype(q.dtype), dt, shape[-1])
+    _close(np.abs(r), np.abs(wr), dt, shape[-1])
+    assert np.allclose(np.tril(r, -1), 0)
+
+
+def test_blocked_is_one_plan():
+    """A repeated blocked call replays one compiled plan: no new plan, and the host reads only
+    the status word."""
+    from array_api_vulkan._runtime import reset_runtime_stats
+
+    dt = xp.float64 if xp.float64 in DTYPES else xp.float32
+    x = xp.asarray(_spd((130, 130), dt))
+    linalg.cholesky(x)
+    plans = len(_klinalg._plans)
+    reset_runtime_stats()
+    linalg.cholesky(x)
+    assert len(_klinalg._plans) == plans
+    st = runtime_stats()
+    assert st["submits"] <= 2, st["submits"]
+
+
+@pytest.mark.parametrize("n", [100, 3000])
+def test_blocked_permutation_step(n):
+    """The AUX step turning LU's row interchanges into a permutation, in shared memory (n up to
+    2048) and in device memory beyond."""
+    from array_api_vulkan._kernels._launch import ARG
+
+    rng = np.random.default_rng(5)
+    piv = np.array([rng.integers(j, n) for j in range(n)], np.uint32)
+    p = xp.asarray(piv)
+    x = xp.asarray(np.zeros((1, 1), np.float32))
+    rec = _klinalg._begin("linalg_cholesky", x, 1)
+    out = rec.out(n, p.dtype, (n,))
+    rec.aux(_klinalg.X_PERM, n, n, out, perm=out, piv=(ARG, 0))
+    got = np.asarray(rec.compile(1)(p))
+    want = np.arange(n)
+    for j in range(n):
+        want[[j, piv[j]]] = want[[piv[j], j]]
+    np.testing.assert_array_equal(got, want)

@@ -1,11 +1,16 @@
 """Dense factorizations (the linalg family, glsl/linalg.comp): cholesky, LU-based det, slogdet,
 solve and inv, Householder QR, for float32, float64, complex64 and complex128 stacks of matrices.
 
-One workgroup factorizes one matrix of the batch (any number of batch dimensions: they collapse
-to one stride, else the operand is first copied contiguous), reading its operands in place
-through their strides, so a transposed or strided input costs no copy. Each call is one
-dispatch, kept as a compiled plan per layout; cholesky, solve and inv then read a status word
-per matrix on the host (the caller raises on a non-positive-definite or singular matrix).
+Ask first: the spec layer calls supports(op, x[, b]); the kernels below then return their
+results, and raise NotNative where they cannot (a bug in the answer).
+
+Matrices of order up to BLOCKED_MIN: one workgroup factorizes one matrix of the batch (any
+number of batch dimensions: they collapse to one stride, else the operand is first copied
+contiguous), reading its operands in place through their strides, so a transposed or strided
+input costs no copy; one dispatch. Larger ones: blocked in columns of NB (see "blocked paths"
+below), every step recorded by one compiled plan per layout. Cholesky, solve and inv then read
+a status word per matrix on the host (the caller raises on a non-positive-definite or singular
+matrix): the one host synchronisation of a call.
 """
 import math
 
@@ -13,6 +18,7 @@ import numpy as np
 
 from . import _launch
 from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
+from ._reduce import NotNative
 
 FAMILY = "linalg"
 CODES = table.FAMILY_CODES[FAMILY]
@@ -21,14 +27,16 @@ A_IN, A_B, A_W, A_P, A_O1, A_O2, A_O3, A_ST = 16, 18, 20, 22, 24, 26, 28, 30
 W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
-FLAG_PANEL, FLAG_ROUT = 512, 1024
+FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
-# matrices of order above BLOCKED_MIN are factorized in block columns of NB (a panel dispatch,
+# matrices of order above BLOCKED_MIN are factorized in block columns of NB (NB_OP: per
+# factorization, "cholesky", "lu", "qr", where it differs) (a panel dispatch,
 # then the trailing update as a matmul); smaller ones whole, in one dispatch
 BLOCKED_MIN = 64
 NB = 64
+NB_OP = {}
 
 _plans = {}
 
@@ -101,6 +109,49 @@ def _expanded(a, batch):
     return _launch.contiguous(a, shape)
 
 
+_OPS = {"cholesky": "linalg_cholesky", "det": "linalg_det", "slogdet": "linalg_slogdet",
+        "solve": "linalg_solve", "inv": "linalg_solve", "qr": "linalg_qr"}
+_BLOCKED_OPS = {"cholesky": ("linalg_gemm", "linalg_trsm", "linalg_aux"),
+                "qr": ("linalg_gemm", "linalg_aux")}
+
+
+def _solve_batch(a, b):
+    na, nb = a.ndim - 2, b.ndim - 2
+    nd = max(na, nb)
+    pa = (1,) * (nd - na) + tuple(a._shape[:-2])
+    pb = (1,) * (nd - nb) + tuple(b._shape[:-2])
+    return tuple(max(u, v) if min(u, v) != 0 else 0 for u, v in zip(pa, pb))
+
+
+def supports(op, x, b=None):
+    """Whether linalg op `op` (cholesky, det, slogdet, solve, inv, qr) of x (and b, solve's
+    right-hand sides, of x's dtype) runs natively: then the kernel below returns its result."""
+    dev, dt = x._alloc.device, x._dtype
+    if _shader(_OPS[op], dt, dev) is None or not _fits(x):
+        return False
+    if b is not None and (b._dtype != dt or not _fits(b)):
+        return False
+    if op == "qr":
+        order = min(x._shape[-2:])
+        batch = x._shape[:-2]
+    else:
+        order = x._shape[-1]
+        batch = _solve_batch(x, b) if b is not None else x._shape[:-2]
+    if order > BLOCKED_MIN:
+        if math.prod(batch) > MAX_Z:
+            return False
+        extra = _BLOCKED_OPS.get(op, ("linalg_lu", "linalg_gemm", "linalg_trsm", "linalg_aux"))
+        if any(_shader(e, dt, dev) is None for e in extra):
+            return False
+    return True
+
+
+def _native(value, what):
+    if value is None:
+        raise NotNative(f"linalg {what}: not native here, though supports() said it was")
+    return value
+
+
 def _u32(v):
     return int(v) & 0xFFFFFFFF
 
@@ -157,7 +208,27 @@ def _matrix_words(w, at, x, bstride):
 
 
 def cholesky(x, upper):
-    """(factor, status ndarray per matrix) or None."""
+    """(factor, status ndarray per matrix): the caller has asked supports("cholesky", x)."""
+    return _native(_cholesky(x, upper), "cholesky")
+
+
+def det(x, want_slogdet=False):
+    """det(x) as an Array, or (sign, mantissa, exponent) Arrays for slogdet."""
+    return _native(_det(x, want_slogdet), "slogdet" if want_slogdet else "det")
+
+
+def solve(a, b, inv=False):
+    """(X, status ndarray) with X = a^-1 b (b: (..., n, k), batch dimensions broadcasting with
+    a's), or X = a^-1 where inv."""
+    return _native(_solve(a, b, inv), "inv" if inv else "solve")
+
+
+def qr(x, complete):
+    """(Q, R) Arrays of Householder QR."""
+    return _native(_qr(x, complete), "qr")
+
+
+def _cholesky(x, upper):
     dev = x._alloc.device
     dt = x._dtype
     shader = _shader("linalg_cholesky", dt, dev)
@@ -195,8 +266,7 @@ def cholesky(x, upper):
     return out[0], _status(out[1])
 
 
-def det(x, want_slogdet=False):
-    """det(x) as an Array, or (sign, mantissa, exponent) Arrays for slogdet; None if not native."""
+def _det(x, want_slogdet=False):
     dev = x._alloc.device
     dt = x._dtype
     op = "linalg_slogdet" if want_slogdet else "linalg_det"
@@ -249,9 +319,7 @@ def det(x, want_slogdet=False):
     return out if want_slogdet else out[0]
 
 
-def solve(a, b, inv=False):
-    """(X, status ndarray) with X = a^-1 b (b: (..., n, k), batch dimensions broadcasting with
-    a's), or X = a^-1 where inv; None where not native."""
+def _solve(a, b, inv=False):
     dev = a._alloc.device
     dt = a._dtype
     shader = _shader("linalg_solve", dt, dev)
@@ -264,11 +332,7 @@ def solve(a, b, inv=False):
         ops = [a]
     else:
         k = b._shape[-1]
-        na, nb = a.ndim - 2, b.ndim - 2
-        nd = max(na, nb)
-        pa = (1,) * (nd - na) + tuple(a._shape[:-2])
-        pb = (1,) * (nd - nb) + tuple(b._shape[:-2])
-        batch = tuple(max(u, v) if min(u, v) != 0 else 0 for u, v in zip(pa, pb))
+        batch = _solve_batch(a, b)
         ops = [a, b]
     sts = _batch_layout(ops, batch)
     if sts is None:
@@ -310,8 +374,7 @@ def solve(a, b, inv=False):
     return out[0], _status(out[1])
 
 
-def qr(x, complete):
-    """(Q, R) Arrays of Householder QR, or None."""
+def _qr(x, complete):
     dev = x._alloc.device
     dt = x._dtype
     shader = _shader("linalg_qr", dt, dev)
@@ -363,214 +426,544 @@ def qr(x, complete):
     return out
 
 
-# -- blocked paths: a dispatch per panel, the trailing updates through the matmul kernels -----
-def _new(dev, dt, shape):
-    return _launch.result_type._new(dev.alloc(math.prod(shape) * dt.itemsize), dt, tuple(shape))
+# -- blocked paths: every step of a factorization recorded as one compiled plan per layout ----
+# Steps over many workgroups (a batch item per gl_WorkGroupID.z): the GEMM of the trailing
+# updates, the triangular solves of the off-diagonal blocks (TRSM) and elementwise steps (AUX);
+# in one workgroup per matrix: the diagonal block of a cholesky, the tall panel of an LU or QR.
+G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
+GEMM_TILE = 64
+S_UPPER, S_UNIT, S_CONJ, S_SHARED = 1, 2, 4, 8
+X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
+X_UPPER, X_IDENT = 16, 32
+# columns of X per TRSM workgroup (256 / TRSM_CW invocations per column)
+TRSM_CW = 16
+# the most elements of the shared array (GS; 4096: a 64 x 64 cholesky diagonal block)
+SHARED_MAX = 4096
+# invocations of the one-workgroup-a-matrix steps (panels, the cholesky diagonal block): 256,
+# or up to 1024 where the device's shared memory holds their reduction arrays
+PANEL_NT = 256
+# the TRSM's block of X in shared memory (else read and written in device memory)
+TRSM_SHARED = True
+# LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
+# 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
+# of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
+# (chosen by that reasoning and lavapipe; not measured on a GPU yet)
+PANEL_IB = 16
+# the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
+# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison) or
+# "mmstep" (the matmul family's kernel as steps of the plan, as matmul_update records it)
+UPDATE = "plan"
+# most workgroups of an AUX step (grid-stride loop)
+AUX_GROUPS = 1024
+MAX_Z = 65535
 
 
-def _view(a, shape, strides, offset):
-    return _launch.result_type._new(a._alloc, a._dtype, tuple(shape), tuple(strides),
-                                    a._offset + offset)
+class _Capture:
+    """A device proxy that keeps the dispatches recorded through it (_Rec._mm_step)."""
+
+    def __init__(self, dev):
+        self._dev = dev
+        self.calls = []
+
+    def __getattr__(self, name):
+        return getattr(self._dev, name)
+
+    def launch(self, shader, spec, buffers, writes, push, count=0, groups=(), **kw):
+        if count or not groups:
+            self.calls.append(None)   # (a 1-D launch: not captured)
+            return
+        self.calls.append((shader, spec, list(buffers), list(writes), np.array(push), groups))
 
 
-def _block(W, r0, r1, c0, c1):
-    """The view W[:, r0:r1, c0:c1] of a (nbatch, n, m) C-contiguous W."""
-    nb, n, m = W._shape
-    return _view(W, (nb, r1 - r0, c1 - c0), (n * m, m, 1), r0 * m + c0)
+class _Placeholder:
+    """An allocation stand-in: its device, a marker address, a size."""
+
+    def __init__(self, device, address, nbytes):
+        self.device, self.address, self.nbytes = device, address, nbytes
 
 
-def _dispatch(shader, op, words, nbatch, arrays):
-    """Records one dispatch. arrays: [(Array, writes, address word, offset word or None)]."""
-    push = np.zeros(PUSH_WORDS, np.uint32)
-    push[:] = [int(v) & 0xFFFFFFFF for v in words]
-    for a, _, aw, ow in arrays:
-        _launch.put_address(push, aw, a._alloc)
-        if ow is not None:
-            push[ow] = a._offset & 0xFFFFFFFF
-    dev = arrays[0][0]._alloc.device
-    dev.launch(shader, [CODES[op], 256], [a._alloc for a, *_ in arrays],
-               [wr for _, wr, *_ in arrays], push, 0, _groups(nbatch))
-    _launch.state.launches += 1
-    _launch.state.last_plan = None
+def shared_elements(dev, dt):
+    """GS (specialisation constant 2): the elements of the shared array that holds the GEMM's
+    tiles, the TRSM's block of X and the cholesky diagonal block: a power of two from 1024, as
+    large as the device's shared memory allows beside the kernels' other shared arrays (the
+    reduction arrays of 256 invocations and the permutation's 2048 words)."""
+    limits = getattr(dev, "limits", None) or {}
+    limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+    it = dt.itemsize
+    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
+    other = 256 * (real + 4 + it) + 2048 * 4
+    g = 1024
+    while g < SHARED_MAX and 2 * g * it + other <= limit:
+        g *= 2
+    return g
 
 
-def _herm(B):
-    """B^H: a transposed view (of a conjugated copy for complex B), or None."""
-    from . import elementwise
+class _Rec:
+    """The steps, results and temporaries of one blocked factorization (one compiled plan)."""
 
-    dt = B._dtype
-    if table.DTYPES[dt.name][3] == "c":
-        B = elementwise("conj", [B], dt, B._shape)
-        if B is None:
-            return None
-    return _view(B, B._shape[:-2] + (B._shape[-1], B._shape[-2]),
-                 B._strides[:-2] + (B._strides[-1], B._strides[-2]), 0)
+    def __init__(self, dev, dt, shader, nbatch):
+        self.dev, self.dt, self.shader, self.nbatch = dev, dt, shader, nbatch
+        self.steps, self.temps, self.outs = [], [], []
+        self.gs = shared_elements(dev, dt)   # the most a step may take
 
+    def panel_nt(self, gs=1024):
+        """The workgroup size of the one-workgroup-a-matrix steps: PANEL_NT, halved (to 256)
+        until the reduction arrays (NT each) fit the device's shared memory beside GS."""
+        limits = getattr(self.dev, "limits", None) or {}
+        limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+        it = self.dt.itemsize
+        real = it // 2 if table.DTYPES[self.dt.name][3] == "c" else it
+        nt = max(256, min(PANEL_NT, 1024))
+        while nt > 256 and nt * (real + 4 + it) + 2048 * 4 + gs * it > limit:
+            nt //= 2
+        return nt
 
-def _sub_update(C, A, B, herm=False):
-    """C -= A @ B (B^H where herm) in place, C a view: a matmul, a subtract, an assignment."""
-    from . import assign, elementwise
-    from ._matmul import matmul
+    def out(self, count, dt, shape):
+        shape = tuple(shape)
+        self.outs.append((max(count, 1) * dt.itemsize, dt, shape, _launch._c_strides(shape)))
+        return (OUT, len(self.outs) - 1)
 
-    dt = C._dtype
-    if herm:
-        B = _herm(B)
-        if B is None:
+    def tmp(self, nbytes):
+        self.temps.append(max(int(nbytes), 4))
+        return (TMP, len(self.temps) - 1)
+
+    def fit(self, count):
+        """GS for a step that keeps `count` elements in the shared array: the least power of
+        two from 1024 (the GEMM's tiles) that holds them, or 1024 where none within the
+        device's limit does (the step then works in device memory)."""
+        g = 1024
+        while g < count:
+            g *= 2
+        return g if g <= self.gs else 1024
+
+    def step(self, op, words, groups, bufs, nt=256, gs=1024):
+        """bufs: [(ref, writes, address word, offset word or None)]"""
+        w = [_u32(v) for v in words] + [0] * (PUSH_WORDS - len(words))
+        seen, buffers, patches = {}, [], []
+        for ref, wr, aw, ow in bufs:
+            if ref in seen:
+                i = seen[ref]
+                buffers[i] = (ref[0], ref[1], buffers[i][2] or wr)
+            else:
+                seen[ref] = len(buffers)
+                buffers.append((ref[0], ref[1], wr))
+            patches.append((aw, ADDRESS, ref[0], ref[1]))
+            if ow is not None:
+                patches.append((ow, OFFSET, ref[0], ref[1]))
+        self.steps.append((self.shader, [CODES[op], nt, gs], w, groups, buffers, patches))
+
+    def whole(self, op, words, bufs, nt=256, gs=1024):
+        """A step of one workgroup per matrix (the original kernels' grid)."""
+        self.step(op, words, _groups(self.nbatch), bufs, nt, gs)
+
+    def gemm(self, c, a, b, m, n, k, flags):
+        """C = (G_ACC: C) +- op(A) op(B); each operand (ref, element offset, ld, batch stride)."""
+        if m == 0 or n == 0:
+            return
+        if UPDATE == "matmul":
+            self.steps.append(("mm", c, a, b, m, n, k, flags))
+            return
+        if UPDATE == "mmstep" and self._mm_step(c, a, b, m, n, k, flags):
+            return
+        w = [m, n, k, flags, 0, a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]]
+        g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
+        self.step("linalg_gemm", w, g, [(a[0], False, 16, None), (b[0], False, 18, None),
+                                        (c[0], True, 20, None)])
+
+    def _mm_step(self, c, a, b, m, n, k, flags):
+        """C +-= op(A) op(B) as a step of the matmul family's kernel within this plan: the
+        dispatch that _matmul.matmul_update records, captured from it (through a device proxy
+        and placeholder allocations whose addresses mark the words to patch), so that the
+        matmul family's push layout stays its own. False where it does not apply (conjugated
+        operands, an assignment, a layout matmul_update refuses, more than one dispatch): the
+        own GEMM step then."""
+        from . import _matmul as mm
+
+        if table.DTYPES[self.dt.name][3] != "c":
+            flags &= ~(G_CA | G_CB)
+        if flags & (G_CA | G_CB) or not flags & G_ACC:
             return False
-    P = matmul(A, B)
-    if P is None:
-        return False
-    D = elementwise("subtract", [C, P], dt, C._shape)
-    return D is not None and assign(C, D)
+        dt, nbatch, it = self.dt, self.nbatch, self.dt.itemsize
+        cap = _Capture(self.dev)
+        marks = {}
+
+        def view(op, rows, cols, trans):
+            ref, off, ld, bs = op
+            st = (1, ld) if trans else (ld, 1)
+            shape, strides = (rows, cols), st
+            if nbatch > 1:
+                shape, strides = (nbatch, rows, cols), (bs,) + st
+            extent = off + 1 + sum((d - 1) * abs(x) for d, x in zip(shape, strides))
+            fake = marks.get(ref)
+            if fake is None:
+                fake = marks[ref] = _Placeholder(cap, (len(marks) + 1) << 44, extent * it)
+            fake.nbytes = max(fake.nbytes, extent * it)
+            return _launch.result_type._new(fake, dt, shape, strides, off)
+
+        C = view(c, m, n, False)
+        A = view(a, m, k, flags & G_TA)
+        B = view(b, k, n, flags & G_TB)
+        try:
+            if not mm.supports_matmul_update(C, A, B):
+                return False
+            mm.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
+        except NotNative:
+            return False
+        if len(cap.calls) != 1 or cap.calls[0] is None:
+            return False
+        shader, spec, allocs, writes, push, groups = cap.calls[0]
+        by_addr = {f.address >> 32: ref for ref, f in marks.items()}
+        words, patches = [int(v) for v in push], []
+        for i in range(len(words) - 1):
+            ref = by_addr.get(words[i + 1]) if words[i] == 0 else None
+            if ref is not None:
+                patches.append((i, ADDRESS) + ref)
+                words[i] = words[i + 1] = 0
+        if {p[2:] for p in patches} != {by_addr[f.address >> 32] for f in allocs}:
+            return False
+        buffers = []
+        for f, wr in zip(allocs, writes):
+            ref = by_addr[f.address >> 32]
+            buffers.append((ref[0], ref[1], bool(wr)))
+        self.steps.append((shader, list(spec), words, tuple(groups), buffers, patches))
+        return True
+
+    def trsm(self, t, x, nb, ncols, flags):
+        """X = T^-1 X; t (ref, offset, ld, batch stride), x (ref, offset, rs, cs, batch stride)."""
+        if ncols == 0 or nb == 0:
+            return
+        cw = TRSM_CW
+        if TRSM_SHARED:
+            # X's block in the shared tile of 2 * 8 * GEMM_TILE elements
+            while cw > 1 and nb * cw > self.gs:
+                cw //= 2
+            flags |= S_SHARED
+            gs = self.fit(nb * cw)
+        w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
+        g = (-(-ncols // cw), 1, self.nbatch)
+        self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)],
+                  gs=gs if TRSM_SHARED else 1024)
+
+    def aux(self, mode, rows, cols, d, src=None, perm=None, piv=None):
+        """An elementwise AUX step on D (rows x cols a batch item); src (ref, offset, rs, cs,
+        batch stride) with the offset patched for an argument."""
+        w = [rows, cols, 0, mode, 0, 0, 0, 0, 0]
+        bufs = [(d, True, 18, None)]
+        if src is not None:
+            w[5:9] = src[1:5]
+            bufs.append((src[0], False, 16, 5 if src[0][0] == ARG else None))
+        if perm is not None:
+            bufs.append((perm, mode & 15 == X_PERM, 20, None))
+        if piv is not None:
+            bufs.append((piv, False, 22, None))
+        if mode & 15 == X_PERM:
+            g = (1, 1, self.nbatch)
+        else:
+            g = (max(1, min(-(-rows * cols // 256), AUX_GROUPS)), 1, self.nbatch)
+        self.step("linalg_aux", w, g, bufs)
+
+    def run(self, args):
+        """Records the steps at once (UPDATE == "matmul": the products through
+        _matmul.matmul_update / matmul, outside any plan); the results, as a plan's."""
+        from . import assign, elementwise
+        from . import _matmul
+
+        dev, dt = self.dev, self.dt
+        outs = [_launch.result_type._new(dev.alloc(nb), odt, shape, strides)
+                for nb, odt, shape, strides in self.outs]
+        temps = [dev.alloc(nb) for nb in self.temps]
+
+        def arr(ref):
+            return (args if ref[0] == ARG else outs)[ref[1]]
+
+        def alloc(ref):
+            return temps[ref[1]] if ref[0] == TMP else arr(ref)._alloc
+
+        def view(op, rows, cols, trans, conj):
+            """op(X) as a (nbatch, rows, cols) view: X[j][i] where trans."""
+            ref, off, ld, bs = op
+            st = (bs, 1, ld) if trans else (bs, ld, 1)
+            v = _launch.result_type._new(alloc(ref), dt, (self.nbatch, rows, cols), st, off)
+            if conj and table.DTYPES[dt.name][3] == "c":
+                v = elementwise("conj", [v], dt, v._shape)
+            return v
+
+        for st in self.steps:
+            if st[0] == "mm":
+                _, c, a, b, m, n, k, flags = st
+                A = view(a, m, k, flags & G_TA, flags & G_CA)
+                B = view(b, k, n, flags & G_TB, flags & G_CB)
+                C = view(c, m, n, False, False)
+                if flags & G_ACC:
+                    _matmul.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
+                else:
+                    P = _matmul.matmul(A, B)
+                    if flags & G_NEG:
+                        P = elementwise("negative", [P], dt, P._shape)
+                    assign(C, P)
+                continue
+            shader, spec, words, groups, buffers, patches = st
+            push = np.zeros(PUSH_WORDS, np.uint32)
+            push[:] = words
+            for wd, kind, bk, bi in patches:
+                if kind == ADDRESS:
+                    _launch.put_address(push, wd, alloc((bk, bi)))
+                else:
+                    push[wd] = arr((bk, bi))._offset & 0xFFFFFFFF
+            dev.launch(shader, spec, [alloc((bk, bi)) for bk, bi, _ in buffers],
+                       [wr for _, _, wr in buffers], push, 0, groups)
+            _launch.state.launches += 1
+        _launch.state.last_plan = None
+        return tuple(outs)
+
+    def compile(self, nargs):
+        return self.dev.compile_plan(_launch.result_type, [("array", self.dt.itemsize)] * nargs,
+                                     self.outs, self.temps, self.steps)
 
 
-def _blocks(n):
-    return [(k0, min(n, k0 + NB)) for k0 in range(0, n, NB)]
+def _begin(op, x, nbatch):
+    """The recorder of a blocked factorization of x's dtype, or None where not native."""
+    dev, dt = x._alloc.device, x._dtype
+    shader = _shader(op, dt, dev)
+    if shader is None or nbatch > MAX_Z:
+        return None
+    return _Rec(dev, dt, shader, nbatch)
+
+
+def _knobs():
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX,
+            PANEL_NT)
+
+
+def _nb(kind):
+    return NB_OP.get(kind) or NB
+
+
+def _blocks(n, kind):
+    nb = _nb(kind)
+    return [(k0, min(n, k0 + nb)) for k0 in range(0, n, nb)]
+
+
+def _run_blocked(key, build, *args):
+    if UPDATE == "matmul":
+        rec = build()
+        return None if rec is None else rec.run(args)
+    plan = _plans.get(key)
+    if plan is None:
+        rec = build()
+        if rec is None:
+            return None
+        plan = rec.compile(len(args))
+        if len(_plans) >= MAX_PLANS:
+            _plans.clear()
+        _plans[key] = plan
+    out = plan(*args)
+    if out is None:
+        return None
+    return out if isinstance(out, tuple) else (out,)
+
+
+def _copy_in(rec, x, bst, rows, cols, d):
+    rec.aux(X_COPY, rows, cols, d, (( ARG, 0), 0, x._strides[-2], x._strides[-1], bst))
 
 
 def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
-    dev, dt = x._alloc.device, x._dtype
-    W = _new(dev, dt, (nbatch, n, n))
-    ST = _new(dev, _dtypes().uint32, (nbatch,))
-    for k0, k1 in _blocks(n):
-        w = [0] * PUSH_WORDS
-        flags = (FLAG_COPY if k0 == 0 else 0) | (
-            (FLAG_FINAL | (FLAG_UPPER if upper else 0)) if k1 == n else 0)
-        w[0:4] = [n, n, nbatch, flags]
-        _matrix_words(w, W_A, x, bst)
-        w[W_K0], w[W_K1] = k0, k1
-        _dispatch(shader, "linalg_cholesky", w, nbatch,
-                  [(x, False, A_IN, W_A), (W, True, A_O1, None), (ST, True, A_ST, None)])
-        if k1 < n:
-            L21 = _block(W, k1, n, k0, k1)
-            if not _sub_update(_block(W, k1, n, k1, n), L21, L21, herm=True):
-                return None
-    return _launch.result_type._new(W._alloc, dt, batch + (n, n)), _status(ST)
+    dt = x._dtype
 
+    def build():
+        rec = _begin("linalg_cholesky", x, nbatch)
+        if rec is None:
+            return None
+        W = rec.out(nbatch * n * n, dt, batch + (n, n))
+        ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
+        ld, bs = n, n * n
+        _copy_in(rec, x, bst, n, n, W)
+        for k0, k1 in _blocks(n, "cholesky"):
+            w = [0] * 16
+            w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
+            w[W_K0], w[W_K1] = k0, k1
+            gs = rec.fit((k1 - k0) ** 2)
+            rec.whole("linalg_cholesky", w, [(W, True, A_O1, None), (ST, True, A_ST, None)],
+                      rec.panel_nt(gs), gs)
+            if k1 < n:
+                # L21^H = L11^-1 A21^H, then A22 -= L21 L21^H (lower tiles only)
+                rec.trsm((W, k0 * ld + k0, ld, bs), (W, k1 * ld + k0, 1, ld, bs), k1 - k0,
+                         n - k1, S_CONJ)
+                a21 = (W, k1 * ld + k0, ld, bs)
+                rec.gemm((W, k1 * ld + k1, ld, bs), a21, a21, n - k1, n - k1, k1 - k0,
+                         G_TB | G_CB | G_NEG | G_ACC | G_LOWER)
+        if upper:
+            rec.aux(X_TRIU, n, n, W)
+            rec.aux(X_ZLOW, n, n, W)
+        else:
+            rec.aux(X_TRIL, n, n, W)
+        return rec
 
-def _lu_blocked(x, bst, n, nbatch):
-    """(W, P, ST): the blocked LU of x's matrices, pivots and status; None if not native."""
-    dev, dt = x._alloc.device, x._dtype
-    shader = _shader("linalg_lu", dt, dev)
-    if shader is None:
+    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), _knobs(), x._alloc.device)
+    out = _run_blocked(key, build, x)
+    if out is None:
         return None
-    W = _new(dev, dt, (nbatch, n, n))
-    P = _new(dev, _dtypes().uint32, (nbatch * n,))
-    ST = _new(dev, _dtypes().uint32, (nbatch,))
-    for k0, k1 in _blocks(n):
-        w = [0] * PUSH_WORDS
-        w[0:4] = [n, n, nbatch, FLAG_COPY if k0 == 0 else 0]
-        _matrix_words(w, W_A, x, bst)
-        w[W_K0], w[W_K1] = k0, k1
-        _dispatch(shader, "linalg_lu", w, nbatch,
-                  [(x, False, A_IN, W_A), (W, True, A_W, None), (P, True, A_P, None),
-                   (ST, True, A_ST, None)])
+    return out[0], _status(out[1])
+
+
+def _lu_steps(rec, x, bst, n, W, ST):
+    """Records the blocked LU of argument 0 (x's layout) into W (pivots into the returned
+    temporary)."""
+    nbatch = rec.nbatch
+    P = rec.tmp(nbatch * n * 4)
+    ld, bs = n, n * n
+    _copy_in(rec, x, bst, n, n, W)
+    ib = PANEL_IB if 0 < PANEL_IB < _nb("lu") else _nb("lu")
+    for k0, k1 in _blocks(n, "lu"):
+        # the panel [k0, k1) in inner blocks of ib columns: each factorized by one workgroup
+        # a matrix (its row interchanges applied to whole rows), the panel's columns right of
+        # it updated by a TRSM and a GEMM over many workgroups
+        for j0 in range(k0, k1, ib):
+            j1 = min(k1, j0 + ib)
+            w = [0] * 16
+            w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)]
+            w[W_K0], w[W_K1] = j0, j1
+            rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
+                                       (ST, True, A_ST, None)], rec.panel_nt())
+            if j1 < k1:
+                rec.trsm((W, j0 * ld + j0, ld, bs), (W, j0 * ld + j1, ld, 1, bs), j1 - j0,
+                         k1 - j1, S_UNIT)
+                rec.gemm((W, j1 * ld + j1, ld, bs), (W, j1 * ld + j0, ld, bs),
+                         (W, j0 * ld + j1, ld, bs), n - j1, k1 - j1, j1 - j0, G_NEG | G_ACC)
         if k1 < n:
-            if not _sub_update(_block(W, k1, n, k1, n), _block(W, k1, n, k0, k1),
-                               _block(W, k0, k1, k1, n)):
-                return None
-    return W, P, ST
+            rec.trsm((W, k0 * ld + k0, ld, bs), (W, k0 * ld + k1, ld, 1, bs), k1 - k0, n - k1,
+                     S_UNIT)
+            rec.gemm((W, k1 * ld + k1, ld, bs), (W, k1 * ld + k0, ld, bs),
+                     (W, k0 * ld + k1, ld, bs), n - k1, n - k1, k1 - k0, G_NEG | G_ACC)
+    return P
 
 
 def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
-    dev, dt = x._alloc.device, x._dtype
-    lu = _lu_blocked(x, bst, n, nbatch)
-    if lu is None:
+    dt = x._dtype
+
+    def build():
+        rec = _begin(op, x, nbatch)
+        if rec is None or _shader("linalg_lu", dt, rec.dev) is None:
+            return None
+        W = rec.tmp(nbatch * n * n * dt.itemsize)
+        ST = rec.tmp(nbatch * 4)
+        P = _lu_steps(rec, x, bst, n, W, ST)
+        outs = [rec.out(nbatch, dt, batch)]
+        bufs = [(W, False, A_W, None), (P, False, A_P, None), (outs[0], True, A_O1, None)]
+        if want_slogdet:
+            outs += [rec.out(nbatch, _real(dt), batch), rec.out(nbatch, _dtypes().int32, batch)]
+            bufs += [(outs[1], True, A_O2, None), (outs[2], True, A_O3, None)]
+        rec.whole(op, [n, n, nbatch, FLAG_FACTORED], bufs, 64)
+        return rec
+
+    key = (op + "-b", dt, x._shape, x._strides, bst, _knobs(), x._alloc.device)
+    out = _run_blocked(key, build, x)
+    if out is None:
         return None
-    W, P, _ = lu
-    outs = [_new(dev, dt, batch)]
-    arrays = [(W, False, A_W, None), (P, False, A_P, None), (outs[0], True, A_O1, None)]
-    if want_slogdet:
-        outs += [_new(dev, _real(dt), batch), _new(dev, _dtypes().int32, batch)]
-        arrays += [(outs[1], True, A_O2, None), (outs[2], True, A_O3, None)]
-    w = [0] * PUSH_WORDS
-    w[0:4] = [n, n, nbatch, FLAG_FACTORED]
-    _dispatch(shader, op, w, nbatch, arrays)
-    return tuple(outs) if want_slogdet else outs[0]
+    return out if want_slogdet else out[0]
 
 
 def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
     a = ops[0]
-    dev, dt = a._alloc.device, a._dtype
-    lu = _lu_blocked(a, sts[0], n, nbatch)
-    if lu is None:
+    dt = a._dtype
+
+    def build():
+        rec = _begin("linalg_solve", a, nbatch)
+        if rec is None or _shader("linalg_lu", dt, rec.dev) is None:
+            return None
+        X = rec.out(nbatch * n * k, dt, batch + (n, k))
+        ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
+        W = rec.tmp(nbatch * n * n * dt.itemsize)
+        P = _lu_steps(rec, a, sts[0], n, W, ST)
+        PM = rec.tmp(nbatch * n * 4)
+        rec.aux(X_PERM, n, n, PM, perm=PM, piv=P)
+        if inv:
+            rec.aux(X_GATHER | X_IDENT, n, k, X, perm=PM)
+        else:
+            b = ops[1]
+            rec.aux(X_GATHER, n, k, X, ((ARG, 1), 0, b._strides[-2], b._strides[-1], sts[1]),
+                    perm=PM)
+        ld, bs, xb = n, n * n, n * k
+        blocks = _blocks(n, "lu")
+        for k0, k1 in blocks:
+            rec.trsm((W, k0 * ld + k0, ld, bs), (X, k0 * k, k, 1, xb), k1 - k0, k, S_UNIT)
+            if k1 < n:
+                rec.gemm((X, k1 * k, k, xb), (W, k1 * ld + k0, ld, bs), (X, k0 * k, k, xb),
+                         n - k1, k, k1 - k0, G_NEG | G_ACC)
+        for k0, k1 in reversed(blocks):
+            rec.trsm((W, k0 * ld + k0, ld, bs), (X, k0 * k, k, 1, xb), k1 - k0, k, S_UPPER)
+            if k0 > 0:
+                rec.gemm((X, 0, k, xb), (W, k0, ld, bs), (X, k0 * k, k, xb), k0, k, k1 - k0,
+                         G_NEG | G_ACC)
+        return rec
+
+    key = ("solve-b", dt, inv, batch, tuple(sts)) + tuple(
+        (o._shape, o._strides) for o in ops) + (_knobs(), a._alloc.device)
+    out = _run_blocked(key, build, *ops)
+    if out is None:
         return None
-    W, P, ST = lu
-    X = _new(dev, dt, (nbatch, n, k))
-    common = [(W, False, A_W, None), (P, False, A_P, None), (X, True, A_O1, None),
-              (ST, False, A_ST, None)]
-
-    def step(flags, k0, k1):
-        w = [0] * PUSH_WORDS
-        w[0:4] = [n, k, nbatch, FLAG_FACTORED | flags]
-        w[W_K0], w[W_K1] = k0, k1
-        arrays = list(common)
-        if flags & FLAG_INIT and not inv:
-            _matrix_words(w, W_B, ops[1], sts[1])
-            arrays.append((ops[1], False, A_B, W_B))
-        _dispatch(shader, "linalg_solve", w, nbatch, arrays)
-
-    step(FLAG_INIT | (FLAG_INV if inv else 0), 0, 0)
-    blocks = _blocks(n)
-    for k0, k1 in blocks:
-        step(FLAG_FWD, k0, k1)
-        if k1 < n and not _sub_update(_block(X, k1, n, 0, k), _block(W, k1, n, k0, k1),
-                                      _block(X, k0, k1, 0, k)):
-            return None
-    for k0, k1 in reversed(blocks):
-        step(FLAG_BWD, k0, k1)
-        if k0 > 0 and not _sub_update(_block(X, 0, k0, 0, k), _block(W, 0, k0, k0, k1),
-                                      _block(X, k0, k1, 0, k)):
-            return None
-    return _launch.result_type._new(X._alloc, dt, batch + (n, k)), _status(ST)
+    return out[0], _status(out[1])
 
 
 def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
-    """Blocked Householder QR: per panel of NB columns a dispatch giving the reflectors' V and T
-    (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by A22 -= V (T^H (V^H A22))
-    (matmuls); then R from W, and Q from the identity by the panels' blocks, last first:
-    Q -= V (T (V^H Q))."""
-    from . import eye
-    from ._matmul import matmul
-
-    dev, dt = x._alloc.device, x._dtype
+    """Blocked Householder QR: per panel of NB columns one workgroup a matrix gives the
+    reflectors' V and T (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by
+    A22 -= V (T^H (V^H A22)) (three GEMMs); then R from W, and Q from the identity by the
+    panels' blocks, last first: Q -= V (T (V^H Q))."""
+    dt = x._dtype
     kmin = min(m, n)
     q = m if complete else kmin
-    W = _new(dev, dt, (nbatch, m, n))
-    panels = []
-    for k0, k1 in _blocks(kmin):
-        nbp = k1 - k0
-        V = _new(dev, dt, (nbatch, m - k0, nbp))
-        T = _new(dev, dt, (nbatch, nbp, nbp))
-        w = [0] * PUSH_WORDS
-        w[0:5] = [m, n, nbatch, FLAG_PANEL | (FLAG_COPY if k0 == 0 else 0), q]
-        _matrix_words(w, W_A, x, bst)
-        w[W_K0], w[W_K1] = k0, k1
-        _dispatch(shader, "linalg_qr", w, nbatch,
-                  [(x, False, A_IN, W_A), (W, True, A_W, None), (V, True, A_O1, None),
-                   (T, True, A_O2, None)])
-        if k1 < n:
-            A22 = _block(W, k0, m, k1, n)
-            Vh, Th = _herm(V), _herm(T)
-            Y = None if Vh is None else matmul(Vh, A22)
-            Z = None if Y is None or Th is None else matmul(Th, Y)
-            if Z is None or not _sub_update(A22, V, Z):
-                return None
-        panels.append((k0, V, T))
-    R = _new(dev, dt, (nbatch, q, n))
-    w = [0] * PUSH_WORDS
-    w[0:5] = [m, n, nbatch, FLAG_ROUT | (FLAG_COMPLETE if complete else 0), q]
-    _dispatch(shader, "linalg_qr", w, nbatch, [(W, False, A_W, None), (R, True, A_O2, None)])
-    i = eye(m, q, 0, dt, dev)
-    Q = None if i is None else _launch.contiguous(i, (nbatch, m, q))
-    if Q is None:
-        return None
-    for k0, V, T in reversed(panels):
-        Qb = _block(Q, k0, m, k0, q)
-        Vh = _herm(V)
-        Y = None if Vh is None else matmul(Vh, Qb)
-        Z = None if Y is None else matmul(T, Y)
-        if Z is None or not _sub_update(Qb, V, Z):
+
+    def build():
+        rec = _begin("linalg_qr", x, nbatch)
+        if rec is None:
             return None
-    return (_launch.result_type._new(Q._alloc, dt, batch + (m, q)),
-            _launch.result_type._new(R._alloc, dt, batch + (q, n)))
+        it = dt.itemsize
+        Q = rec.out(nbatch * m * q, dt, batch + (m, q))
+        R = rec.out(nbatch * q * n, dt, batch + (q, n))
+        W = rec.tmp(nbatch * m * n * it)
+        wide = max(n, q)
+        Y = rec.tmp(nbatch * _nb("qr") * wide * it)
+        Z = rec.tmp(nbatch * _nb("qr") * wide * it)
+        _copy_in(rec, x, bst, m, n, W)
+        blocks = _blocks(kmin, "qr")
+        # every panel's V (rows k0..m-1 x nbp) and T (nbp x nbp) in two temporaries
+        V = rec.tmp(nbatch * sum((m - k0) * (k1 - k0) for k0, k1 in blocks) * it)
+        T = rec.tmp(nbatch * sum((k1 - k0) ** 2 for k0, k1 in blocks) * it)
+        panels = []
+        voff = toff = 0
+        for k0, k1 in blocks:
+            nbp, mv = k1 - k0, m - k0
+            w = [0] * 16
+            w[0:5] = [m, n, nbatch, FLAG_PANEL, q]
+            w[9], w[10] = voff, toff
+            w[W_K0], w[W_K1] = k0, k1
+            rec.whole("linalg_qr", w, [(W, True, A_W, None), (V, True, A_O1, None),
+                                       (T, True, A_O2, None)], rec.panel_nt())
+            v = (V, voff, nbp, mv * nbp)
+            t = (T, toff, nbp, nbp * nbp)
+            voff += nbatch * mv * nbp
+            toff += nbatch * nbp * nbp
+            if k1 < n:
+                nc = n - k1
+                y = (Y, 0, nc, nbp * nc)
+                z = (Z, 0, nc, nbp * nc)
+                a22 = (W, k0 * n + k1, n, m * n)
+                rec.gemm(y, v, a22, nbp, nc, mv, G_TA | G_CA)
+                rec.gemm(z, t, y, nbp, nc, nbp, G_TA | G_CA)
+                rec.gemm(a22, v, z, mv, nc, nbp, G_NEG | G_ACC)
+            panels.append((k0, k1, v, t))
+        rec.aux(X_COPY | X_UPPER, q, n, R, (W, 0, n, 1, m * n))
+        rec.aux(X_EYE, m, q, Q)
+        for k0, k1, v, t in reversed(panels):
+            nbp, mv, qc = k1 - k0, m - k0, q - k0
+            y = (Y, 0, qc, nbp * qc)
+            z = (Z, 0, qc, nbp * qc)
+            qb = (Q, k0 * q + k0, q, m * q)
+            rec.gemm(y, v, qb, nbp, qc, mv, G_TA | G_CA)
+            rec.gemm(z, t, y, nbp, qc, nbp, 0)
+            rec.gemm(qb, v, z, mv, qc, nbp, G_NEG | G_ACC)
+        return rec
+
+    key = ("qr-b", dt, x._shape, x._strides, bst, bool(complete), _knobs(), x._alloc.device)
+    return _run_blocked(key, build, x)
