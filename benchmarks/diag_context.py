@@ -2,23 +2,15 @@
 1000-op chain in a fresh process, then again after large uploads and downloads, with the
 runtime's counters; (2) 256 MB upload and download bandwidth over staging chunk sizes and host
 copy threads (Recorder.transfer_chunk / transfer_threads)."""
-import json
-import statistics
-import time
-
 import numpy as np
 
 import array_api_vulkan as xp
 
+from _common import emit, median_time
+
 
 def med(fn, k=7):
-    fn()
-    ts = []
-    for _ in range(k):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
+    return median_time(fn, k)
 
 
 def add_and_chain(tag, out):
@@ -71,7 +63,7 @@ def main():
     add_and_chain("after_transfers", out)
     s = xp.runtime_stats()
     out["pool_MiB"] = (s["pool_bytes_reserved"] >> 20, s["pool_bytes_in_use"] >> 20)
-    print(json.dumps(out, indent=1))
+    emit(out)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import time
 
 import numpy as np
 
+from _common import emit
+
 N = 256 << 20
 
 
@@ -60,7 +62,7 @@ def main():
                 res[key] = json.loads(r.stdout.strip().splitlines()[-1])
             except Exception:  # noqa: BLE001
                 res[key] = "error: " + r.stderr[-400:]
-    print(json.dumps(res, indent=1))
+    emit(res)
 
 
 if __name__ == "__main__":
