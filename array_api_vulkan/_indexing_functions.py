@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
-from ._array_object import Array, _is_int_key
+from ._array_object import Array
 from ._manipulation_functions import _axis
 
 __all__ = ["take", "take_along_axis"]

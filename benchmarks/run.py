@@ -1,6 +1,6 @@
 """GPU benchmarks of array_api_vulkan against CuPy and torch on the same GPU.
 
-    python benchmarks/run.py [--out results.json]
+    python benchmarks/run.py [--out results.json] [--quick]
 
 Each figure is a median over repeats of a batch of ops, timed from before the first op is
 recorded to after synchronize(): what a user waiting on the result sees, per op. The *_gpu_us
@@ -15,6 +15,10 @@ import array_api_vulkan as xp
 
 from _common import (chain_per_op, cuda_gpu, cupy_device, emit, ours_gpu, parser, per_op_batch,
                      torch_cuda)
+
+
+# Elements of the big arrays (the names keep "16M": --quick shrinks them for a lavapipe smoke test).
+N = 16 << 20
 
 
 def timed(fn, sync, repeats=7, inner=20, gpu=None):
@@ -71,7 +75,7 @@ def bench_fusion(results, a32):
 def bench_ours(results):
     dev = xp.__array_namespace_info__().default_device()
     results["device"] = str(dev)
-    n = 16 << 20
+    n = N
     rng = np.random.default_rng(0)
     a32 = xp.asarray(rng.random(n, dtype=np.float32))
     b32 = xp.asarray(rng.random(n, dtype=np.float32))
@@ -102,7 +106,7 @@ def bench_cupy(results):
     except Exception as e:  # not on every host
         results["cupy"] = f"unavailable: {e}"
         return
-    n = 16 << 20
+    n = N
     a32 = cp.random.random(n, dtype=cp.float32)
     b32 = cp.random.random(n, dtype=cp.float32)
     a64 = cp.random.random(n) * 10 - 5
@@ -124,7 +128,7 @@ def bench_torch(results):
     except Exception as e:
         results["torch"] = f"unavailable: {e}"
         return
-    n = 16 << 20
+    n = N
     sync = torch.cuda.synchronize
     a32 = torch.rand(n, device="cuda")
     b32 = torch.rand(n, device="cuda")
@@ -139,7 +143,10 @@ def bench_torch(results):
 
 
 def main():
-    args = parser(__doc__, quick=False, only=False, libs=None).parse_args()
+    global N
+    args = parser(__doc__, only=False, libs=None).parse_args()
+    if args.quick:
+        N = 1 << 16
     results = {}
     for fn in (bench_ours, bench_cupy, bench_torch):
         try:
