@@ -258,14 +258,14 @@ class _Advanced:
             return False
         self.adjacent = adv == list(range(adv[0], adv[-1] + 1))
         # one index dtype: the arrays' own where they share it (and masks' coordinates are
-        # `it`), else every one converted to `it`
+        # `it`), else every one converted to `it`; `it` too where more than two are folded
+        nidx = sum(1 for e in entries if e[0] == "a") + sum(len(_runs(e[2])) for e in masks)
         dts = {e[1]._dtype for e in entries if e[0] == "a"} | ({it} if masks else set())
-        self.conv = len(dts) > 1
+        self.conv = len(dts) > 1 or nidx > 2
         if self.conv and not all(_kernels.supports_cast(e[1]._dtype, it, dev)
                                  for e in entries if e[0] == "a"):
             return False
         icode = it if self.conv else dts.pop()
-        nidx = sum(1 for e in entries if e[0] == "a") + sum(len(_runs(e[2])) for e in masks)
         if nidx > 2 and not _combine_supported(dev, it):
             return False
         out_shape, xs, _, idx = self._layout(b, [icode] * nidx if nidx <= 2 else [it],

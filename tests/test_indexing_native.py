@@ -311,6 +311,22 @@ def test_setitem_mixed(dt):
         same(da, a)
 
 
+def test_mixed_edge_cases():
+    rng = np.random.default_rng(10)
+    a = rng.integers(-50, 50, (2, 4, 3, 1)).astype(np.float32)
+    da = dev(a)
+    m = rng.random((2, 4, 3)) < 0.5
+    same(da[dev(m), 1:], a[m, 1:])  # rows of no element
+    da[dev(m), 1:] = dev(np.zeros((int(m.sum()), 0), np.float32))
+    da[dev(m), 1:] = 5.0
+    same(da, a)
+    for idt in INDEX:  # three index arrays of a dtype other than the default: folded in it
+        if idt.kind == "i":
+            i = np.array([1, -1], idt._np)
+            same(da[dev(i), dev(i), dev(i)], a[i, i, i])
+            same(da[dev(i), 1:, dev(i), dev(i[:1] * 0)], a[i, 1:, i, i[:1] * 0])
+
+
 def test_mixed_errors():
     a = np.arange(120, dtype=np.int32).reshape(4, 5, 6)
     da = dev(a)

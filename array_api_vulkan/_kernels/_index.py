@@ -291,11 +291,12 @@ def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
     i of the n-element mask; src a C-contiguous (count,) + row array of x's dtype (counted:
     mask_count's answer). False: not done."""
     shader, L, G, offs, count = counted
-    if (src._alloc is x._alloc or mask._alloc is x._alloc
-            or not _strided_ok(x, n, xoff, xs, d, rs)):
+    if src._alloc is x._alloc or mask._alloc is x._alloc:
         return False
     if count == 0 or d == 0:
         return True
+    if not _strided_ok(x, n, xoff, xs, d, rs):
+        return False
     dev = x._alloc.device
     push = _mask_words(mask, n, L, G)
     _row_words(push, xoff, xs, d, rs)
