@@ -190,6 +190,7 @@ class ElementwiseOp:
         the general path (which then raises or falls back as it should)."""
         name, elementwise, astype = self.__name__, _kernels.native.elementwise, _kernels.native.astype
         pdev = next(a._alloc.device for a in args if a.__class__ is Array)
+        feats, features = _kernels._launch.features(pdev), _kernels._launch.features
         steps = []
         for a in args:
             if a.__class__ is Array:
@@ -207,8 +208,8 @@ class ElementwiseOp:
                 if step == 0 or step == 1:
                     if dev is None:
                         dev, shape = a._alloc.device, a._shape
-                        if dev != pdev:
-                            return None  # (asked for pdev: the general path asks again)
+                        if dev != pdev or features(dev) != feats:
+                            return None  # (asked for pdev as it was: the general path asks again)
                     elif a._alloc.device != dev:
                         return None
                     elif a._shape != shape:

@@ -113,7 +113,7 @@ def supports_elementwise(name, operands, dtype, device):
     Arrays have the dtypes in `operands` (None for a Python scalar; a clip bound that is None
     counts as a scalar): the op table's signature, the compiled variant and the device's
     dtypes and features, and for integer division the conversion of the operands."""
-    key = (name, tuple(operands), dtype, device)
+    key = (name, tuple(operands), dtype, device, _launch.features(device))
     ok = _supported.get(key)
     if ok is None:
         ok = _supported[key] = _supports_elementwise(name, list(operands), dtype, device)

@@ -166,6 +166,12 @@ def device_supports(dev, code):
     return True
 
 
+def features(dev):
+    """The device's dtype flags, part of every cached answer's key (a test may switch one off
+    on a live device, as test_namespace's device without float64 does)."""
+    return (dev.supports_float64, dev.supports_int64, dev.supports_int16, dev.supports_int8)
+
+
 _casts = {}
 
 
@@ -173,7 +179,7 @@ def cast_variant(tc, rc, dev):
     """The cast family's variant converting dtype code tc to rc on dev, or None where the device
     lacks either dtype or a feature the variant declares: the one answer to "is this cast (or
     copy, fill of a view, assignment) native here" (astype, assign, copies, the supports_*)."""
-    key = (tc, rc, dev)
+    key = (tc, rc, dev, features(dev))
     name = _casts.get(key, False)
     if name is False:
         name = variant("cast", tc, rc, None, dev)
