@@ -105,9 +105,9 @@ def _parse(x, key):
     """The key's entries over x's dimensions, Ellipsis expanded: ("b", length, stride, offset)
     for a slice or None (a new axis), ("i", offset) for an integer, ("a", Array, n, stride) for
     an integer array, ("m", mask Array, [(n, stride)] of the dimensions it covers) for a
-    boolean mask. None for what the kernels do not take (Python bools, 0-d masks: the fallback
-    serves them). Raises IndexError where numpy does (too many indices, an integer out of
-    bounds, a mask whose shape differs from the dimensions it indexes)."""
+    boolean mask. None for what the kernels do not take (Python bools, 0-d masks, a mask whose
+    shape differs from the dimensions it indexes: the fallback serves them, or raises as numpy
+    does). Raises IndexError where numpy does (too many indices, an integer out of bounds)."""
     if sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = 0
@@ -141,8 +141,7 @@ def _parse(x, key):
         elif isinstance(k, Array) and k._dtype == _dtypes.bool:
             dims = list(zip(x._shape[d:d + k.ndim], x._strides[d:d + k.ndim]))
             if k._shape != x._shape[d:d + k.ndim]:
-                raise IndexError(f"boolean index of shape {k._shape} does not match the indexed "
-                                 f"dimensions {x._shape[d:d + k.ndim]} of the array")
+                return None  # numpy raises, or (an empty mask on an axis of one) selects nothing
             entries.append(("m", k, dims))
             d += k.ndim
         elif isinstance(k, Array):
