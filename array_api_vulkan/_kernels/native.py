@@ -8,7 +8,7 @@ same names in `array_api_vulkan._kernels`, which still answer None / False for "
 these wrap them. Once every internal caller asks first, the two sets can become one.
 (Imported at the end of the package's __init__, once those exist.)
 """
-from . import _index, _manip
+from . import _index, _launch, _manip
 from . import arange as _arange, assign as _assign, astype as _astype, elementwise as _ew
 from . import eye as _eye, full as _full
 from ._reduce import NotNative
@@ -67,7 +67,7 @@ def assign(dst, src):
 
 def contiguous(a, shape=None):
     """After supports_cast(a.dtype, a.dtype, device): a (broadcast to shape) C-contiguous."""
-    return _native(_index._launch.contiguous(a, shape), "contiguous copy")
+    return _native(_launch.contiguous(a, shape), "contiguous copy")
 
 
 def gather(x, out_shape, xs, xoff, idx):
