@@ -312,14 +312,20 @@ class Array(Storage):
             if not fits:
                 raise ValueError(f"cannot broadcast a value of shape {value._shape} to the "
                                  f"indexed shape {view._shape}")
-            if value._alloc is view._alloc and value.size:
+            dev = view._alloc.device
+            overlap = value._alloc is view._alloc and value.size
+            if not (_kernels.supports_cast(value._dtype, view._dtype, dev)
+                    and (not overlap or _kernels.supports_cast(value._dtype, value._dtype, dev))):
+                return False
+            if overlap:
                 # Source and destination may overlap: copy the source first, as numpy does.
-                value = _kernels.astype(value, value._dtype)
-                if value is None:
-                    return False
+                value = _kernels.native.copy(value)
         else:
+            if not _kernels.supports_cast(view._dtype, view._dtype, view._alloc.device):
+                return False
             value = _dtypes.scalar_value(value, view._dtype)
-        return _kernels.assign(view, value)
+        _kernels.native.assign(view, value)
+        return True
 
     def _overwrite(self, other, name):
         """Replace every element of self with those of `other` (same shape and dtype)."""

@@ -43,10 +43,9 @@ def _shape(shape):
 
 def _copy(x):
     """A new C-contiguous array with the values of x on x's device."""
-    out = _kernels.astype(x, x.dtype)
-    if out is None:
-        out = _fallback.call("copy", np.array, x, dtype=x.dtype)
-    return out
+    if _kernels.supports_cast(x.dtype, x.dtype, x.device):
+        return _kernels.native.copy(x)
+    return _fallback.call("copy", np.array, x, dtype=x.dtype)
 
 
 def _from_python(obj, dtype, device):
@@ -136,11 +135,10 @@ def _fill(fname, shape, fill_value, dtype, device):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         value = np.array(fill_value, dtype=dtype._np).item()
-    out = _kernels.full(shape, value, dtype, device)
-    if out is None:
-        out = _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
-                             device=device, dtype=dtype)
-    return out
+    if _kernels.supports_fill("full", dtype, device):
+        return _kernels.native.full(shape, value, dtype, device)
+    return _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
+                          device=device, dtype=dtype)
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
@@ -224,14 +222,14 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         n = max(0, -((start - stop) // step))
     else:
         n = max(0, math.ceil((stop - start) / step))
-    out = _kernels.arange(start, stop, step, n, dt, dev)
-    if out is None:
-        def host():
-            if dt.kind in "iu" or all_int:
-                return (start + step * np.arange(n, dtype=np.int64)).astype(dt._np)
-            return (start + step * np.arange(n, dtype=np.float64)).astype(dt._np)
-        out = _fallback.call("arange", host, device=dev, dtype=dt)
-    return out
+    if _kernels.supports_fill("arange", dt, dev):
+        return _kernels.native.arange(start, stop, step, n, dt, dev)
+
+    def host():
+        if dt.kind in "iu" or all_int:
+            return (start + step * np.arange(n, dtype=np.int64)).astype(dt._np)
+        return (start + step * np.arange(n, dtype=np.float64)).astype(dt._np)
+    return _fallback.call("arange", host, device=dev, dtype=dt)
 
 
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
@@ -241,11 +239,10 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     n_cols = n_rows if n_cols is None else n_cols
     for v in (n_rows, n_cols, k):
         operator.index(v)
-    out = _kernels.eye(n_rows, n_cols, k, dt, dev)
-    if out is None:
-        out = _fallback.call("eye", lambda: np.eye(n_rows, n_cols, k=k, dtype=dt._np),
-                             device=dev, dtype=dt)
-    return out
+    if _kernels.supports_fill("eye", dt, dev):
+        return _kernels.native.eye(n_rows, n_cols, k, dt, dev)
+    return _fallback.call("eye", lambda: np.eye(n_rows, n_cols, k=k, dtype=dt._np),
+                          device=dev, dtype=dt)
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
@@ -265,12 +262,11 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     # numpy computes in float64, or complex128 for complex bounds, then casts
     # (float32 / complex64 on a device without float64)
     cdt = _dtypes.defaults(dev)["complex floating" if cplx else "real floating"]
-    out = _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
-    if out is None:
-        out = _fallback.call(
-            "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
-            device=dev, dtype=dt)
-    return out
+    if _kernels.supports_linspace(dt, cdt, dev):
+        return _kernels.native.linspace(start, stop, num, endpoint, dt, cdt, dev)
+    return _fallback.call(
+        "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
+        device=dev, dtype=dt)
 
 
 def meshgrid(*arrays, indexing="xy"):
@@ -305,10 +301,9 @@ def _tri(fname, npfn, x, k):
     if x.ndim < 2:
         raise ValueError(f"{fname}() needs an array of at least two dimensions")
     k = operator.index(k)
-    out = _kernels.tri(x, k, fname == "triu")
-    if out is None:
-        out = _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
-    return out
+    if _kernels.supports_cast(x.dtype, x.dtype, x.device):
+        return _kernels.native.tri(x, k, fname == "triu")
+    return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
 
 
 def tril(x, /, *, k=0):

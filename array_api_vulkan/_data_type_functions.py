@@ -23,10 +23,9 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if dtype == x.dtype and not copy:
         return x
     _dtypes.check_supported(dtype, x.device)
-    out = _kernels.astype(x, dtype)
-    if out is None:
-        out = _fallback.call("astype", lambda a: a.astype(dtype._np), x, dtype=dtype)
-    return out
+    if _kernels.supports_cast(x.dtype, dtype, x.device):
+        return _kernels.native.astype(x, dtype)
+    return _fallback.call("astype", lambda a: a.astype(dtype._np), x, dtype=dtype)
 
 
 def _dtype_of(v):

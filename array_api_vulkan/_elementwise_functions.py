@@ -188,7 +188,9 @@ class ElementwiseOp:
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
         the general path (which then raises or falls back as it should)."""
-        name, elementwise, astype = self.__name__, _kernels.elementwise, _kernels.astype
+        name, elementwise, astype = self.__name__, _kernels.native.elementwise, _kernels.native.astype
+        pdev = next(a._alloc.device for a in args if a.__class__ is Array)
+        feats, features = _kernels._launch.features(pdev), _kernels._launch.features
         steps = []
         for a in args:
             if a.__class__ is Array:
@@ -206,6 +208,8 @@ class ElementwiseOp:
                 if step == 0 or step == 1:
                     if dev is None:
                         dev, shape = a._alloc.device, a._shape
+                        if dev != pdev or features(dev) != feats:
+                            return None  # (asked for pdev as it was: the general path asks again)
                     elif a._alloc.device != dev:
                         return None
                     elif a._shape != shape:
@@ -215,8 +219,6 @@ class ElementwiseOp:
                             return None
                     if step == 1:
                         a = astype(a, ct)
-                        if a is None:
-                            return None
                 elif step.__class__ is tuple:
                     if not step[0] <= a <= step[1]:
                         return None
@@ -250,25 +252,21 @@ class ElementwiseOp:
             # integers are never NaN or infinite: a fill, no need to read x
             from ._creation_functions import _fill
             return _fill(self.__name__, shape, _CONSTANT_ON_INTEGERS[self.__name__], rdt, dev)
-        # kernels take operands already of the promoted dtype, scalars as Python scalars
-        kargs = []
-        for a in args:
-            if isinstance(a, Array):
-                a = a if a.dtype == ct else _kernels.astype(a, ct)
-                if a is None:
-                    break
-            else:
-                a = _dtypes.scalar_value(a, ct)
-            kargs.append(a)
-        else:
-            out = _kernels.elementwise(self.__name__, kargs, rdt, shape)
-            if out is not None:
-                # (Arrays and Python scalars only: numpy scalars take the general path every time)
-                if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
-                    self._plans[key] = self._make_plan(args, ct, rdt)
-                    if layout is not None:
-                        self._compile(layout, mark, args, out)
-                return out
+        # kernels take operands already of the promoted dtype, scalars as Python scalars; the
+        # kernels layer is asked first whether the conversions and the op are native
+        if (all(a.dtype == ct or _kernels.supports_cast(a.dtype, ct, dev)
+                for a in args if isinstance(a, Array))
+                and _kernels.supports_elementwise(
+                    self.__name__, [ct if isinstance(a, Array) else None for a in args], rdt, dev)):
+            kargs = [(a if a.dtype == ct else _kernels.native.astype(a, ct)) if isinstance(a, Array)
+                     else _dtypes.scalar_value(a, ct) for a in args]
+            out = _kernels.native.elementwise(self.__name__, kargs, rdt, shape)
+            # (Arrays and Python scalars only: numpy scalars take the general path every time)
+            if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
+                self._plans[key] = self._make_plan(args, ct, rdt)
+                if layout is not None:
+                    self._compile(layout, mark, args, out)
+            return out
         # integer division computes in the result's float dtype
         cd = rdt if self.result == "float" else ct
         host = self.host
@@ -376,20 +374,24 @@ def clip(x, /, min=None, max=None):
             raise TypeError(f"clip(): unsupported bound {b!r}")
         bounds.append(b)
     shape = _broadcast_shapes(x.shape, *(b.shape for b in bounds if isinstance(b, Array)))
+    dev = x.device
     if min is None and max is None:
-        out = _kernels.astype(x, x.dtype)
-        return out if out is not None else _fallback.call("clip", np.copy, x, dtype=x.dtype)
-    kargs = [x]
-    for b in bounds:
-        if isinstance(b, Array):
-            b = b if b.dtype == x.dtype else _kernels.astype(b, x.dtype)
-        elif b is not None:
-            b = _dtypes.scalar_value(b, x.dtype)
-        kargs.append(b)
-    if all(b is not None for b in kargs):
-        out = _kernels.elementwise("clip", kargs, x.dtype, shape)
-        if out is not None:
-            return out
+        if _kernels.supports_cast(x.dtype, x.dtype, dev):
+            return _kernels.native.copy(x)
+        return _fallback.call("clip", np.copy, x, dtype=x.dtype)
+    arrays = [b for b in bounds if isinstance(b, Array)]
+    if (all(b.dtype == x.dtype or _kernels.supports_cast(b.dtype, x.dtype, dev) for b in arrays)
+            and _kernels.supports_elementwise(
+                "clip", [x.dtype] + [x.dtype if isinstance(b, Array) else None for b in bounds],
+                x.dtype, dev)):
+        kargs = [x]
+        for b in bounds:
+            if isinstance(b, Array):
+                b = b if b.dtype == x.dtype else _kernels.native.astype(b, x.dtype)
+            elif b is not None:
+                b = _dtypes.scalar_value(b, x.dtype)
+            kargs.append(b)
+        return _kernels.native.elementwise("clip", kargs, x.dtype, shape)
     npdt = x.dtype._np
 
     def host(a, lo, hi):

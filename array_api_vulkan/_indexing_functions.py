@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
-from ._array_object import Array, _is_int_key
+from ._array_object import Array
 from ._manipulation_functions import _axis
 
 __all__ = ["take", "take_along_axis"]
@@ -36,53 +36,6 @@ def _bshape(*shapes):
         return None
 
 
-def _common_index(arrays):
-    """The index arrays converted to one integer dtype (the default index dtype where they
-    differ), or None."""
-    dts = {a._dtype for a in arrays}
-    if len(dts) <= 1:
-        return list(arrays)
-    it = _dtypes.defaults(arrays[0].device)["indexing"]
-    out = [a if a._dtype == it else _kernels.astype(a, it) for a in arrays]
-    return None if any(a is None for a in out) else out
-
-
-_BIG = (1 << 31) - 1
-
-
-def _combine(terms, shape, wrap):
-    """More index arrays than the gather kernel takes (two) folded into one, on the device:
-    terms [(index Array, axis length n, x stride s)] -> (P, lo), P of `shape` (broadcast) in the
-    default index dtype with P = sum_k wrapclamp(I_k) * s_k - lo >= 0, lo the sum's least value
-    (negative strides); or None. wrap: negative indices wrap and all clamp (as the kernel)."""
-    it = _dtypes.defaults(terms[0][0].device)["indexing"]
-    ew = _kernels.elementwise
-    acc, lo = None, 0
-    for a, n, s in terms:
-        if a._dtype != it:
-            a = _kernels.astype(a, it)
-            if a is None:
-                return None
-        if wrap:
-            neg = ew("less", [a, 0], _dtypes.bool, a._shape)
-            up = None if neg is None else ew("add", [a, n], it, a._shape)
-            a = None if up is None else ew("where", [neg, up, a], it, a._shape)
-            a = None if a is None else ew("clip", [a, 0, n - 1], it, a._shape)
-            if a is None:
-                return None
-        if s < 0:
-            lo += (n - 1) * s
-        t = ew("multiply", [a, s], it, a._shape)
-        if t is not None and acc is not None:
-            t = ew("add", [acc, t], it, _bshape(acc._shape, t._shape))
-        if t is None:
-            return None
-        acc = t
-    if acc._shape != tuple(shape) or lo:
-        acc = ew("add", [acc, -lo], it, tuple(shape))
-    return None if acc is None else (acc, lo)
-
-
 def take(x, indices, /, *, axis=None):
     """Elements of x at `indices` (a one-dimensional integer array) along axis."""
     if not isinstance(x, Array) or not isinstance(indices, Array):
@@ -101,9 +54,9 @@ def take(x, indices, /, *, axis=None):
         out_shape = sh[:axis] + indices._shape + sh[axis + 1:]
         xs = list(st[:axis]) + [0] * indices.ndim + list(st[axis + 1:])
         ist = [0] * axis + _bstrides(indices, indices._shape) + [0] * (x.ndim - axis - 1)
-        out = _kernels.gather(x, out_shape, xs, x._offset, [(indices, ist, sh[axis], st[axis])])
-        if out is not None:
-            return out
+        idx = [(indices, ist, sh[axis], st[axis])]
+        if _kernels.supports_gather(x, out_shape, xs, idx):
+            return _kernels.native.gather(x, out_shape, xs, x._offset, idx)
     return _fallback.call("take", lambda a, i: np.take(a, i, axis=axis), x, indices,
                           dtype=x.dtype)
 
@@ -125,153 +78,111 @@ def take_along_axis(x, indices, /, *, axis=-1):
             xs = _bstrides(x, others)
             xs[axis] = 0
             ist = _bstrides(indices, out_shape)
-            out = _kernels.gather(x, out_shape, xs, x._offset,
-                                  [(indices, ist, x._shape[axis], x._strides[axis])])
-            if out is not None:
-                return out
+            idx = [(indices, ist, x._shape[axis], x._strides[axis])]
+            if _kernels.supports_gather(x, out_shape, xs, idx):
+                return _kernels.native.gather(x, out_shape, xs, x._offset, idx)
     return _fallback.call("take_along_axis",
                           lambda a, i: np.take_along_axis(a, i, axis=axis), x, indices,
                           dtype=x.dtype)
 
 
 # --- __getitem__ / __setitem__ ------------------------------------------------------------
-def _array_key_geometry(x, key):
-    """(out_shape, xs, x offset, index list) of gather/scatter for a key of integer Arrays,
-    integers, slices, None and one Ellipsis, with at least one integer Array; None otherwise."""
+# A key with integer or boolean arrays is parsed into entries over x's dimensions (_parse),
+# then asked of the kernels layer as a whole (every pass: the masks' compaction, conversions of
+# the index arrays, their folding, the gather / scatter) before any is recorded: a key is wholly
+# native or one counted fallback. numpy's rules: a boolean mask of k dimensions stands for the k
+# integer arrays of its coordinates (nonzero); integers, integer arrays and masks are the
+# advanced indices, broadcast together; their dimensions replace the indexed ones where they
+# are adjacent in the key, else they come first.
+_BIG = (1 << 31) - 1
+
+
+def _index_dtype(x):
+    return _dtypes.defaults(x.device)["indexing"]
+
+
+def _parse(x, key):
+    """The key's entries over x's dimensions, Ellipsis expanded: ("b", length, stride, offset)
+    for a slice or None (a new axis), ("i", offset) for an integer, ("a", Array, n, stride) for
+    an integer array, ("m", mask Array, [(n, stride)] of the dimensions it covers) for a
+    boolean mask. None for what the kernels do not take (Python bools, 0-d masks, a mask whose
+    shape differs from the dimensions it indexes: the fallback serves them, or raises as numpy
+    does). Raises IndexError where numpy does (too many indices, an integer out of bounds)."""
     if sum(k is Ellipsis for k in key) > 1:
-        return None
-    consumed = sum(1 for k in key if k is not None and k is not Ellipsis)
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    consumed = 0
+    for k in key:
+        if isinstance(k, (bool, np.bool_)):
+            return None
+        if isinstance(k, Array) and k._dtype == _dtypes.bool:
+            if k.ndim == 0:
+                return None
+            consumed += k.ndim
+        elif k is not None and k is not Ellipsis:
+            consumed += 1
     if consumed > x.ndim:
-        return None
+        raise IndexError(f"too many indices: {consumed} for a {x.ndim}-d array")
     if not any(k is Ellipsis for k in key):
         key = tuple(key) + (Ellipsis,)
-    exp = []
+    entries, d = [], 0
     for k in key:
-        exp += [slice(None)] * (x.ndim - consumed) if k is Ellipsis else [k]
-    off, d, entries = x._offset, 0, []
-    for k in exp:
-        if k is None:
-            entries.append(("b", 1, 0))
+        if k is Ellipsis:
+            for _ in range(x.ndim - consumed):
+                entries.append(("b", x._shape[d], x._strides[d], 0))
+                d += 1
+        elif k is None:
+            entries.append(("b", 1, 0, 0))
         elif isinstance(k, slice):
             n, s = x._shape[d], x._strides[d]
             start, stop, step = k.indices(n)
             m = len(range(start, stop, step))
-            if m > 0:
-                off += start * s
-            entries.append(("b", m, s * step))
+            entries.append(("b", m, s * step, start * s if m > 0 else 0))
             d += 1
+        elif isinstance(k, Array) and k._dtype == _dtypes.bool:
+            dims = list(zip(x._shape[d:d + k.ndim], x._strides[d:d + k.ndim]))
+            if k._shape != x._shape[d:d + k.ndim]:
+                return None  # numpy raises, or (an empty mask on an axis of one) selects nothing
+            entries.append(("m", k, dims))
+            d += k.ndim
         elif isinstance(k, Array):
-            if k._dtype.kind not in "iu" or k.device != x.device:
-                return None
             entries.append(("a", k, x._shape[d], x._strides[d]))
             d += 1
-        elif _is_int_key(k):
+        else:
             n, i = x._shape[d], operator.index(k)
             if not -n <= i < n:
-                return None  # the fallback raises numpy's IndexError
-            off += (i % n) * x._strides[d]
-            entries.append(("a", None, n, 0))
+                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+            entries.append(("i", (i % n) * x._strides[d]))
             d += 1
-        else:
-            return None
-    adv = [j for j, e in enumerate(entries) if e[0] == "a"]
-    arrays = [e for e in entries if e[0] == "a" and e[1] is not None]
-    if not arrays:
-        return None
-    b = _bshape(*(e[1]._shape for e in arrays))
-    if b is None:
-        return None
-    adjacent = adv == list(range(adv[0], adv[-1] + 1))
-    before = [e for j, e in enumerate(entries) if e[0] == "b" and adjacent and j < adv[0]]
-    after = [e for j, e in enumerate(entries) if e[0] == "b" and not (adjacent and j < adv[0])]
-    out_shape = tuple(e[1] for e in before) + b + tuple(e[1] for e in after)
-    xs = [e[2] for e in before] + [0] * len(b) + [e[2] for e in after]
-    if len(arrays) > 2:
-        if any(e[2] == 0 for e in arrays) or math.prod(b) == 0:
-            return None
-        r = _combine([e[1:] for e in arrays], b, True)
-        if r is None:
-            return None
-        off += r[1]
-        ids, arrays = [r[0]], [("a", r[0], _BIG, 1)]
-    else:
-        ids = _common_index([e[1] for e in arrays])
-    if ids is None:
-        return None
-    idx, nb = [], len(before)
-    for a, (_, _, n, s) in zip(ids, arrays):
-        st = [0] * len(out_shape)
-        st[nb:nb + len(b)] = _bstrides(a, b)
-        idx.append((a, st, n, s))
-    return out_shape, xs, off, idx
+    return entries
 
 
-def _mask_key(x, key):
-    """The boolean mask Array of a key `mask` or `(mask, ...)` over x's leading dimensions."""
-    if len(key) == 2 and key[1] is Ellipsis:
-        key = key[:1]
-    if len(key) != 1 or not isinstance(key[0], Array) or key[0]._dtype != _dtypes.bool:
-        return None
-    m = key[0]
-    if m.ndim == 0 or m._shape != x._shape[:m.ndim] or m.device != x.device:
-        return None
-    return m
-
-
-def _compact(m, shape):
-    """compact() of bool Array m (made C-contiguous first where it is not)."""
-    if not m._is_c_contiguous():
-        m = _kernels.astype(m, m._dtype)
-        if m is None:
-            return None
-    return _kernels.compact(m, shape, _dtypes.defaults(m.device)["indexing"])
-
-
-def _groups(x, k):
-    """x's leading k dimensions merged into runs that walk as one strided dimension:
-    ([length], [stride]) (C order, so the mask's flat order within each run is kept)."""
-    gs, gst = [x._shape[0]], [x._strides[0]]
-    for d in range(1, k):
-        n, s = x._shape[d], x._strides[d]
-        if n == 1:
+def _runs(dims):
+    """Dimensions [(n, stride)] (C order) merged into runs that walk as one strided dimension:
+    [(length, stride)], so that a mask's flat order within each run is kept."""
+    runs = []
+    for n, s in dims:
+        if n == 1 and runs:
             continue
-        if gs[-1] == 1:
-            gs[-1], gst[-1] = n, s
-        elif gst[-1] == s * n:
-            gs[-1] *= n
-            gst[-1] = s
+        if runs and runs[-1][0] == 1:
+            runs[-1] = (n, s)
+        elif runs and runs[-1][1] == s * n:
+            runs[-1] = (runs[-1][0] * n, s)
         else:
-            gs.append(n)
-            gst.append(s)
-    return gs, gst
+            runs.append((n, s))
+    return runs
 
 
-def _mask_geometry(x, m):
-    """gather/scatter geometry of x[m]: the coordinates of the set elements over x's leading
-    dimensions merged into runs (_groups), as index arrays (more than two folded into one
-    position array); None where no kernel."""
-    k = m.ndim
-    gs, gst = _groups(x, k)
-    r = _compact(m, tuple(gs))
-    if r is None:
-        return None
-    out, count = r
-    out_shape = (count,) + x._shape[k:]
-    xs = [0] + list(x._strides[k:])
-    st = [1] + [0] * (x.ndim - k)
-    idx = [(Array._new(out._alloc, out._dtype, (count,), (1,), out._offset + d * count), st, n, s)
-           for d, (n, s) in enumerate(zip(gs, gst))]
-    off = x._offset
-    if len(idx) > 2 and count:
-        # more than two runs: their coordinates folded into one position array
-        c = _combine([(a, n, s) for a, _, n, s in idx], (count,), False)
-        if c is None:
-            return None
-        idx = [(c[0], st, _BIG, 1)]
-        off += c[1]
-    elif len(idx) > 2:
-        idx = []
-    return out_shape, xs, off, idx
+def _mask_ready(m, x, dev):
+    """Whether mask m can be handed to the compaction kernels (C-contiguous, not x's memory),
+    after a native copy where needed."""
+    return ((m._is_c_contiguous() and m._alloc is not x._alloc)
+            or _kernels.supports_cast(m._dtype, m._dtype, dev))
+
+
+def _prepare_mask(m, x):
+    if not m._is_c_contiguous() or m._alloc is x._alloc:
+        m = _kernels.native.copy(m)
+    return m
 
 
 # Rows of at most this many elements are moved by compaction itself (an invocation per mask
@@ -279,100 +190,262 @@ def _mask_geometry(x, m):
 MASK_ROW_MAX = 16
 
 
-def _mask_run(x, m):
-    """(n, x offset, x stride, C-contiguous mask, row shape, d, row stride) where the mask m
-    covers x's leading dimensions and they walk as one strided run (the mask's flat order), and
-    the rest of x (rows of d <= MASK_ROW_MAX elements) as another: compaction moves x's rows
-    themselves, with no index arrays. None otherwise."""
-    k = m.ndim
-    gs, gst = _groups(x, k)
-    if len(gs) != 1:
+def _mask_run(x, entries):
+    """For a key of one mask, slices and Nones after it and integers before it (x[mask],
+    x[mask, 1:3], x[0, mask], x[mask, ..., None]): (n, x offset, stride, mask, row shape, d,
+    row stride) where the mask's dimensions walk as one strided run and the rest (rows of
+    d <= MASK_ROW_MAX elements) as another, so that compaction moves x's rows themselves with
+    no index arrays. None otherwise."""
+    j = next((i for i, e in enumerate(entries) if e[0] != "i"), None)
+    if j is None or entries[j][0] != "m" or any(e[0] not in "b" for e in entries[j + 1:]):
         return None
-    row = x._shape[k:]
+    m = entries[j][1]
+    runs = _runs(entries[j][2])
+    if len(runs) != 1:
+        return None
+    off = x._offset + sum(e[1] for e in entries[:j]) + sum(e[3] for e in entries[j + 1:])
+    row = tuple(e[1] for e in entries[j + 1:])
     d = math.prod(row)
     rs = 0
     if row:
-        dims = [(n, s) for n, s in zip(row, x._strides[k:]) if n != 1]
+        dims = [(e[1], e[2]) for e in entries[j + 1:] if e[1] != 1]
         if d > MASK_ROW_MAX or any(a[1] != b[1] * b[0] for a, b in zip(dims, dims[1:])):
             return None
         rs = dims[-1][1] if dims else 0
-    if not m._is_c_contiguous():
-        m = _kernels.astype(m, m._dtype)
-        if m is None:
-            return None
-    return gs[0], x._offset, gst[0], m, row, d, rs
+    n, st = runs[0]
+    if not (_mask_ready(m, x, x.device)
+            and _kernels.supports_compact_values(x, n, off, st, d, rs)):
+        return None
+    return n, off, st, m, row, d, rs
+
+
+class _Advanced:
+    """The gather / scatter of a key of integer arrays, masks, integers, slices and Nones:
+    asked of the kernels layer at construction (`native`), made by `geometry()`."""
+
+    def __init__(self, x, entries):
+        self.x, self.entries = x, entries
+        self.native = self._plan()
+
+    def _plan(self):
+        x, entries = self.x, self.entries
+        dev = x.device
+        self.it = it = _index_dtype(x)
+        adv = [j for j, e in enumerate(entries) if e[0] in "iam"]
+        arrays = [e for e in entries if e[0] in "am"]
+        if not arrays:
+            return False
+        masks = [e for e in entries if e[0] == "m"]
+        for e in masks:
+            size = math.prod(n for n, _ in e[2])
+            if not (_mask_ready(e[1], x, dev)
+                    and _kernels.supports_compact(size, len(_runs(e[2])), it, dev)
+                    and len(_runs(e[2])) * size < _BIG):
+                return False
+        for e in entries:
+            if e[0] == "a" and e[1]._alloc is x._alloc:
+                return False  # (an index array in x's own memory: scatter would race with it)
+        # the broadcast shape, a mask's count standing as its size (or the length it must have)
+        known = _bshape(*(e[1]._shape for e in entries if e[0] == "a"))
+        if known is None:
+            raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                             f"with shapes {[e[1]._shape for e in entries if e[0] == 'a']}")
+        c = (known[-1] if known and known[-1] != 1 else
+             max([math.prod(n for n, _ in e[2]) for e in masks] + [1]))
+        b = _bshape(known, *((c,) for _ in masks))
+        if b is None:
+            return False
+        self.adjacent = adv == list(range(adv[0], adv[-1] + 1))
+        # one index dtype: the arrays' own where they share it (and masks' coordinates are
+        # `it`), else every one converted to `it`; `it` too where more than two are folded
+        nidx = sum(1 for e in entries if e[0] == "a") + sum(len(_runs(e[2])) for e in masks)
+        dts = {e[1]._dtype for e in entries if e[0] == "a"} | ({it} if masks else set())
+        self.conv = len(dts) > 1 or nidx > 2
+        if self.conv and not all(_kernels.supports_cast(e[1]._dtype, it, dev)
+                                 for e in entries if e[0] == "a"):
+            return False
+        icode = it if self.conv else dts.pop()
+        if nidx > 2 and not _combine_supported(dev, it):
+            return False
+        out_shape, xs, _, idx = self._layout(b, [icode] * nidx if nidx <= 2 else [it],
+                                             [None] * nidx)
+        return _kernels.supports_gather(x, out_shape, xs, idx)
+
+    def _layout(self, b, icodes, shapes):
+        """(out_shape, xs, offset, idx) for broadcast shape b, the index arrays' dtypes (or
+        Arrays) and their shapes (None: b)."""
+        x, entries = self.x, self.entries
+        off = x._offset + sum(e[1] for e in entries if e[0] == "i") + sum(
+            e[3] for e in entries if e[0] == "b")
+        first = next(j for j, e in enumerate(entries) if e[0] in "iam")
+        before = [e for j, e in enumerate(entries) if e[0] == "b" and self.adjacent and j < first]
+        after = [e for j, e in enumerate(entries)
+                 if e[0] == "b" and not (self.adjacent and j < first)]
+        out_shape = tuple(e[1] for e in before) + tuple(b) + tuple(e[1] for e in after)
+        xs = [e[2] for e in before] + [0] * len(b) + [e[2] for e in after]
+        idx, nb = [], len(before)
+        terms = [t for e in entries if e[0] in "am" for t in
+                 ([(e[2], e[3])] if e[0] == "a" else _runs(e[2]))]
+        if len(icodes) == 1 and len(terms) > 2:
+            terms = [(_BIG, 1)]
+        for a, shape, (n, s) in zip(icodes, shapes, terms):
+            st = [0] * len(out_shape)
+            if hasattr(a, "_alloc"):
+                st[nb:nb + len(b)] = _bstrides(a, b)
+            else:
+                st[nb:nb + len(b)] = _placeholder_strides(b)
+            idx.append((a, st, n, s))
+        return out_shape, xs, off, idx
+
+    def geometry(self):
+        """(out_shape, xs, x offset, index list) for gather / scatter: the masks compacted, the
+        index arrays converted to one dtype, more than two folded into one."""
+        x, it = self.x, self.it
+        arrays, terms = [], []
+        for e in self.entries:
+            if e[0] == "a":
+                arrays.append(e[1])
+                terms.append((e[2], e[3]))
+            elif e[0] == "m":
+                runs = _runs(e[2])
+                m = _prepare_mask(e[1], x)
+                c, count = _kernels.native.compact(m, tuple(n for n, _ in runs), it)
+                for d, run in enumerate(runs):
+                    arrays.append(Array._new(c._alloc, it, (count,), (1,), c._offset + d * count))
+                    terms.append(run)
+        b = _bshape(*(a._shape for a in arrays))
+        if b is None:
+            raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
+                             f"with shapes {[a._shape for a in arrays]}")
+        if self.conv:
+            arrays = [a if a._dtype == it else _kernels.native.astype(a, it) for a in arrays]
+        off_extra = 0
+        if len(arrays) > 2:
+            if math.prod(b) == 0 or any(n == 0 for n, _ in terms):
+                arrays, off_extra = [], 0
+            else:
+                p, lo = _combine([(a, n, s) for a, (n, s) in zip(arrays, terms)], b, it)
+                arrays, off_extra = [p], lo
+        out_shape, xs, off, idx = self._layout(b, arrays, [a._shape for a in arrays])
+        return out_shape, xs, off + off_extra, idx
+
+
+def _placeholder_strides(b):
+    """Strides over b of an index array standing for one made later (a mask's coordinates,
+    a converted array): the worst case for the push block, no two dimensions merging."""
+    return [1 if n != 1 else 0 for n in b]
+
+
+_COMBINE_OPS = (("clip", 3), ("remainder", 2), ("multiply", 2), ("add", 2))
+
+
+def _combine_supported(dev, it):
+    return all(_kernels.supports_elementwise(op, [it] + [None] * (k - 1), it, dev)
+               for op, k in _COMBINE_OPS) and _kernels.supports_elementwise("add", [it, it], it,
+                                                                             dev)
+
+
+def _combine(terms, shape, it):
+    """More index arrays than the gather kernel takes (two) folded into one, on the device:
+    terms [(index Array of dtype it, axis length n, x stride s)] -> (P, lo), P of `shape`
+    (broadcast) with P = sum_k wrapclamp(I_k) * s_k - lo >= 0, lo the sum's least value
+    (negative strides). Indices wrap once and clamp as the gather kernel does: remainder(clip(I,
+    -n, n - 1), n). After _combine_supported."""
+    ew = _kernels.native.elementwise
+    acc, lo = None, 0
+    for a, n, s in terms:
+        a = ew("clip", [a, -n, n - 1], it, a._shape)
+        a = ew("remainder", [a, n], it, a._shape)
+        if s < 0:
+            lo += (n - 1) * s
+        t = ew("multiply", [a, s], it, a._shape)
+        acc = t if acc is None else ew("add", [acc, t], it, _bshape(acc._shape, t._shape))
+    if acc._shape != tuple(shape) or lo:
+        acc = ew("add", [acc, -lo], it, tuple(shape))
+    return acc, lo
 
 
 def getitem_native(x, key):
-    """x[key] on the device for integer-array and boolean-mask keys, or None."""
-    m = _mask_key(x, key)
-    if m is not None:
-        run = _mask_run(x, m)
-        if run is not None:
-            n, off, st, mc, row, d, rs = run
-            out = _kernels.compact_values(x, n, off, st, mc, row, d, rs)
-            if out is not None:
-                return out
-        g = _mask_geometry(x, m)
-    else:
-        g = _array_key_geometry(x, key)
-    if g is None:
+    """x[key] on the device for integer-array and boolean-mask keys, or None where the kernels
+    layer answers that it is not native (nothing was recorded then)."""
+    entries = _parse(x, key)
+    if entries is None:
         return None
-    return _kernels.gather(x, *g)
+    run = _mask_run(x, entries)
+    if run is not None:
+        n, off, st, m, row, d, rs = run
+        return _kernels.native.compact_values(x, n, off, st, _prepare_mask(m, x), row, d, rs)
+    adv = _Advanced(x, entries)
+    if not adv.native:
+        return None
+    return _kernels.native.gather(x, *adv.geometry())
+
+
+def _source_supported(x, value):
+    if isinstance(value, Array):
+        return (_kernels.supports_cast(value._dtype, x._dtype, x.device)
+                and _kernels.supports_cast(x._dtype, x._dtype, x.device))
+    return _kernels.supports_fill("full", x._dtype, x.device)
 
 
 def _source(x, value, shape):
-    """value (an Array whose dtype promotes to x's, or a Python scalar) as a C-contiguous
-    array of x's dtype and `shape`; None where not broadcastable or no kernel."""
+    """value (an Array whose dtype promotes to x's, or a Python scalar) as a new C-contiguous
+    array of x's dtype and `shape`. After _source_supported. ValueError where the value does
+    not broadcast to the indexed shape."""
     if isinstance(value, Array):
         if _bshape(value._shape, shape) != tuple(shape):
-            return None
-        v = value if value._dtype == x._dtype else _kernels.astype(value, x._dtype)
-        if v is None:
-            return None
-        return _kernels._launch.contiguous(v, shape)
-    return _kernels.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype, x.device)
+            raise ValueError(f"cannot assign a value of shape {value._shape} to the "
+                             f"{tuple(shape)} elements indexed")
+        v = value if value._dtype == x._dtype else _kernels.native.astype(value, x._dtype)
+        return _kernels.native.contiguous(v, shape)
+    return _kernels.native.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype,
+                                x.device)
 
 
-def _mask_setitem_run(x, m, value):
-    """x[m] = value where m and the rows it selects walk x as strided runs (_mask_run): a
-    scalar is one masked fill dispatch (no count), an array is scattered from its rank order.
-    False: not done."""
-    run = _mask_run(x, m)
-    if run is None:
-        return False
-    n, off, st, mc, row, d, rs = run
-    if not isinstance(value, Array):
-        try:
-            with np.errstate(all="ignore"):
-                v = np.array([_dtypes.scalar_value(value, x._dtype)], dtype=x._dtype._np)
-        except (OverflowError, ValueError):
-            return False  # (an integer outside the dtype: the general path decides)
-        b = v.view(np.uint8)
-        words = np.zeros(4, np.uint32)
-        words.view(np.uint8)[:b.size] = b
-        return _kernels.mask_fill(x, n, off, st, mc, list(words[:max(1, -(-b.size // 4))]), d,
-                                  rs)
-    counted = _kernels.mask_count(x, mc, n)
-    if counted is None:
-        return False
-    src = _source(x, value, (counted[-1],) + tuple(row))
-    return src is not None and _kernels.mask_scatter(x, n, off, st, mc, src, counted, d, rs)
+def _value_words(x, value):
+    """A Python scalar as x's dtype stores it, as uint32 words; None where it does not fit."""
+    try:
+        with np.errstate(all="ignore"):
+            v = np.array([_dtypes.scalar_value(value, x._dtype)], dtype=x._dtype._np)
+    except (OverflowError, ValueError):
+        return None
+    b = v.view(np.uint8)
+    words = np.zeros(4, np.uint32)
+    words.view(np.uint8)[:b.size] = b
+    return [int(w) for w in words[:max(1, -(-b.size // 4))]]
 
 
 def setitem_native(x, key, value):
-    """x[key] = value on the device for integer-array and boolean-mask keys; False where not
-    done (nothing was written)."""
-    m = _mask_key(x, key)
-    if m is not None and _mask_setitem_run(x, m, value):
-        return True
-    g = _mask_geometry(x, m) if m is not None else _array_key_geometry(x, key)
-    if g is None:
+    """x[key] = value on the device for integer-array and boolean-mask keys; False where the
+    kernels layer answers that it is not native (nothing was written then)."""
+    entries = _parse(x, key)
+    if entries is None:
         return False
-    out_shape, xs, off, idx = g
+    if not isinstance(value, Array):
+        words = _value_words(x, value)
+        if words is None:
+            return False  # an integer outside the dtype: the fallback raises as numpy does
+    run = _mask_run(x, entries)
+    if run is not None:
+        n, off, st, m, row, d, rs = run
+        if not isinstance(value, Array):
+            _kernels.native.mask_fill(x, n, off, st, _prepare_mask(m, x), words, d, rs)
+            return True
+        if _source_supported(x, value):
+            mc = _prepare_mask(m, x)
+            if n == 0:
+                _source(x, value, (0,) + tuple(row))
+                return True
+            counted = _kernels.native.mask_count(x, mc, n)
+            src = _source(x, value, (counted[-1],) + tuple(row))
+            _kernels.native.mask_scatter(x, n, off, st, mc, src, counted, d, rs)
+            return True
+    adv = _Advanced(x, entries)
+    if not (adv.native and _source_supported(x, value)):
+        return False
+    out_shape, xs, off, idx = adv.geometry()
+    src = _source(x, value, out_shape)
     if math.prod(out_shape) == 0:
         return True
-    src = _source(x, value, out_shape)
-    if src is None:
-        return False
-    return _kernels.scatter(x, src, out_shape, xs, off, idx)
+    _kernels.native.scatter(x, src, out_shape, xs, off, idx)
+    return True

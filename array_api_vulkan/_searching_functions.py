@@ -61,15 +61,20 @@ def nonzero(x, /):
         raise TypeError("nonzero() expects an array")
     if x.ndim == 0:
         raise ValueError("nonzero() of a zero-dimensional array")
-    from ._indexing_functions import _compact
-
-    m = x
-    if x.dtype != _dtypes.bool:
-        zero = {"i": 0, "u": 0, "f": 0.0, "c": 0j}[x.dtype.kind]
-        m = _kernels.elementwise("not_equal", [x, zero], _dtypes.bool, x.shape)
-    r = None if m is None else _compact(m, x.shape)
-    if r is not None:
-        out, count = r
+    dev = x.device
+    it = _index_dtype(x)
+    ne = x.dtype != _dtypes.bool
+    copy = not ne and not x._is_c_contiguous()
+    if ((_kernels.supports_elementwise("not_equal", [x.dtype, None], _dtypes.bool, dev) if ne
+         else not copy or _kernels.supports_cast(x.dtype, x.dtype, dev))
+            and _kernels.supports_compact(x.size, x.ndim, it, dev)):
+        m = x
+        if ne:
+            zero = {"i": 0, "u": 0, "f": 0.0, "c": 0j}[x.dtype.kind]
+            m = _kernels.native.elementwise("not_equal", [x, zero], _dtypes.bool, x.shape)
+        elif copy:
+            m = _kernels.native.copy(x)
+        out, count = _kernels.native.compact(m, x.shape, it)
         return tuple(Array._new(out._alloc, out._dtype, (count,), (1,), out._offset + d * count)
                      for d in range(x.ndim))
     return _fallback.call("nonzero", lambda a: tuple(np.nonzero(a)), x, dtype=_index_dtype(x))
@@ -133,17 +138,19 @@ def where(condition, x1, x2, /):
         raise ValueError("where(): arrays are on different devices")
     shape = _broadcast_shapes(condition.shape,
                               *(a.shape for a in (x1, x2) if isinstance(a, Array)))
-    kargs = [condition]
-    for a in (x1, x2):
-        if isinstance(a, Array):
-            a = a if a.dtype == dt else _kernels.astype(a, dt)
-        else:
-            a = _dtypes.scalar_value(a, dt)
-        kargs.append(a)
-    if all(a is not None for a in kargs):
-        out = _kernels.elementwise("where", kargs, dt, shape)
-        if out is not None:
-            return out
+    if (all(a.dtype == dt or _kernels.supports_cast(a.dtype, dt, dev)
+            for a in (x1, x2) if isinstance(a, Array))
+            and _kernels.supports_elementwise(
+                "where", [condition.dtype] + [dt if isinstance(a, Array) else None for a in (x1, x2)],
+                dt, dev)):
+        kargs = [condition]
+        for a in (x1, x2):
+            if isinstance(a, Array):
+                a = a if a.dtype == dt else _kernels.native.astype(a, dt)
+            else:
+                a = _dtypes.scalar_value(a, dt)
+            kargs.append(a)
+        return _kernels.native.elementwise("where", kargs, dt, shape)
     return _fallback.call(
         "where", lambda c, a, b: np.where(c, np.asarray(a, dtype=dt._np),
                                           np.asarray(b, dtype=dt._np)),

@@ -4,14 +4,11 @@ whether it ran natively or through a host fallback. Not a test; prints JSON.
 
     python benchmarks/dataops.py [--out results.json] [--quick] [--only name,name]
 """
-import argparse
-import json
-import statistics
-import time
-
 import numpy as np
 
 import array_api_vulkan as xp
+
+from _common import device_name, emit, for_each_lib, lib_namespace, only_set, parser, run_table
 
 N = 16 << 20
 
@@ -70,83 +67,28 @@ def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
     return w
 
 
-def timed(fn, args, sync, repeats):
-    fn(*args)
-    sync()
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        r = fn(*args)  # kept until the synchronize (a fused result nobody holds is not computed)
-        sync()
-        ts.append(time.perf_counter() - t)
-        del r
-    return statistics.median(ts)
-
-
 def run_lib(name, res, only, repeats):
+    m, sync = lib_namespace(name)
     if name == "ours":
-        m = xp
         rng = np.random.default_rng(0)
 
         def arr(n, dt):
             return xp.asarray(rng.random(n, dtype=np.float64).astype(dt))
-        sync = xp.synchronize
     elif name == "cupy":
-        import cupy as m
-        sync = m.cuda.Device().synchronize
-
         def arr(n, dt):
             return m.random.random(n).astype(dt)
     else:
-        import torch as m
-        assert m.cuda.is_available()
-        m.backends.cuda.matmul.allow_tf32 = False
-        m.backends.cudnn.allow_tf32 = False
-        sync = m.cuda.synchronize
-
         def arr(n, dt):
             return m.rand(n, device="cuda", dtype=getattr(m, dt))
-    for wname, (setup, fn, flops) in workloads(m, arr).items():
-        if only and wname not in only:
-            continue
-        try:
-            args = setup()
-            if name == "ours":
-                before = dict(xp.runtime_stats()["host_fallbacks"])
-            t = timed(fn, args, sync, repeats)
-            row = {"us": round(t * 1e6, 1)}
-            if flops:
-                row["TFLOPs"] = round(flops / t / 1e12, 2)
-            if name == "ours":
-                after = xp.runtime_stats()["host_fallbacks"]
-                host = {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
-                row["native"] = not host
-                if host:
-                    row["host"] = host
-            res[f"{name}_{wname}"] = row
-        except Exception as e:
-            res[f"{name}_{wname}"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+    run_table(name, workloads(m, arr), sync, res, only, repeats)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="")
-    ap.add_argument("--libs", default="ours,cupy,torch")
-    args = ap.parse_args()
-    only = set(filter(None, args.only.split(",")))
-    res = {"device": xp.__array_namespace_info__().default_device().name}
-    for lib in args.libs.split(","):
-        try:
-            run_lib(lib, res, only, 3 if args.quick else 7)
-        except Exception as e:
-            res[lib] = f"unavailable: {type(e).__name__}: {e}"
-    text = json.dumps(res, indent=1)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    args = parser(__doc__).parse_args()
+    res = {"device": device_name()}
+    for_each_lib(args.libs, lambda lib: run_lib(lib, res, only_set(args), 3 if args.quick else 7),
+                 res)
+    emit(res, args.out)
 
 
 if __name__ == "__main__":

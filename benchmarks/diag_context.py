@@ -2,27 +2,22 @@
 1000-op chain in a fresh process, then again after large uploads and downloads, with the
 runtime's counters; (2) 256 MB upload and download bandwidth over staging chunk sizes and host
 copy threads (Recorder.transfer_chunk / transfer_threads)."""
-import json
-import statistics
-import time
-
 import numpy as np
 
 import array_api_vulkan as xp
 
+from _common import emit, median_time, parser
+
 
 def med(fn, k=7):
-    fn()
-    ts = []
-    for _ in range(k):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
+    return median_time(fn, k)
+
+
+N, HOST = 16 << 20, 64 << 20  # --quick: 1M and 1M, a smoke test on lavapipe
 
 
 def add_and_chain(tag, out):
-    n = 16 << 20
+    n = N
     a = xp.asarray(np.random.default_rng(1).random(n, dtype=np.float32))
     b = xp.asarray(np.random.default_rng(2).random(n, dtype=np.float32))
     xp.synchronize()
@@ -49,9 +44,12 @@ def add_and_chain(tag, out):
 
 
 def main():
+    global N, HOST
+    if parser(__doc__, only=False, libs=None).parse_args().quick:
+        N = HOST = 1 << 20
     out = {"device": xp.__array_namespace_info__().default_device().name}
     add_and_chain("fresh", out)
-    host = np.random.default_rng(0).random(64 << 20, dtype=np.float32)
+    host = np.random.default_rng(0).random(HOST, dtype=np.float32)
     dev = xp.__array_namespace_info__().default_device()
     dev._ensure()
     rec = dev._rec
@@ -71,7 +69,7 @@ def main():
     add_and_chain("after_transfers", out)
     s = xp.runtime_stats()
     out["pool_MiB"] = (s["pool_bytes_reserved"] >> 20, s["pool_bytes_in_use"] >> 20)
-    print(json.dumps(out, indent=1))
+    emit(out)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """Which float32 ops flush subnormals on this device: each op on inputs holding subnormals,
 against numpy, printed as JSON (op -> "ok" or the first differing values). Not a test."""
-import json
-
 import numpy as np
 
 import array_api_vulkan as xp
+
+from _common import emit
 
 tiny = np.float32(2.4e-44)
 a = np.array([tiny, -tiny, 3 * tiny, 0.5, 1e-40], np.float32)
@@ -29,4 +29,4 @@ for name, (f, g, h) in cases.items():
         out[name] = "ok" if np.array_equal(got, want) else f"got {got.ravel()[:6].tolist()} want {np.ravel(want)[:6].tolist()}"
     except Exception as e:  # noqa: BLE001 - a diagnostic reports everything
         out[name] = f"error {type(e).__name__}: {e}"
-print(json.dumps(out, indent=1))
+emit(out)

@@ -2,7 +2,7 @@
 device's copies, over chunk sizes and host threads;
 and plain host memcpy bandwidth for reference. JSON on stdout. Not a test.
 
-    python benchmarks/diag_upload.py            (each setting in a fresh process)
+    python benchmarks/diag_upload.py [--quick]   (each setting in a fresh process)
 """
 import json
 import os
@@ -12,7 +12,9 @@ import time
 
 import numpy as np
 
-N = 256 << 20
+from _common import emit
+
+N = int(os.environ.get("DIAG_UPLOAD_BYTES", 256 << 20))  # --quick: 8 MiB, a lavapipe smoke test
 
 
 def one():
@@ -45,6 +47,10 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "one":
         print(json.dumps(one()))
         return
+    global N
+    if "--quick" in sys.argv[1:]:
+        N = 8 << 20
+        os.environ["DIAG_UPLOAD_BYTES"] = str(N)
     a = np.ones(N // 4, np.float32)
     b = np.empty_like(a)
     np.copyto(b, a)
@@ -60,7 +66,7 @@ def main():
                 res[key] = json.loads(r.stdout.strip().splitlines()[-1])
             except Exception:  # noqa: BLE001
                 res[key] = "error: " + r.stderr[-400:]
-    print(json.dumps(res, indent=1))
+    emit(res)
 
 
 if __name__ == "__main__":

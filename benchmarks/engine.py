@@ -5,58 +5,19 @@ pipeline cache. Not a test; prints JSON.
 
     python benchmarks/engine.py [--out results.json] [--quick]
 """
-import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 
 import array_api_vulkan as xp
 
+from _common import chain_per_op, cupy_device, emit, median_time, parser, per_op, torch_cuda
+
 MB256 = 256 << 20
-
-
-def median_time(fn, repeats=7):
-    fn()
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
-
-
-def per_op(fn, sync, inner=20, repeats=7):
-    """Median seconds per call over `inner` calls then one synchronize (batched), and with a
-    synchronize after every call."""
-    # Results are kept until the synchronize: with fusion, a result nobody holds is never
-    # computed, and timing it would time nothing.
-    def batched():
-        rs = [fn() for _ in range(inner)]
-        sync()
-        del rs
-
-    def each():
-        for _ in range(inner):
-            r = fn()
-            sync()
-            del r
-
-    return median_time(batched, repeats) / inner, median_time(each, repeats) / inner
-
-
-def chain_per_op(small, read):
-    def run():
-        x = small
-        for _ in range(1000):
-            x = x + 1.0
-        read(x)
-    return median_time(run, 5) / 1000
 
 
 def library(name):
@@ -68,16 +29,14 @@ def library(name):
             sync=xp.synchronize, rand=lambda n: xp.asarray(np.random.default_rng(1).random(n, dtype=np.float32)),
             add=xp.add, ones=lambda n: xp.ones(n, dtype=xp.float32), host=host)
     if name == "cupy":
-        import cupy as cp
+        cp, sync = cupy_device()
         host = np.random.default_rng(0).random(MB256 // 4, dtype=np.float32)
-        sync = cp.cuda.Device().synchronize
         return dict(upload=lambda: (cp.asarray(host), sync()), download_src=cp.asarray(host),
                     download=lambda a: cp.asnumpy(a), sync=sync,
                     rand=lambda n: cp.random.random(n, dtype=cp.float32), add=cp.add,
                     ones=lambda n: cp.ones(n, dtype=cp.float32), host=host)
     if name == "torch":
-        import torch
-        assert torch.cuda.is_available()
+        torch = torch_cuda()
         host = np.random.default_rng(0).random(MB256 // 4, dtype=np.float32)
         th = torch.from_numpy(host)
         sync = torch.cuda.synchronize
@@ -158,11 +117,7 @@ def first_call(name, res):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test on lavapipe)")
-    ap.add_argument("--libs", default="ours,cupy,torch")
-    args = ap.parse_args()
+    args = parser(__doc__, only=False).parse_args()
     res = {"device": str(xp.__array_namespace_info__().default_device()),
            "device_name": xp.__array_namespace_info__().default_device().name}
     for name in args.libs.split(","):
@@ -175,11 +130,7 @@ def main():
         except Exception as e:
             res[f"{name}_first_call"] = f"failed: {type(e).__name__}: {e}"
     res["ours_host_fallbacks"] = xp.runtime_stats()["host_fallbacks"]
-    text = json.dumps(res, indent=1, default=str)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    emit(res, args.out)
 
 
 if __name__ == "__main__":

@@ -9,26 +9,17 @@ vector loads (glsl/include/elementwise.glsl): the same kernel on its ELEMS-apart
 Use a small --n on lavapipe (a CPU: a sanity check only). Needs no CuPy or torch.
 """
 import argparse
-import json
-import statistics
-import time
 
 import numpy as np
 
 import array_api_vulkan as xp
 
+from _common import emit, per_op_batch
+
 
 def per_dispatch(fn, reps, repeats):
-    fn()
-    xp.synchronize()
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        for _ in range(reps):
-            fn()
-        xp.synchronize()
-        ts.append((time.perf_counter() - t) / reps)
-    return statistics.median(ts)
+    """Median seconds per dispatch over batches of `reps` then one synchronize (results kept)."""
+    return per_op_batch(fn, xp.synchronize, repeats, reps)
 
 
 def main():
@@ -74,7 +65,7 @@ def main():
     for name, (fn, nbytes) in cases.items():
         s = per_dispatch(fn, args.reps, args.repeats)
         out[name] = {"us": round(s * 1e6, 2), "GBps": round(nbytes / s / 1e9, 1)}
-    print(json.dumps(out, indent=1))
+    emit(out)
 
 
 if __name__ == "__main__":

@@ -6,14 +6,11 @@ definite). Not a test; prints JSON.
 
     python benchmarks/linalg.py [--out results.json] [--quick] [--only name,name] [--n 1024]
 """
-import argparse
-import json
-
 import numpy as np
 
 import array_api_vulkan as xp
 
-from dataops import timed  # noqa: E402  (run from benchmarks/ or with it on sys.path)
+from _common import device_name, emit, for_each_lib, lib_namespace, only_set, parser, run_table
 
 
 def host_inputs(n, batch):
@@ -59,68 +56,29 @@ def workloads(m, to_dev, n, batch):
 
 
 def run_lib(name, res, only, repeats, n, batch):
+    m, sync = lib_namespace(name)
     if name == "ours":
-        m = xp
-        sync = xp.synchronize
-
         def to_dev(x, dt):
             return xp.asarray(np.ascontiguousarray(x, dtype=dt))
     elif name == "cupy":
-        import cupy as m
-        sync = m.cuda.Device().synchronize
-
         def to_dev(x, dt):
             return m.asarray(np.ascontiguousarray(x, dtype=dt))
     else:
-        import torch as m
-        assert m.cuda.is_available()
-        sync = m.cuda.synchronize
-
         def to_dev(x, dt):
             return m.as_tensor(np.ascontiguousarray(x, dtype=dt), device="cuda")
-    for wname, (setup, fn, flops) in workloads(m, to_dev, n, batch).items():
-        if only and wname not in only:
-            continue
-        try:
-            args = setup()
-            if name == "ours":
-                before = dict(xp.runtime_stats()["host_fallbacks"])
-            t = timed(fn, args, sync, repeats)
-            row = {"us": round(t * 1e6, 1)}
-            if flops:
-                row["GFLOPs"] = round(flops / t / 1e9, 2)
-            if name == "ours":
-                after = xp.runtime_stats()["host_fallbacks"]
-                host = {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
-                row["native"] = not host
-                if host:
-                    row["host"] = host
-            res[f"{name}_{wname}"] = row
-        except Exception as e:
-            res[f"{name}_{wname}"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+    run_table(name, workloads(m, to_dev, n, batch), sync, res, only, repeats,
+              rate=("GFLOPs", 1e9, 2))
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--only", default="")
-    ap.add_argument("--libs", default="ours,cupy,torch")
+    ap = parser(__doc__)
     ap.add_argument("--n", type=int, default=1024)
     ap.add_argument("--batch", type=int, default=4096)
     args = ap.parse_args()
-    only = set(filter(None, args.only.split(",")))
-    res = {"device": xp.__array_namespace_info__().default_device().name}
-    for lib in args.libs.split(","):
-        try:
-            run_lib(lib, res, only, 3 if args.quick else 7, args.n, args.batch)
-        except Exception as e:
-            res[lib] = f"unavailable: {type(e).__name__}: {e}"
-    text = json.dumps(res, indent=1)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    res = {"device": device_name()}
+    for_each_lib(args.libs, lambda lib: run_lib(lib, res, only_set(args), 3 if args.quick else 7,
+                                                args.n, args.batch), res)
+    emit(res, args.out)
 
 
 if __name__ == "__main__":

@@ -1,95 +1,37 @@
 """GPU benchmarks of array_api_vulkan against CuPy and torch on the same GPU.
 
-    python benchmarks/run.py [--out results.json]
+    python benchmarks/run.py [--out results.json] [--quick]
 
 Each figure is a median over repeats of a batch of ops, timed from before the first op is
 recorded to after synchronize(): what a user waiting on the result sees, per op. The *_gpu_us
 figures are GPU time per op over such a batch: our runtime's batch timestamps, CUDA events
 for CuPy and torch. Not a test.
 """
-import argparse
-import json
 import statistics
-import time
 
 import numpy as np
 
 import array_api_vulkan as xp
 
+from _common import (chain_per_op, cuda_gpu, cupy_device, emit, ours_gpu, parser, per_op_batch,
+                     torch_cuda)
+
+
+# Elements of the big arrays (the names keep "16M": --quick shrinks them for a lavapipe smoke test).
+N = 16 << 20
+
 
 def timed(fn, sync, repeats=7, inner=20, gpu=None):
     """Median wall seconds per op; with gpu (a function timing a batch on the GPU: it takes a
     callable running the batch and returns its GPU seconds), also the median GPU seconds."""
-    fn()
-    sync()
-    ts, gs = [], []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        rs = [fn() for _ in range(inner)]  # kept: a fused result nobody holds is not computed
-        sync()
-        ts.append((time.perf_counter() - t) / inner)
-        del rs
+    wall = per_op_batch(fn, sync, repeats, inner)
     if gpu is None:
-        return statistics.median(ts)
+        return wall
 
     def batch():
         return [fn() for _ in range(inner)]
 
-    for _ in range(repeats):
-        gs.append(gpu(batch) / inner)
-    return statistics.median(ts), statistics.median(gs)
-
-
-def ours_gpu(batch):
-    """GPU seconds of one batch of our ops, from the runtime's per-batch timestamps."""
-    xp.synchronize()
-    before = xp.runtime_stats()["gpu_seconds"]
-    rs = batch()
-    xp.synchronize()
-    del rs
-    return xp.runtime_stats()["gpu_seconds"] - before
-
-
-def cuda_gpu(event_cls, sync):
-    def gpu(batch):
-        sync()
-        start, end = event_cls(), event_cls()
-        start.record()
-        batch()
-        end.record()
-        end.synchronize()
-        return start_end_seconds(start, end)
-
-    return gpu
-
-
-def start_end_seconds(start, end):
-    try:
-        import cupy
-
-        if isinstance(start, cupy.cuda.Event):
-            return cupy.cuda.get_elapsed_time(start, end) / 1e3
-    except ImportError:
-        pass
-    return start.elapsed_time(end) / 1e3  # torch.cuda.Event
-
-
-def chain_per_op(small, read):
-    """Seconds per op of 1000 dependent `x = x + 1.0` from `small`, then one element read."""
-
-    def chain():
-        x = small
-        for _ in range(1000):
-            x = x + 1.0
-        return x
-
-    read(chain())
-    ts = []
-    for _ in range(5):
-        t = time.perf_counter()
-        read(chain())
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) / 1000
+    return wall, statistics.median([gpu(batch) / inner for _ in range(repeats)])
 
 
 def chain5(m, a):
@@ -133,7 +75,7 @@ def bench_fusion(results, a32):
 def bench_ours(results):
     dev = xp.__array_namespace_info__().default_device()
     results["device"] = str(dev)
-    n = 16 << 20
+    n = N
     rng = np.random.default_rng(0)
     a32 = xp.asarray(rng.random(n, dtype=np.float32))
     b32 = xp.asarray(rng.random(n, dtype=np.float32))
@@ -160,12 +102,11 @@ def bench_ours(results):
 
 def bench_cupy(results):
     try:
-        import cupy as cp
+        cp, sync = cupy_device()
     except Exception as e:  # not on every host
         results["cupy"] = f"unavailable: {e}"
         return
-    n = 16 << 20
-    sync = cp.cuda.Device().synchronize
+    n = N
     a32 = cp.random.random(n, dtype=cp.float32)
     b32 = cp.random.random(n, dtype=cp.float32)
     a64 = cp.random.random(n) * 10 - 5
@@ -183,12 +124,11 @@ def bench_cupy(results):
 
 def bench_torch(results):
     try:
-        import torch
-        assert torch.cuda.is_available()
+        torch = torch_cuda()
     except Exception as e:
         results["torch"] = f"unavailable: {e}"
         return
-    n = 16 << 20
+    n = N
     sync = torch.cuda.synchronize
     a32 = torch.rand(n, device="cuda")
     b32 = torch.rand(n, device="cuda")
@@ -203,20 +143,17 @@ def bench_torch(results):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out")
-    args = ap.parse_args()
+    global N
+    args = parser(__doc__, only=False, libs=None).parse_args()
+    if args.quick:
+        N = 1 << 16
     results = {}
     for fn in (bench_ours, bench_cupy, bench_torch):
         try:
             fn(results)
         except Exception as e:
             results[fn.__name__] = f"failed: {type(e).__name__}: {e}"
-    text = json.dumps(results, indent=1, default=str)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text)
+    emit(results, args.out)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 """Runtime-level costs on the default device: recording a dispatch, one submit+wait, a chain
 of dependent dispatches, and a large copy's bandwidth. Prints one JSON object."""
-import json
 import statistics
 import time
 
 import numpy as np
 
 from array_api_vulkan import _runtime as rt
+
+from _common import emit
 
 
 def copy(d, dst, src, n):
@@ -75,7 +76,7 @@ def main():
     d.download(al, np.float64, host.shape, (1,), 0)
     out["download_64MiB_ms"] = (time.perf_counter() - t) * 1e3
     out["stats"] = rt.runtime_stats()
-    print(json.dumps(out, indent=1))
+    emit(out)
 
 
 if __name__ == "__main__":

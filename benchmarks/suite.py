@@ -34,6 +34,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dataops  # noqa: E402  (the data-op and matmul table, shared with benchmarks/dataops.py)
 import workloads as wl  # noqa: E402
+from _common import grew as _grew, torch_cuda  # noqa: E402
 
 LIBS = ("ours", "cupy", "torch", "jax", "numpy")  # numpy (host) last: the slowest to run
 GROUPS = ("elementwise", "chain", "dataops", "linalg", "transfer", "startup", "e2e")
@@ -95,12 +96,7 @@ def load(name):
                    {"cupy": cupy.__version__, **_compat_version(m)}, _decode(props.get("name", b"?")),
                    release=lambda: cupy.get_default_memory_pool().free_all_blocks())
     if name == "torch":
-        import torch
-
-        if not torch.cuda.is_available():
-            raise RuntimeError("torch has no CUDA device")
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
+        torch = torch_cuda()
         m = _compat("torch", torch)
         return Lib(name, m, lambda a: torch.from_numpy(np.ascontiguousarray(a)).to("cuda"),
                    lambda t: t.cpu().numpy(), lambda r=None: torch.cuda.synchronize(),
@@ -286,10 +282,6 @@ def _host_fallbacks(lib):
     if lib.name != "ours":
         return None
     return dict(lib.xp.runtime_stats()["host_fallbacks"])
-
-
-def _grew(before, after):
-    return {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
 
 
 def run_workload(w, lib, s, repeats):

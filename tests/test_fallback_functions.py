@@ -21,9 +21,12 @@ def host(x):
 @pytest.fixture
 def no_kernels(monkeypatch):
     """Force every function onto the numpy host path."""
-    # (the spec layer asks supports_* before reduce, scan and sort: None answers "not native")
-    for name in ("full", "arange", "eye", "astype", "elementwise", "sort", "unique", "searchsorted",
-                 "supports_reduce", "supports_scan", "supports_sort"):
+    # (the spec layer asks supports_* first (docs/design.md, "ask first"): None answers "not
+    # native"; unique and searchsorted still answer None themselves)
+    for name in ("sort", "unique", "searchsorted", "supports_reduce", "supports_scan",
+                 "supports_sort", "supports_cast", "supports_elementwise", "supports_fill",
+                 "supports_linspace", "supports_gather", "supports_compact",
+                 "supports_compact_values"):
         monkeypatch.setattr(_kernels, name, lambda *a, **k: None)
     # Plans made before would still run natively: start each op without them.
     from array_api_vulkan import _elementwise_functions as ew

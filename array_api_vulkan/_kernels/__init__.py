@@ -1,14 +1,21 @@
 """Kernels layer: the Python side of every native op (see docs/design.md).
 
-Each function returns the result Array, or None where no native kernel covers the case,
-in which case the spec layer falls back to numpy and counts it.
+Ask first: the spec layer asks a `supports_*` function (dtypes, device features, compiled
+variants, sizes: no dispatch) whether a call is native, and calls the kernel only on a yes; the
+kernel then always returns the result, raising `NotNative` (a bug in the answer) where it
+cannot. The spec layer falls back to numpy (counted) on a no. The entries of the families
+converted this way: reduce/scan/sort here, the rest in `native` (elementwise, astype, creation,
+assign, indexing). The functions of this module named like them (elementwise, astype, full,
+arange, eye, linspace, tri, assign, gather, scatter, compact...) still answer None / False for
+"not native", for the kernels layer's own callers (linalg, fft, matmul, sort, reduce) that
+check for it.
 
 What is native is decided by the op table (table.py) and the shader variants it generates
 (variants.py); the launch mechanics (modes, strides, push constants) are in _launch.py.
 """
 import math
 
-from . import _fuse, _launch
+from . import _fuse, _launch, _manip
 from ._launch import table
 from ._matmul import matmul, matmul_update, supports_matmul, supports_matmul_update  # noqa: F401
 from . import _reduce
@@ -17,6 +24,7 @@ from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
 from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
+from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401
 from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa: F401
 
@@ -78,11 +86,74 @@ def compile_since(mark_, args, out):
     return dev.compile_plan(type(out), specs, outputs, [], [_launch.map_plan_step(shader, plan, args)])
 
 
-def full(shape, fill_value, dtype, device):
+# -- ask first (see the module's docstring) ------------------------------------------------
+def supports_cast(src, dst, device):
+    """Whether astype / assign / a copy converts dtype src values to dtype dst natively."""
+    return _launch.cast_variant(_code(src), _code(dst), device) is not None
+
+
+def _fill_variant(dtype, device):
     code = _code(dtype)
     variant = _launch.variant("fill", None, code, None, device)
     if variant is None or not _launch.device_supports(device, code):
         return None
+    return variant
+
+
+def supports_fill(op, dtype, device):
+    """Whether full / arange / eye (op) of dtype is native on device."""
+    if op == "arange" and table.DTYPES[dtype.name][3] not in "iuf":
+        return False
+    return _fill_variant(dtype, device) is not None
+
+
+def supports_linspace(dtype, cdt, device):
+    """Whether linspace of dtype computed in cdt (see _manip.linspace) is native on device."""
+    if table.DTYPES[cdt.name][3] not in "fc" or table.DTYPES[dtype.name][3] not in "fc":
+        return False
+    return (_fill_variant(cdt, device) is not None
+            and (cdt is dtype or supports_cast(cdt, dtype, device)))
+
+
+# (op name, operand dtypes (None: a Python scalar), result dtype, device) -> bool
+_supported = {}
+
+
+def supports_elementwise(name, operands, dtype, device):
+    """Whether elementwise(name, args, dtype, shape) is native on device, for args whose
+    Arrays have the dtypes in `operands` (None for a Python scalar; a clip bound that is None
+    counts as a scalar): the op table's signature, the compiled variant and the device's
+    dtypes and features, and for integer division the conversion of the operands."""
+    key = (name, tuple(operands), dtype, device, _launch.features(device))
+    ok = _supported.get(key)
+    if ok is None:
+        ok = _supported[key] = _supports_elementwise(name, list(operands), dtype, device)
+    return ok
+
+
+def _supports_elementwise(name, operands, dtype, dev):
+    arrays = [d for d in operands if d is not None]
+    if not arrays:
+        return False
+    rc = _code(dtype)
+    key = table.KEY_INPUT.get(name)
+    if key is None:
+        tc = _code(arrays[0])
+    else:
+        ka = operands[key] if key < len(operands) else None
+        tc = rc if ka is None else _code(ka)
+    if name == "divide" and tc not in "fdFD":
+        if not all(supports_cast(d, dtype, dev) for d in arrays):
+            return False
+        tc = rc
+    return _resolve(name, tc, rc, len(operands), dev) is not False
+
+
+def full(shape, fill_value, dtype, device):
+    variant = _fill_variant(dtype, device)
+    if variant is None:
+        return None
+    code = _code(dtype)
     out = _empty(device, dtype, shape)
     words = _launch.scalar_words(fill_value, code)
     _launch.fill(device, variant, table.FILL_CODES["full"], out, words)
@@ -92,8 +163,8 @@ def full(shape, fill_value, dtype, device):
 def arange(start, stop, step, n, dtype, device):
     code = _code(dtype)
     kind = table.DTYPES[dtype.name][3]
-    variant = _launch.variant("fill", None, code, None, device)
-    if kind not in "iuf" or variant is None or not _launch.device_supports(device, code):
+    variant = _fill_variant(dtype, device)
+    if kind not in "iuf" or variant is None:
         return None
     out = _empty(device, dtype, (n,))
     if kind == "f":
@@ -119,9 +190,8 @@ def arange(start, stop, step, n, dtype, device):
 
 
 def eye(n_rows, n_cols, k_diag, dtype, device):
-    code = _code(dtype)
-    variant = _launch.variant("fill", None, code, None, device)
-    if variant is None or not _launch.device_supports(device, code):
+    variant = _fill_variant(dtype, device)
+    if variant is None:
         return None
     out = _empty(device, dtype, (n_rows, n_cols))
     k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k_diag)))
@@ -133,8 +203,8 @@ def astype(x, dtype):
     """A new C-contiguous array of x's values converted to dtype (numpy's conversions)."""
     tc, rc = _code(x._dtype), _code(dtype)
     dev = x._alloc.device
-    variant = _launch.variant("cast", tc, rc, None, dev)
-    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+    variant = _launch.cast_variant(tc, rc, dev)
+    if variant is None:
         return None
     if tc == rc:
         out = transpose_copy(x)  # a transposed view: through shared-memory tiles
@@ -152,14 +222,17 @@ def assign(dst, src):
     """Writes src into the strided view dst in place (every view of its allocation sees it):
     src an Array broadcastable to dst.shape, converted to dst's dtype as astype does, or a Python
     scalar of dst's kind. True when done natively, False where the spec layer must fall back.
-    For in-place operators and basic-index __setitem__."""
+    For in-place operators and basic-index __setitem__. A view of more dimensions than the push
+    block describes is written as several (_manip.copy_into)."""
     dev = dst._alloc.device
     rc = _code(dst._dtype)
     tc = rc if isinstance(src, (bool, int, float, complex)) else _code(src._dtype)
-    variant = _launch.variant("cast", tc, rc, None, dev)
-    if variant is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+    variant = _launch.cast_variant(tc, rc, dev)
+    if variant is None:
         return False
-    return _launch.assign(variant, dst, src)
+    if _launch.assign(variant, dst, src):
+        return True
+    return _manip._split(variant, dst, src)
 
 
 def _clip_bounds(args):
@@ -235,3 +308,6 @@ def elementwise(name, args, dtype, shape):
     if not _launch.map_op(variant, op.code, out, list(args), nin, dynamic=dynamic, tcode=tc):
         return None
     return out
+
+
+from . import native  # noqa: E402,F401  (the raising entries; imports this module)

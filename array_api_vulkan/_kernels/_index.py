@@ -32,6 +32,41 @@ def _elems(alloc, itemsize):
     return alloc.nbytes // itemsize
 
 
+def _index_layout(x, out_shape, xs, idx, other=None):
+    """(shader, collapsed shape, collapsed strides) of a gather / scatter, or None where no
+    kernel covers it. idx entries (index Array or its DType, strides, axis length, x stride);
+    other: the result / source Array where it exists already."""
+    dev = x._alloc.device
+    if len(idx) > 2 or any(k[2] == 0 for k in idx):
+        return None  # more than two index arrays; an empty axis (the fallback raises)
+    icodes = {_code(getattr(k[0], "_dtype", k[0])) for k in idx}
+    if len(icodes) > 1:
+        return None
+    icode = icodes.pop() if icodes else "i"
+    shader = _index_variant(icode, x._dtype.itemsize, dev)
+    if shader is None:
+        return None
+    lim = 1 << 31
+    arrays = [x] + ([other] if other is not None else []) + [k[0] for k in idx
+                                                            if hasattr(k[0], "_alloc")]
+    if (any(_elems(a._alloc, a._dtype.itemsize) >= lim for a in arrays)
+            or math.prod(out_shape) >= lim):
+        return None  # 32-bit element offsets
+    sh, sts = _launch._collapse(tuple(out_shape), [list(xs)] + [list(k[1]) for k in idx])
+    if _FIRST_LIST + len(sh) * (1 + len(idx)) > _launch.LAYOUT_WORDS:
+        return None
+    return shader, sh, sts
+
+
+def supports_gather(x, out_shape, xs, idx):
+    """Whether gather(x, out_shape, xs, xoff, idx) / scatter(...) is native: idx as gather's,
+    an index Array's DType standing for an index array made later (a mask's coordinates).
+    The index dtypes must be one (the spec layer converts them first)."""
+    if math.prod(out_shape) == 0:
+        return True
+    return _index_layout(x, out_shape, xs, idx) is not None
+
+
 def _index_op(op, x, other, out_shape, xs, xoff, idx):
     """Records one gather (other: the fresh result) or scatter (other: the contiguous source)
     dispatch. idx: [(index Array, its strides over out_shape, axis length, x's axis stride)]."""
@@ -39,23 +74,11 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
     n = math.prod(out_shape)
     if n == 0:
         return True
-    if len(idx) > 2 or any(k[2] == 0 for k in idx):
-        return False  # more than two index arrays; an empty axis (the fallback raises)
-    icodes = {_code(k[0]._dtype) for k in idx}
-    if len(icodes) > 1:
+    layout = _index_layout(x, out_shape, xs, idx, other)
+    if layout is None:
         return False
-    icode = icodes.pop() if icodes else "i"
-    shader = _index_variant(icode, x._dtype.itemsize, dev)
-    if shader is None:
-        return False
-    lim = 1 << 31
-    arrays = [x, other] + [k[0] for k in idx]
-    if any(_elems(a._alloc, a._dtype.itemsize) >= lim for a in arrays):
-        return False  # 32-bit element offsets
-    sh, sts = _launch._collapse(tuple(out_shape), [list(xs)] + [list(k[1]) for k in idx])
+    shader, sh, sts = layout
     nd = len(sh)
-    if _FIRST_LIST + nd * (1 + len(idx)) > _launch.LAYOUT_WORDS:
-        return False
     words = [0] * _launch.LAYOUT_WORDS
     words[0] = n
     words[1] = nd | (len(idx) << 8)
@@ -169,6 +192,28 @@ def _row_words(push, xoff, xs, d, rs):
     push[9:11] = [d, rs & 0xFFFFFFFF]
 
 
+def supports_compact(n, k, index_dtype, dev):
+    """Whether compact() of an n-element mask viewed with k dimensions into index_dtype
+    coordinates is native on dev (the mask itself is bool: C-contiguous, the caller asks for
+    that copy)."""
+    icode = _code(index_dtype)
+    shader = _launch.named(f"compact_{index_dtype.name}", dev)
+    return (shader is not None and icode in table.COMPACT_CODES and 7 + k <= _launch.LAYOUT_WORDS
+            and n < 1 << 31 and _chunks_ok(n, dev))
+
+
+def supports_compact_values(x, n, xoff, xs, d=1, rs=0):
+    """Whether compact_values / mask_count + mask_scatter / mask_fill of x's n rows (as
+    compact_values takes them) is native."""
+    return (_value_shader(x) is not None and n < 1 << 31 and _chunks_ok(n, x._alloc.device)
+            and (not n or not d or _strided_ok(x, n, xoff, xs, d, rs)))
+
+
+def _chunks_ok(n, dev):
+    return (_launch.variant("scan", "I", "I", None, dev) is not None
+            and (n == 0 or _compact_chunks(n, dev)[1] <= 65535))
+
+
 def compact(mask, shape, index_dtype):
     """The coordinates of the set elements of the C-contiguous bool array `mask` (viewed with
     `shape`) in C order: (Array of shape (len(shape), count) of index_dtype, count), or None.
@@ -246,11 +291,12 @@ def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
     i of the n-element mask; src a C-contiguous (count,) + row array of x's dtype (counted:
     mask_count's answer). False: not done."""
     shader, L, G, offs, count = counted
-    if (src._alloc is x._alloc or mask._alloc is x._alloc
-            or not _strided_ok(x, n, xoff, xs, d, rs)):
+    if src._alloc is x._alloc or mask._alloc is x._alloc:
         return False
     if count == 0 or d == 0:
         return True
+    if not _strided_ok(x, n, xoff, xs, d, rs):
+        return False
     dev = x._alloc.device
     push = _mask_words(mask, n, L, G)
     _row_words(push, xoff, xs, d, rs)

@@ -166,6 +166,29 @@ def device_supports(dev, code):
     return True
 
 
+def features(dev):
+    """The device's dtype flags, part of every cached answer's key (a test may switch one off
+    on a live device, as test_namespace's device without float64 does)."""
+    return (dev.supports_float64, dev.supports_int64, dev.supports_int16, dev.supports_int8)
+
+
+_casts = {}
+
+
+def cast_variant(tc, rc, dev):
+    """The cast family's variant converting dtype code tc to rc on dev, or None where the device
+    lacks either dtype or a feature the variant declares: the one answer to "is this cast (or
+    copy, fill of a view, assignment) native here" (astype, assign, copies, the supports_*)."""
+    key = (tc, rc, dev, features(dev))
+    name = _casts.get(key, False)
+    if name is False:
+        name = variant("cast", tc, rc, None, dev)
+        if name is not None and not (device_supports(dev, tc) and device_supports(dev, rc)):
+            name = None
+        _casts[key] = name
+    return name
+
+
 def clamp_int(v, code):
     bits = table.DTYPES[table.CODE[code]][4]
     if code in table._SINT:
@@ -248,7 +271,7 @@ def contiguous(a, shape=None):
     """a (broadcast to `shape`) as a new C-contiguous array, through the cast family."""
     shape = a._shape if shape is None else tuple(shape)
     code = table.DTYPES[a._dtype.name][0]
-    name = variant("cast", code, code, None, a._alloc.device)
+    name = cast_variant(code, code, a._alloc.device)
     out = result_type._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
     if name is None or not map_op(name, 0, out, [a], 1, _allow_copy=False):
         return None

@@ -19,10 +19,7 @@ def _code(dtype):
 
 
 def _cast_variant(tc, rc, dev):
-    name = _launch.variant("cast", tc, rc, None, dev)
-    if name is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
-        return None
-    return name
+    return _launch.cast_variant(tc, rc, dev)
 
 
 def can_copy(src_dtype, dst_dtype, dev):
@@ -52,12 +49,14 @@ def _split(variant, dst, src):
     if not dst._shape:
         return False
     # too many dimensions for the push block: one assignment per index of the first axis
-    sst = _launch._broadcast_strides(src, dst._shape)
-    if src.ndim < dst.ndim:
-        src = _view(src, dst._shape, sst, src._offset)
+    scalar = isinstance(src, _SCALARS)
+    if not scalar:
+        sst = _launch._broadcast_strides(src, dst._shape)
+        if src.ndim < dst.ndim:
+            src = _view(src, dst._shape, sst, src._offset)
     for i in range(dst._shape[0]):
         d = _view(dst, dst._shape[1:], dst._strides[1:], dst._offset + i * dst._strides[0])
-        s = _view(src, dst._shape[1:], sst[1:], src._offset + i * sst[0])
+        s = src if scalar else _view(src, dst._shape[1:], sst[1:], src._offset + i * sst[0])
         if not _split(variant, d, s):
             return False
     return True

@@ -1,0 +1,246 @@
+"""Shared by the benchmark scripts: loading CuPy / torch on their GPU (TF32 off), timing (the
+median over repeats after a warm-up, each result kept alive until the synchronize that ends its
+timing: with fusion, a result nobody holds is never computed, and timing it would time
+nothing), whether a row of ours went through a host fallback, and the command line and JSON
+output. Not a benchmark itself.
+
+    from _common import timed, lib_namespace, ...   (scripts run from benchmarks/, or with it
+                                                     on sys.path, as benchmarks/suite.py does)
+"""
+import argparse
+import json
+import statistics
+import time
+
+
+def _xp():
+    import array_api_vulkan  # (imported on use: diag_upload's parent process never opens the device)
+
+    return array_api_vulkan
+
+
+# ------------------------------------------------------------------------------ libraries
+def torch_cuda():
+    """torch, with a CUDA device and TF32 off (float32 matmuls compute in float32, as ours do);
+    raises where torch or its CUDA device is missing."""
+    import torch
+
+    if not torch.cuda.is_available():
+        raise RuntimeError("torch has no CUDA device")
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    return torch
+
+
+def cupy_device():
+    """cupy and the synchronize of its current device; raises where CuPy is missing."""
+    import cupy
+
+    return cupy, cupy.cuda.Device().synchronize
+
+
+def lib_namespace(name):
+    """(namespace, synchronize) of "ours", "cupy" or "torch"; raises where not available."""
+    if name == "ours":
+        xp = _xp()
+        return xp, xp.synchronize
+    if name == "cupy":
+        return cupy_device()
+    if name == "torch":
+        torch = torch_cuda()
+        return torch, torch.cuda.synchronize
+    raise ValueError(f"unknown library {name!r}")
+
+
+# ------------------------------------------------------------------------------ timing
+def median_time(fn, repeats=7):
+    """Median wall seconds of fn() after one untimed call."""
+    fn()
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def timed(fn, args, sync, repeats):
+    """Median seconds of fn(*args) then sync(), after a warm-up; each result kept until its
+    synchronize."""
+    fn(*args)
+    sync()
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        r = fn(*args)
+        sync()
+        ts.append(time.perf_counter() - t)
+        del r
+    return statistics.median(ts)
+
+
+def per_op(fn, sync, inner=20, repeats=7):
+    """Median seconds per call over `inner` calls then one synchronize (batched), and with a
+    synchronize after every call: (batched, each)."""
+    def batched():
+        rs = [fn() for _ in range(inner)]
+        sync()
+        del rs
+
+    def each():
+        for _ in range(inner):
+            r = fn()
+            sync()
+            del r
+
+    return median_time(batched, repeats) / inner, median_time(each, repeats) / inner
+
+
+def per_op_batch(fn, sync, repeats=7, inner=20):
+    """Median seconds per call over `inner` calls then one synchronize, after a warm-up call
+    (the first timed batch included)."""
+    fn()
+    sync()
+    ts = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        rs = [fn() for _ in range(inner)]
+        sync()
+        ts.append((time.perf_counter() - t) / inner)
+        del rs
+    return statistics.median(ts)
+
+
+def chain_per_op(small, read, steps=1000, repeats=5):
+    """Seconds per op of `steps` dependent `x = x + 1.0` from `small`, then read(x) (one
+    element read): the median over repeats after a warm-up."""
+    def run():
+        x = small
+        for _ in range(steps):
+            x = x + 1.0
+        read(x)
+
+    return median_time(run, repeats) / steps
+
+
+def ours_gpu(batch):
+    """GPU seconds of one batch of our ops (batch() returns the results, kept until the
+    synchronize), from the runtime's per-batch timestamps."""
+    xp = _xp()
+    xp.synchronize()
+    before = xp.runtime_stats()["gpu_seconds"]
+    rs = batch()
+    xp.synchronize()
+    del rs
+    return xp.runtime_stats()["gpu_seconds"] - before
+
+
+def cuda_gpu(event_cls, sync):
+    """A function timing a batch on the GPU through CUDA events (CuPy's or torch's)."""
+    def gpu(batch):
+        sync()
+        start, end = event_cls(), event_cls()
+        start.record()
+        rs = batch()
+        end.record()
+        end.synchronize()
+        del rs
+        return start_end_seconds(start, end)
+
+    return gpu
+
+
+def start_end_seconds(start, end):
+    try:
+        import cupy
+
+        if isinstance(start, cupy.cuda.Event):
+            return cupy.cuda.get_elapsed_time(start, end) / 1e3
+    except ImportError:
+        pass
+    return start.elapsed_time(end) / 1e3  # torch.cuda.Event
+
+
+# ------------------------------------------------------------------------------ host fallbacks
+def fallbacks():
+    """A copy of ours' host fallback counts so far."""
+    return dict(_xp().runtime_stats()["host_fallbacks"])
+
+
+def grew(before, after):
+    """The fallback counts that grew from `before` to `after`, by how much."""
+    return {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
+
+
+def mark_native(row, before):
+    """row["native"] (and row["host"], the fallbacks that ran) since the snapshot `before`."""
+    host = grew(before, fallbacks())
+    row["native"] = not host
+    if host:
+        row["host"] = host
+    return row
+
+
+def run_table(name, table, sync, res, only, repeats, rate=("TFLOPs", 1e12, 2)):
+    """Times each workload of table (name -> (setup() -> args, fn(*args), flops or None)) with a
+    synchronize after every call into res[f"{name}_{workload}"]: {"us", rate, and for ours
+    "native" / "host"}; a workload that fails is recorded as "failed: ..."."""
+    key, scale, digits = rate
+    for wname, (setup, fn, flops) in table.items():
+        if only and wname not in only:
+            continue
+        try:
+            args = setup()
+            before = fallbacks() if name == "ours" else None
+            t = timed(fn, args, sync, repeats)
+            row = {"us": round(t * 1e6, 1)}
+            if flops:
+                row[key] = round(flops / t / scale, digits)
+            if before is not None:
+                mark_native(row, before)
+            res[f"{name}_{wname}"] = row
+        except Exception as e:
+            res[f"{name}_{wname}"] = f"failed: {type(e).__name__}: {str(e)[:200]}"
+
+
+# ------------------------------------------------------------------------------ command line
+def parser(doc, quick=True, only=True, libs="ours,cupy,torch"):
+    """The scripts' argument parser: --out (the JSON also written there), and where asked
+    --quick (fewer repeats / small sizes, a smoke test on lavapipe), --only and --libs."""
+    ap = argparse.ArgumentParser(description=doc.strip().splitlines()[0])
+    ap.add_argument("--out")
+    if quick:
+        ap.add_argument("--quick", action="store_true",
+                        help="fewer repeats / smaller sizes (a smoke test on lavapipe)")
+    if only:
+        ap.add_argument("--only", default="", help="comma-separated workload names")
+    if libs:
+        ap.add_argument("--libs", default=libs)
+    return ap
+
+
+def only_set(args):
+    return set(filter(None, args.only.split(",")))
+
+
+def device_name():
+    return _xp().__array_namespace_info__().default_device().name
+
+
+def for_each_lib(libs, fn, res):
+    """fn(name) for each comma-separated library; one that raises (CuPy or torch missing) is
+    recorded as res[name] = "unavailable: ..."."""
+    for name in libs.split(","):
+        try:
+            fn(name)
+        except Exception as e:
+            res[name] = f"unavailable: {type(e).__name__}: {e}"
+
+
+def emit(res, out=None, indent=1):
+    """Prints res as JSON, and writes it to `out` where given."""
+    text = json.dumps(res, indent=indent, default=str)
+    print(text)
+    if out:
+        with open(out, "w") as f:
+            f.write(text)

@@ -1,0 +1,142 @@
+"""Issue 7, ask first: the spec layer asks the kernels layer (`_kernels.supports_*`) whether a
+call is native and calls the kernel only on a yes. Where the answer is no, the call is one
+counted host fallback and no kernel is tried; where a kernel cannot serve after a yes, it raises
+`NotNative` (never a silent None)."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import array_api_vulkan as xp
+from array_api_vulkan import _elementwise_functions as ew, _kernels
+from array_api_vulkan._kernels import native
+
+from conftest import FLOAT, INT, computes_natively
+
+ENTRIES = ("elementwise", "astype", "full", "arange", "eye", "assign", "gather", "scatter",
+           "compact", "compact_values", "mask_fill", "mask_count", "mask_scatter", "linspace",
+           "tri", "copy", "contiguous")
+
+
+def fallbacks():
+    return dict(xp.runtime_stats()["host_fallbacks"])
+
+
+@pytest.fixture
+def all_no(monkeypatch):
+    """Every supports_* answers no and every native entry fails the test if called."""
+    for name in ("supports_cast", "supports_elementwise", "supports_fill", "supports_linspace",
+                 "supports_gather", "supports_compact", "supports_compact_values"):
+        monkeypatch.setattr(_kernels, name, lambda *a, **k: False)
+
+    def tried(*a, **k):
+        raise AssertionError("a kernel was tried after its supports_* answered no")
+
+    for name in ENTRIES:
+        monkeypatch.setattr(native, name, tried)
+    # the elementwise functions' memo of earlier yes answers (per signature and layout) goes
+    for op in vars(ew).values():
+        if isinstance(op, ew.ElementwiseOp):
+            monkeypatch.setattr(op, "_compiled", {})
+            monkeypatch.setattr(op, "_plans", {})
+
+
+def test_no_means_one_counted_fallback_and_no_kernel(all_no):
+    a_h = np.arange(24, dtype=FLOAT._np).reshape(2, 3, 4)
+    a = xp.asarray(a_h)
+    m_h = np.array([True, False])
+    m = xp.asarray(m_h)
+    i = xp.asarray(np.array([2, 0], INT._np))
+    cases = [
+        ("add", lambda: a + 1.0, a_h + 1.0),
+        ("astype", lambda: xp.astype(a, INT), a_h.astype(INT._np)),
+        ("full", lambda: xp.full((2, 2), 3.0, dtype=FLOAT), np.full((2, 2), 3.0, FLOAT._np)),
+        ("arange", lambda: xp.arange(5, dtype=INT), np.arange(5, dtype=INT._np)),
+        ("eye", lambda: xp.eye(3, dtype=FLOAT), np.eye(3, dtype=FLOAT._np)),
+        ("linspace", lambda: xp.linspace(0.0, 1.0, 5, dtype=FLOAT),
+         np.linspace(0.0, 1.0, 5).astype(FLOAT._np)),
+        ("tril", lambda: xp.tril(a), np.tril(a_h)),
+        ("clip", lambda: xp.clip(a, 2.0, 5.0), np.clip(a_h, 2.0, 5.0)),
+        ("where", lambda: xp.where(a > 3.0, a, 0.0), np.where(a_h > 3.0, a_h, 0.0)),
+        ("take", lambda: xp.take(a, i, axis=2), np.take(a_h, [2, 0], axis=2)),
+        ("__getitem__", lambda: a[m, 1:3], a_h[m_h, 1:3]),
+        ("__getitem__", lambda: a[:, :, i], a_h[:, :, [2, 0]]),
+        ("nonzero", lambda: xp.nonzero(a > 10.0)[1], np.nonzero(a_h > 10.0)[1]),
+    ]
+    for name, fn, want in cases:
+        before = fallbacks()
+        got = np.asarray(fn())
+        np.testing.assert_array_equal(got, want)
+        after = fallbacks()
+        assert after.get(name, 0) > before.get(name, 0), name
+    before = fallbacks()
+    b = xp.asarray(a_h)
+    b[m, 1:3] = 7.0
+    b[0, 0, 0] = -1.0
+    h = a_h.copy()
+    h[m_h, 1:3] = 7.0
+    h[0, 0, 0] = -1.0
+    np.testing.assert_array_equal(np.asarray(b), h)
+    assert fallbacks().get("__setitem__", 0) == before.get("__setitem__", 0) + 2
+
+
+def test_yes_then_cannot_serve_raises(monkeypatch):
+    """A kernel that cannot serve after a yes raises NotNative: no silent fallback."""
+    a = xp.asarray(np.arange(6, dtype=FLOAT._np))
+    monkeypatch.setattr(native, "_ew", lambda *args: None)
+    with pytest.raises(_kernels.NotNative):
+        xp.sin(a)
+    monkeypatch.setattr(native, "_full", lambda *args: None)
+    with pytest.raises(_kernels.NotNative):
+        xp.zeros(3, dtype=FLOAT)
+
+
+def test_supports_cast_is_the_one_answer():
+    """astype, assign and copies ask one question (_launch.cast_variant)."""
+    from array_api_vulkan._kernels import _launch
+
+    dev = xp.__array_namespace_info__().default_device()
+    for src in xp.__array_namespace_info__().dtypes(device=dev).values():
+        for dst in (xp.bool, INT, FLOAT):
+            code = _launch.table.DTYPES
+            want = _launch.cast_variant(code[src.name][0], code[dst.name][0], dev) is not None
+            assert _kernels.supports_cast(src, dst, dev) == want
+            assert _kernels.can_copy(src, dst, dev) == want
+    assert _kernels.supports_cast(xp.bool, xp.bool, dev) == computes_natively(xp.bool)
+
+
+_MASKED = r"""
+import numpy as np
+import array_api_vulkan as xp
+from array_api_vulkan._kernels import native
+
+def tried(*a, **k):
+    raise AssertionError("tried")
+
+# without 8-bit storage no kernel touches bool: comparisons, masks and bool casts are asked,
+# answered no, and fall back counted without a kernel being tried
+a = xp.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))
+m = xp.asarray(np.array([True, False, True]))
+real = native.elementwise
+for name in ("elementwise", "compact", "compact_values", "gather", "astype"):
+    setattr(native, name, tried)
+xp.reset_runtime_stats()
+got = [np.asarray(a > 5.0), np.asarray(a[m, 1:3]), np.asarray(xp.astype(a, xp.bool))]
+h = np.arange(12, dtype=np.float32).reshape(3, 4)
+assert (got[0] == (h > 5)).all() and (got[1] == h[[0, 2], 1:3]).all() and (got[2] == h.astype(bool)).all()
+fb = xp.runtime_stats()["host_fallbacks"]
+assert fb == {"greater": 1, "__getitem__": 1, "astype": 1}, fb
+native.elementwise = real
+assert np.asarray(a + 1.0)[0, 0] == 1.0  # float32 stays native
+assert xp.runtime_stats()["host_fallbacks"] == fb
+print("ok")
+"""
+
+
+def test_masked_device_falls_back_without_trying():
+    env = dict(os.environ, ARRAY_API_VULKAN_DISABLE_FEATURES="storage8,storage16")
+    r = subprocess.run([sys.executable, "-c", _MASKED], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout[-2000:] + r.stderr[-2000:]
