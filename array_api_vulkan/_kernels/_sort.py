@@ -16,17 +16,27 @@ import math
 import numpy as np
 
 from . import _launch
-from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
+from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, VIEW_ADDRESS, table
 from ._reduce import _native  # (raises NotNative where supports_sort promised a variant)
 
 FAMILY = "sort"
 CODES = table.FAMILY_CODES[FAMILY]
 LOCAL = 256
-TILE = 256 * 16
-BITS = 4
+# Tuning knobs (benchmarks/tune_sort.py): keys per invocation (a tile is 256 x KPT keys; at most
+# 16 where shared memory is 32 KiB), ranking by subgroup ballots where the device has them,
+# and the per-pass histogram's subgroup aggregation of equal digits (ballot variant only).
+KPT = 16
+USE_BALLOT = True
+HIST_AGG = 1
+BITS = 8
+BINS = 256
+GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words
 # flags (push word 4)
 F_ROWDIGIT, F_MOVEKEYS, F_DESC, F_RIGHT, F_SORTER = 1, 2, 4, 8, 16
 W_FLAGS, W_IN_OFF = 4, 6
+# raw key kinds (w9) and final output modes (w11) of the radix passes
+RK = {"u": 1, "i": 2, "f": 3}
+OM_V, OM_IDX32, OM_IDX64, OM_PAYLOAD, OM_UNKEY = 1, 2, 3, 4, 5
 ADDR = 16  # push word of addr[0]
 PUSH_WORDS = 32
 MAX_PLANS = 256
@@ -46,10 +56,27 @@ def _variant(op, tc, rc, dev):
     return _launch.variant(FAMILY, tc, rc, None, dev)
 
 
+def _radix_shader(dev):
+    """The radix passes' variant: `_sg` (subgroup ballots) where the device reports ballots in
+    compute shaders and USE_BALLOT, else the shared-memory one; None if neither is built."""
+    name = _variant("sort_scatter", "I", "I", dev)
+    if name is None or not USE_BALLOT:
+        return name
+    info = getattr(dev, "info", None) or {}
+    if "ballot" not in info.get("subgroup_operations", ()):
+        return name
+    return _launch.named(name + "_sg", dev) or name
+
+
 def _key_bits(code):
     if code == "?":
-        return BITS
+        return 8
     return table.DTYPES[table.CODE[code]][4]
+
+
+def _raw(code):
+    """Whether the passes read dtype `code` itself (32/64-bit: keys made in the first pass)."""
+    return code != "?" and _key_bits(code) >= 32
 
 
 def _groups(g):
@@ -64,48 +91,49 @@ def _words(**kw):
     return w
 
 
-def _step(shader, op, words, groups, bufs):
-    """bufs: [(kind, index, writes, addr slot or None, offset word or None)]"""
+def _step(shader, op, words, groups, bufs, spec=None):
+    """bufs: [(kind, index, writes, addr slot or None, offset word or None)]; an offset word
+    "view" patches the slot with the address of the first viewed element instead."""
     buffers, patches = [], []
     for kind, idx, wr, slot, offw in bufs:
         buffers.append((kind, idx, wr))
         if slot is not None:
-            patches.append((ADDR + 2 * slot, ADDRESS, kind, idx))
-        if offw is not None:
+            patches.append((ADDR + 2 * slot, VIEW_ADDRESS if offw == "view" else ADDRESS, kind, idx))
+        if offw is not None and offw != "view":
             patches.append((offw, OFFSET, kind, idx))
-    return (shader, [CODES[op]], words, groups, buffers, patches)
-
-
-def _scan_step(dev, m, src, dst):
-    """Exclusive scan of m uint32 at TMP src into m + 1 uint32 at TMP dst (the scan family's
-    cumulative_sum with include_initial, one row)."""
-    shader = _launch.variant("scan", "I", "I", None, dev)
-    w = [0] * PUSH_WORDS
-    w[0:12] = [m, 1, 1, 0, 0, 1, 0, 1, m + 1, 0, 1, 1]
-    buffers = [(TMP, src, False), (TMP, dst, True)]
-    patches = [(24, ADDRESS, TMP, src), (26, ADDRESS, TMP, dst)]
-    return (shader, [table.FAMILY_CODES["scan"]["cumulative_sum"]], w, (1, 1, 1), buffers, patches)
+    return (shader, spec or [CODES[op]], words, groups, buffers, patches)
 
 
 def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     """A compiled plan sorting the rows of a C-contiguous (rows, n) array (its argument),
     giving `want` outputs: "values" (the sorted values), "indices" (argsort, index_dtype),
-    "perm" (uint32 flat indices). None where a variant is missing."""
+    "perm" (uint32 flat indices). None where a variant is missing.
+
+    LSD radix sort, 8 bits a pass (glsl/sort.comp): one read makes every pass's digit histogram
+    (passes whose digit is the same for every key are skipped on the device), then per pass a
+    histogram per tile, an exclusive scan of them per digit and a stable scatter that ranks each
+    tile (subgroup ballots, or shared memory) and writes it out through shared memory. Key
+    passes first; for several rows, passes over the row of each element's index follow, so that
+    each row ends sorted with ties in input order."""
     tc = _code(dtype)
     N = rows * n
-    kw = 2 if _key_bits(tc) == 64 else 1
-    keys = _variant("sort_keys", tc, "I", dev)
-    radix = _variant("sort_hist", "I", "I", dev)
-    scan = _launch.variant("scan", "I", "I", None, dev)
-    if keys is None or radix is None or scan is None:
+    bits = _key_bits(tc)
+    kw = 2 if bits == 64 else 1
+    raw = _raw(tc)
+    radix = _radix_shader(dev)
+    if radix is None:
         return None
-    G = -(-N // TILE)
-    temps = [N * kw * 4, N * 4, N * kw * 4, N * 4, 16 * G * 4, (16 * G + 1) * 4]
-    K = [0, 2]
-    V = [1, 3]
-    HIST, OFFS = 4, 5
-    outputs, steps = [], []
-    out_idx = {}
+    keys = None
+    if not raw:
+        keys = _variant("sort_keys", tc, "I", dev)
+        if keys is None:
+            return None
+    PK = -(-bits // BITS)
+    PR = -(-(rows - 1).bit_length() // BITS)
+    tile = LOCAL * KPT
+    G = -(-N // tile)
+    want = tuple(want)
+    outputs, out_idx = [], {}
     for wnt in want:
         if wnt == "values":
             outputs.append((N * dtype.itemsize, dtype, (rows, n), (n, 1)))
@@ -114,47 +142,65 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         else:
             outputs.append((N * 4, None, (N,), (1,)))
         out_idx[wnt] = len(outputs) - 1
-    steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
-                       _launch.grid_1d(N),
-                       [(ARG, 0, False, 0, W_IN_OFF), (TMP, K[0], True, 1, None),
-                        (TMP, V[0], True, 2, None)]))
-    passes = [(s, False) for s in range(0, _key_bits(tc), BITS)]
-    rowbits = (rows - 1).bit_length()
-    passes += [(s, True) for s in range(0, rowbits, BITS)]
-    cur = 0
-    for j, (shift, rowdigit) in enumerate(passes):
-        last_value = not rowdigit and (j + 1 == len(passes) or passes[j + 1][1])
-        flags = (F_ROWDIGIT if rowdigit else 0) | (0 if rowdigit or last_value else F_MOVEKEYS)
-        w = _words(w0=N, w1=n, w2=G, w3=shift, w4=flags, w5=kw)
-        src = [(TMP, K[cur], False, 0, None), (TMP, V[cur], False, 1, None)]
-        steps.append(_step(radix, "sort_hist", w, _groups(G),
-                           src + [(TMP, HIST, True, 2, None)]))
-        steps.append(_scan_step(dev, 16 * G, HIST, OFFS))
-        vdst = (TMP, V[1 - cur])
-        if j + 1 == len(passes) and "perm" in out_idx:
-            vdst = (OUT, out_idx["perm"])
-        steps.append(_step(radix, "sort_scatter", w, _groups(G),
-                           src + [(TMP, OFFS, False, 2, None), (TMP, K[1 - cur], True, 3, None),
-                                  (vdst[0], vdst[1], True, 4, None)]))
-        cur = 1 - cur
-    vfinal = (TMP, V[cur])
-    if "perm" in out_idx:
-        vfinal = (OUT, out_idx["perm"])
-    if "values" in out_idx:
-        g = _variant("sort_gather", tc, tc, dev)
-        if g is None:
-            return None
-        steps.append(_step(g, "sort_gather", _words(w0=N), _launch.grid_1d(N),
-                           [(vfinal[0], vfinal[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
+    gather = None
+    psrc = 1 if raw else 3  # payload of the first pass: the index, or V0 from the keys kernel
+    if want == ("values",) and rows == 1 and raw:
+        if tc in table._REALF:
+            pw, psrc, om = kw, 2, OM_PAYLOAD  # the values themselves (-0.0, NaN payloads kept)
+        else:
+            pw, om = 0, OM_UNKEY  # integers: the key is a bijection
+        final = (OUT, out_idx["values"])
+    elif want == ("indices",):
+        pw, om = 1, OM_IDX64 if index_dtype.itemsize == 8 else OM_IDX32
+        final = (OUT, out_idx["indices"])
+    else:
+        if "values" in out_idx:
+            gather = _variant("sort_gather", tc, tc, dev)
+            if gather is None:
+                return None
+        pw, om = 1, OM_V
+        final = (OUT, out_idx["perm"]) if "perm" in out_idx else None
+    K0, K1, V0, V1, HIST, GH = range(6)
+    kbytes = N * kw * 4 if (PK > 1 or not raw) else 16
+    vbytes = max(N * pw * 4, 16)
+    temps = [kbytes, kbytes if PK > 1 else 16, vbytes, vbytes, BINS * G * 4, (GH_WORDS + 16) * 4]
+    if final is None:
+        temps.append(N * 4)
+        final = (TMP, len(temps) - 1)
+    steps = []
+    if keys is not None:
+        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
+                           _launch.grid_1d(N),
+                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
+                            (TMP, V0, True, 2, None)]))
+    base = dict(w0=N, w1=n, w2=G, w4=F_DESC if descending else 0, w5=kw, w7=PK, w8=PR,
+                w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
+                w11=om, w12=pw)
+    spec = [None, KPT, HIST_AGG]
+    ghb = (TMP, GH, True, 7, None)
+    allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
+            (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
+            (TMP, HIST, True, 6, None), (TMP, GH, False, 7, None)]
+
+    def radix_step(op, pass_, groups, bufs):
+        return _step(radix, op, _words(w3=pass_, **base), groups, bufs,
+                     spec=[CODES[op]] + spec[1:])
+
+    steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
+    steps.append(radix_step("sort_ghist", 0, _groups(G),
+                            [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None), ghb]))
+    steps.append(radix_step("sort_info", 0, (1, 1, 1), [ghb]))
+    for q in range(PK + PR):
+        rd = [(k, i, False, sl, o) for k, i, _, sl, o in allb[:5]]
+        steps.append(radix_step("sort_hist", q, _groups(G),
+                                rd + [(TMP, HIST, True, 6, None), allb[7]]))
+        steps.append(radix_step("sort_scan", q, (BINS, 1, 1),
+                                [(TMP, HIST, True, 6, None), allb[7]]))
+        steps.append(radix_step("sort_scatter", q, _groups(G), allb))
+    if gather is not None:
+        steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
+                           [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
                             (OUT, out_idx["values"], True, 2, None)]))
-    if "indices" in out_idx:
-        ic = _code(index_dtype)
-        g = _variant("sort_index", "I", ic, dev)
-        if g is None:
-            return None
-        steps.append(_step(g, "sort_index", _words(w0=N, w1=n), _launch.grid_1d(N),
-                           [(vfinal[0], vfinal[1], False, 0, None),
-                            (OUT, out_idx["indices"], True, 1, None)]))
     outs = [(nb, dt if dt is not None else _uint32(), sh, st) for nb, dt, sh, st in outputs]
     return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
 
@@ -179,7 +225,8 @@ def _rows_view(x, axis):
 
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
-    key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev)
+    key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, KPT, USE_BALLOT,
+           HIST_AGG)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
@@ -203,16 +250,21 @@ def _supported(x):
 
 def supports_sort(x, indices, index_dtype):
     """Whether sort(x, axis, descending, indices, index_dtype) runs natively: x's dtype is
-    sortable and not too long, and the device has every variant the radix plan records (keys,
-    histograms, the scan of the histograms, the gather of values or the index conversion, and
-    the contiguous copy of a view whose axis is not last). The spec layer asks this first."""
+    sortable and not too long, and the device has every variant the radix plan records (the
+    passes, the keys of 8/16-bit dtypes and bool, the gather of values where the passes carry
+    indices, and the contiguous copy of a view whose axis is not last). The spec layer asks
+    this first."""
     if not _supported(x):
         return False
     dev = x._alloc.device
     tc = _code(x._dtype)
-    need = [_variant("sort_keys", tc, "I", dev), _variant("sort_hist", "I", "I", dev),
-            _launch.variant("scan", "I", "I", None, dev), _launch.variant("cast", tc, tc, None, dev)]
-    need.append(_variant("sort_index", "I", _code(index_dtype), dev) if indices else _variant("sort_gather", tc, tc, dev))
+    need = [_radix_shader(dev), _launch.variant("cast", tc, tc, None, dev)]
+    if not _raw(tc):
+        need.append(_variant("sort_keys", tc, "I", dev))
+    if not indices:
+        need.append(_variant("sort_gather", tc, tc, dev))
+    elif index_dtype.itemsize not in (4, 8):
+        return False
     return all(v is not None for v in need)
 
 
