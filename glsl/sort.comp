@@ -30,6 +30,7 @@
 #ifdef AVK_SUBGROUP
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
 #endif
 
 #define K_BOOL 0
@@ -111,10 +112,11 @@ uint wg_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.
 // ---- the radix sort: 8 bits a pass, LSD, stable ------------------------------------------
 #define BINS 256u
 // Keys per invocation (specialisation constant 1): a tile is 256 x KPT keys. Specialisation
-// constant 2: the per-pass histogram aggregates equal digits of a subgroup before its shared
-// atomics (the _sg variant only).
+// constant 2 (3): the per-pass (global) histogram aggregates equal digits of a subgroup before
+// its shared atomics (the _sg variant only).
 layout(constant_id = 1) const uint KPT = 16;
 layout(constant_id = 2) const uint HIST_AGG = 1;
+layout(constant_id = 3) const uint GH_AGG = 0;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -293,17 +295,24 @@ void radix_ghist()
     for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE)
         sh[j] = 0u;
     barrier();
-    if (wg < G) {
-        for (uint k = 0u; k < KPT; ++k) {
-            uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
-            if (i >= N)
-                break;
-            uvec2 key = load_key(i, 0u, 0u);
-            for (uint q = 0u; q < PK; ++q)
-                atomicAdd(sh[q * BINS + key_digit(key, q)], 1u);
-            uint r = i / p.w[1];
-            for (uint q = PK; q < P; ++q)
-                atomicAdd(sh[q * BINS + ((r >> (8u * (q - PK))) & 0xFFu)], 1u);
+    bool agg = GH_AGG != 0u && use_ballot();
+    for (uint k = 0u; k < KPT; ++k) {
+        uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
+        bool valid = wg < G && i < N;
+        uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);
+        uint r = valid ? i / p.w[1] : 0u;
+        for (uint q = 0u; q < P; ++q) {
+            uint d = q < PK ? key_digit(key, q) : (r >> (8u * (q - PK))) & 0xFFu;
+#ifdef AVK_SUBGROUP
+            if (agg) {
+                uvec4 m = match_digit(d, valid);
+                if (valid && subgroupBallotExclusiveBitCount(m) == 0u)
+                    atomicAdd(sh[q * BINS + d], subgroupBallotBitCount(m));
+                continue;
+            }
+#endif
+            if (valid)
+                atomicAdd(sh[q * BINS + d], 1u);
         }
     }
     barrier();
@@ -387,6 +396,16 @@ void radix_scan()
     if ((info_of(pass_) & I_SKIP) != 0u)
         return;
     uint t = gl_LocalInvocationID.x, d = wg_index(), G = p.w[2];
+    if (gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u) {
+        // few tiles: one workgroup, an invocation per digit walks its G counts
+        uint run = 0u;
+        for (uint j = t * G; j < t * G + G; ++j) {
+            uint c = U32(p.addr[6]).v[j];
+            U32(p.addr[6]).v[j] = run;
+            run += c;
+        }
+        return;
+    }
     if (d >= BINS)
         return;
     uint base = d * G, carry = 0u;
@@ -447,7 +466,7 @@ void radix_scatter()
     uint base = wg * TILE + grp * W * KPT;
     uint pr[KPT];
     uvec2 kk[KPT];
-    for (uint k = 0u; k < KPT; ++k) {
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint i = base + k * W + l;
         bool valid = wg < G && i < N;
         uvec2 key = uvec2(0u);
@@ -460,14 +479,14 @@ void radix_scatter()
             uvec4 m = match_digit(d, valid);
             rank = subgroupBallotExclusiveBitCount(m);
             c = subgroupBallotBitCount(m);
-            uint pre = valid ? (sh[word] >> s16) & 0xFFFFu : 0u;
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-            if (valid && rank + 1u == c)
-                atomicAdd(sh[word], c << s16);
-            subgroupMemoryBarrierShared();
-            subgroupBarrier();
-            pr[k] = (d << 16) | (pre + rank);
+            // the last invocation of each digit adds the digit's count; its old value, shuffled
+            // to the others, is where the digit's run starts (no barrier within the subgroup)
+            uint leader = valid ? subgroupBallotFindMSB(m) : gl_SubgroupInvocationID;
+            uint old = 0u;
+            if (valid && gl_SubgroupInvocationID == leader)
+                old = atomicAdd(sh[word], c << s16);
+            old = subgroupShuffle(old, leader);
+            pr[k] = (d << 16) | (((old >> s16) & 0xFFFFu) + rank);
             continue;
         }
 #endif
@@ -515,7 +534,7 @@ void radix_scatter()
     s_gofs[t] = (s_b[t] - gtot) + hb - tstart;
     barrier();
     uint pos[KPT];
-    for (uint k = 0u; k < KPT; ++k) {
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint d = pr[k] >> 16;
         pos[k] = s_tstart[d] + ((sh[grp * 128u + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu)
                + (pr[k] & 0xFFFFu);
@@ -523,11 +542,11 @@ void radix_scatter()
     barrier();
     uint tileN = wg < G ? min(TILE, N - wg * TILE) : 0u;
     // digits by tile position, then each output's words through the same reordering
-    for (uint k = 0u; k < KPT; ++k)
+    [[unroll]] for (uint k = 0u; k < KPT; ++k)
         if (base + k * W + l < N && wg < G)
             sh[pos[k]] = pr[k] >> 16;
     barrier();
-    for (uint k = 0u; k < KPT; ++k) {
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint j = k * AVK_LOCAL_SIZE + t;
         if (j < tileN)
             pr[k] = s_gofs[sh[j]] + j;
@@ -535,11 +554,11 @@ void radix_scatter()
     barrier();
     if (keys_out) {
         for (uint w = 0u; w < kw; ++w) {
-            for (uint k = 0u; k < KPT; ++k)
+            [[unroll]] for (uint k = 0u; k < KPT; ++k)
                 if (base + k * W + l < N && wg < G)
                     sh[pos[k]] = w == 0u ? kk[k].x : kk[k].y;
             barrier();
-            for (uint k = 0u; k < KPT; ++k) {
+            [[unroll]] for (uint k = 0u; k < KPT; ++k) {
                 uint j = k * AVK_LOCAL_SIZE + t;
                 if (j < tileN) {
                     uint v = sh[j];
@@ -553,13 +572,13 @@ void radix_scatter()
         }
     }
     for (uint w = 0u; w < pw; ++w) {
-        for (uint k = 0u; k < KPT; ++k) {
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
             uint i = base + k * W + l;
             if (i < N && wg < G)
                 sh[pos[k]] = load_payload(i, w, pass_, src);
         }
         barrier();
-        for (uint k = 0u; k < KPT; ++k) {
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
             uint j = k * AVK_LOCAL_SIZE + t;
             if (j < tileN) {
                 uint v = sh[j], o = pr[k];

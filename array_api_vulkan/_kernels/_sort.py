@@ -28,6 +28,10 @@ LOCAL = 256
 KPT = 16
 USE_BALLOT = True
 HIST_AGG = 1
+GH_AGG = 0
+# Up to this many tiles, one workgroup scans the tile counts (an invocation per digit); more,
+# a workgroup per digit.
+SERIAL_SCAN = 64
 BITS = 8
 BINS = 256
 GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words
@@ -57,13 +61,14 @@ def _variant(op, tc, rc, dev):
 
 
 def _radix_shader(dev):
-    """The radix passes' variant: `_sg` (subgroup ballots) where the device reports ballots in
-    compute shaders and USE_BALLOT, else the shared-memory one; None if neither is built."""
+    """The radix passes' variant: `_sg` (subgroup ballots) where the device reports ballots and
+    shuffles in compute shaders and USE_BALLOT, else the shared-memory one; None if neither is built."""
     name = _variant("sort_scatter", "I", "I", dev)
     if name is None or not USE_BALLOT:
         return name
     info = getattr(dev, "info", None) or {}
-    if "ballot" not in info.get("subgroup_operations", ()):
+    ops = info.get("subgroup_operations", ())
+    if "ballot" not in ops or "shuffle" not in ops:
         return name
     return _launch.named(name + "_sg", dev) or name
 
@@ -176,7 +181,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     base = dict(w0=N, w1=n, w2=G, w4=F_DESC if descending else 0, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
-    spec = [None, KPT, HIST_AGG]
+    spec = [None, KPT, HIST_AGG, GH_AGG]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
@@ -194,7 +199,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         rd = [(k, i, False, sl, o) for k, i, _, sl, o in allb[:5]]
         steps.append(radix_step("sort_hist", q, _groups(G),
                                 rd + [(TMP, HIST, True, 6, None), allb[7]]))
-        steps.append(radix_step("sort_scan", q, (BINS, 1, 1),
+        steps.append(radix_step("sort_scan", q, (1 if G <= SERIAL_SCAN else BINS, 1, 1),
                                 [(TMP, HIST, True, 6, None), allb[7]]))
         steps.append(radix_step("sort_scatter", q, _groups(G), allb))
     if gather is not None:
@@ -226,7 +231,7 @@ def _rows_view(x, axis):
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, KPT, USE_BALLOT,
-           HIST_AGG)
+           HIST_AGG, GH_AGG, SERIAL_SCAN)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
@@ -354,11 +359,12 @@ def unique(x, values, index, inverse, counts, index_dtype):
         if flat is None:
             return None
     flat = _launch.result_type._new(flat._alloc, x._dtype, (1, N), (N, 1), flat._offset)
-    r = _radix(flat, 1, N, False, ("values", "perm"), index_dtype)
+    r = _radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
+               index_dtype)
     if r is None:
         return None
-    s, perm = r
-    sa, pa = s._alloc, perm._alloc
+    s = r[0]
+    sa, pa = s._alloc, r[-1]._alloc
     f = dev.alloc(N * 4)
     pos = dev.alloc((N + 1) * 4)
     _launch1(dev, flags_s, "unique_flags", N, {}, [sa], [f])
