@@ -104,8 +104,11 @@ def configs(dev, quick):
     out.append(dict(KPT=16, USE_BALLOT=False, HIST_AGG=0))
     out.append(dict(KPT=16, USE_BALLOT=True, HIST_AGG=1, SERIAL_SCAN=0))
     out.append(dict(KPT=16, USE_BALLOT=True, HIST_AGG=1, GH_AGG=1))
+    out.append(dict(KPT=16, USE_BALLOT=True, HIST_AGG=1, ROW_KPT=0))
+    if 4 * 256 * 32 + 5 * 1024 + 64 <= shared:
+        out.append(dict(KPT=16, USE_BALLOT=True, HIST_AGG=1, ROW_KPT=32))
     if quick:
-        out = [out[0], out[-3], out[-1]]
+        out = [out[0], out[-4], out[-2], out[-1]]
     return out
 
 
@@ -135,7 +138,9 @@ def main():
             tag += "_serial{SERIAL_SCAN}".format(**cfg)
         if "GH_AGG" in cfg:
             tag += "_ghagg{GH_AGG}".format(**cfg)
-        cfg = dict(dict(SERIAL_SCAN=64, GH_AGG=0), **cfg)
+        if "ROW_KPT" in cfg:
+            tag += "_rowkpt{ROW_KPT}".format(**cfg)
+        cfg = dict(dict(SERIAL_SCAN=64, GH_AGG=0, ROW_KPT=16), **cfg)
         for key, v in cfg.items():
             setattr(_sort, key, v)
         row = {}

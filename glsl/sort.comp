@@ -598,6 +598,141 @@ void radix_scatter()
     }
 }
 
+// Rows of n <= 256 x KPT elements: a workgroup per row sorts it in shared memory, every pass
+// (ranking as the scatter's) reordering the keys and each element's position in the row
+// (the payload), then writes the outputs once.
+void radix_rows()
+{
+    uint r = wg_index(), rows = p.w[2];
+    if (r >= rows)
+        return;
+    uint t = gl_LocalInvocationID.x, n = p.w[1], kw = p.w[5], PK = p.w[7], om = p.w[11];
+    bool sg = use_ballot();
+#ifdef AVK_SUBGROUP
+    uint W = sg ? gl_SubgroupSize : 32u;
+#else
+    uint W = 32u;
+#endif
+    uint grp = t / W, l = t % W, NG = AVK_LOCAL_SIZE / W;
+    uint base = grp * W * KPT + l;
+    uvec2 kk[KPT];
+    uint orig[KPT];
+    uint pr[KPT];
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint j = base + k * W;
+        orig[k] = j;
+        kk[k] = j < n ? load_key(r * n + j, 0u, 0u) : uvec2(0u);
+    }
+    for (uint q = 0u; q < PK; ++q) {
+        for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
+            sh[j] = 0u;
+        barrier();
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            bool valid = base + k * W < n;
+            uint d = valid ? key_digit(kk[k], q) : 0u;
+            uint word = grp * 128u + (d >> 1), s16 = (d & 1u) * 16u;
+#ifdef AVK_SUBGROUP
+            if (sg) {
+                uvec4 m = match_digit(d, valid);
+                uint rank = subgroupBallotExclusiveBitCount(m);
+                uint c = subgroupBallotBitCount(m);
+                uint leader = valid ? subgroupBallotFindMSB(m) : gl_SubgroupInvocationID;
+                uint old = 0u;
+                if (valid && gl_SubgroupInvocationID == leader)
+                    old = atomicAdd(sh[word], c << s16);
+                old = subgroupShuffle(old, leader);
+                pr[k] = (d << 16) | (((old >> s16) & 0xFFFFu) + rank);
+                continue;
+            }
+#endif
+            s_dig[t] = valid ? d : 0xFFFFFFFFu;
+            barrier();
+            uint rank = 0u;
+            bool lead = true;
+            for (uint j = grp * W; j < t; ++j)
+                rank += s_dig[j] == d ? 1u : 0u;
+            for (uint j = t + 1u; j < grp * W + W; ++j)
+                lead = lead && s_dig[j] != d;
+            uint pre = valid ? (sh[word] >> s16) & 0xFFFFu : 0u;
+            barrier();
+            if (valid && lead)
+                atomicAdd(sh[word], (rank + 1u) << s16);
+            barrier();
+            pr[k] = (d << 16) | (pre + rank);
+        }
+        barrier();
+        if (t < 128u) {
+            uint rl = 0u, rh = 0u;
+            for (uint g = 0u; g < NG; ++g) {
+                uint c = sh[g * 128u + t];
+                sh[g * 128u + t] = rl | (rh << 16);
+                rl += c & 0xFFFFu;
+                rh += c >> 16;
+            }
+            s_a[2u * t] = rl;
+            s_a[2u * t + 1u] = rh;
+        }
+        barrier();
+        uint tc = s_a[t];
+        for (uint off = 1u; off < BINS; off <<= 1) {
+            uint ya = t >= off ? s_a[t - off] : 0u;
+            barrier();
+            s_a[t] += ya;
+            barrier();
+        }
+        s_tstart[t] = s_a[t] - tc;
+        barrier();
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            uint d = pr[k] >> 16;
+            pr[k] = s_tstart[d] + ((sh[grp * 128u + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu)
+                  + (pr[k] & 0xFFFFu);
+        }
+        barrier();
+        // exchange: element at position pr[k] goes to the invocation owning that slot
+        uint nw = kw + 1u;
+        for (uint w = 0u; w < nw; ++w) {
+            [[unroll]] for (uint k = 0u; k < KPT; ++k)
+                if (base + k * W < n)
+                    sh[pr[k]] = w == kw ? orig[k] : (w == 0u ? kk[k].x : kk[k].y);
+            barrier();
+            [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+                uint j = base + k * W;
+                uint v = j < n ? sh[j] : 0u;
+                if (w == kw)
+                    orig[k] = v;
+                else if (w == 0u)
+                    kk[k].x = v;
+                else
+                    kk[k].y = v;
+            }
+            barrier();
+        }
+    }
+    // outputs: position j of row r holds the element orig[k] of the row
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint j = base + k * W;
+        if (j >= n)
+            continue;
+        uint o = r * n + j, src = r * n + orig[k];
+        if (om == OM_UNKEY) {
+            U32(p.addr[5]).v[o * kw] = unkey_word(kk[k].x, 0u);
+            if (kw == 2u)
+                U32(p.addr[5]).v[o * kw + 1u] = unkey_word(kk[k].y, 1u);
+        } else if (om == OM_PAYLOAD) {
+            U32(p.addr[5]).v[o * kw] = U32(p.addr[0]).v[src * kw];
+            if (kw == 2u)
+                U32(p.addr[5]).v[o * kw + 1u] = U32(p.addr[0]).v[src * kw + 1u];
+        } else if (om == OM_V) {
+            U32(p.addr[5]).v[o] = src;
+        } else if (om == OM_IDX32) {
+            U32(p.addr[5]).v[o] = orig[k];
+        } else {
+            U32(p.addr[5]).v[2u * o] = orig[k];
+            U32(p.addr[5]).v[2u * o + 1u] = 0u;
+        }
+    }
+}
+
 // -1, 0, 1: key a against key b
 int cmp_key(uvec2 a, uvec2 b)
 {
@@ -650,6 +785,10 @@ void main()
     }
     if (OP == OP_SORT_SCAN) {
         radix_scan();
+        return;
+    }
+    if (OP == OP_SORT_ROWS) {
+        radix_rows();
         return;
     }
     if (OP == OP_SORT_SCATTER) {

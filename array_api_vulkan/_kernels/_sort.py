@@ -32,6 +32,9 @@ GH_AGG = 0
 # Up to this many tiles, one workgroup scans the tile counts (an invocation per digit); more,
 # a workgroup per digit.
 SERIAL_SCAN = 64
+# Rows of at most 256 x ROW_KPT elements are sorted a workgroup per row in shared memory
+# (sort_rows, one dispatch); 0: never.
+ROW_KPT = 16
 BITS = 8
 BINS = 256
 GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words
@@ -149,7 +152,8 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         out_idx[wnt] = len(outputs) - 1
     gather = None
     psrc = 1 if raw else 3  # payload of the first pass: the index, or V0 from the keys kernel
-    if want == ("values",) and rows == 1 and raw:
+    rowsort = n <= LOCAL * ROW_KPT
+    if want == ("values",) and (rows == 1 or rowsort) and raw:
         if tc in table._REALF:
             pw, psrc, om = kw, 2, OM_PAYLOAD  # the values themselves (-0.0, NaN payloads kept)
         else:
@@ -165,6 +169,9 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
                 return None
         pw, om = 1, OM_V
         final = (OUT, out_idx["perm"]) if "perm" in out_idx else None
+    if rowsort:
+        return _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, out_idx,
+                          final, pw, om, kw, raw, PK)
     K0, K1, V0, V1, HIST, GH = range(6)
     kbytes = N * kw * 4 if (PK > 1 or not raw) else 16
     vbytes = max(N * pw * 4, 16)
@@ -210,6 +217,39 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
 
 
+def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, out_idx, final,
+               pw, om, kw, raw, PK):
+    """Rows of n <= 256 x ROW_KPT: one dispatch, a workgroup per row sorting it in shared
+    memory (sort_rows), after the keys kernel (8/16-bit dtypes), before the gather."""
+    N = rows * n
+    kpt = 1  # the fewest keys per invocation (a power of 2) that hold a row
+    while LOCAL * kpt < n:
+        kpt *= 2
+    K0, V0 = 0, 1
+    temps = [16 if raw else N * 4, 16 if raw else N * 4]
+    if final is None:
+        temps.append(N * 4)
+        final = (TMP, len(temps) - 1)
+    steps = []
+    if keys is not None:
+        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
+                           _launch.grid_1d(N),
+                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
+                            (TMP, V0, True, 2, None)]))
+    w = _words(w0=N, w1=n, w2=rows, w4=F_DESC if descending else 0, w5=kw, w7=PK,
+               w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w11=om, w12=pw)
+    steps.append(_step(radix, "sort_rows", w, _groups(rows),
+                       [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
+                        final + (True, 5, None)],
+                       spec=[CODES["sort_rows"], kpt, HIST_AGG, GH_AGG]))
+    if gather is not None:
+        steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
+                           [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
+                            (OUT, out_idx["values"], True, 2, None)]))
+    outs = [(nb, dt if dt is not None else _uint32(), sh, st) for nb, dt, sh, st in outputs]
+    return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
+
+
 def _uint32():
     from .. import _dtypes
 
@@ -231,7 +271,7 @@ def _rows_view(x, axis):
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, KPT, USE_BALLOT,
-           HIST_AGG, GH_AGG, SERIAL_SCAN)
+           HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
