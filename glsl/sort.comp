@@ -598,15 +598,17 @@ void radix_scatter()
     }
 }
 
-// Rows of n <= 256 x KPT elements: a workgroup per row sorts it in shared memory, every pass
-// (ranking as the scatter's) reordering the keys and each element's position in the row
-// (the payload), then writes the outputs once.
+// Rows of n <= 256 x KPT elements: a workgroup per row (or per RPW short rows) sorts them in
+// shared memory, every pass (ranking as the scatter's) reordering the keys and each element's
+// position (the payload), then writes the outputs once.
 void radix_rows()
 {
-    uint r = wg_index(), rows = p.w[2];
-    if (r >= rows)
+    // RPW = w[3] rows a workgroup: its m elements are sorted by key, then (RPW > 1) by row
+    uint RPW = p.w[3], r0 = wg_index() * RPW, rows = p.w[2];
+    if (r0 >= rows)
         return;
     uint t = gl_LocalInvocationID.x, n = p.w[1], kw = p.w[5], PK = p.w[7], om = p.w[11];
+    uint m = min(RPW, rows - r0) * n, P = RPW > 1u ? PK + 1u : PK;
     bool sg = use_ballot();
 #ifdef AVK_SUBGROUP
     uint W = sg ? gl_SubgroupSize : 32u;
@@ -621,15 +623,15 @@ void radix_rows()
     [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint j = base + k * W;
         orig[k] = j;
-        kk[k] = j < n ? load_key(r * n + j, 0u, 0u) : uvec2(0u);
+        kk[k] = j < m ? load_key(r0 * n + j, 0u, 0u) : uvec2(0u);
     }
-    for (uint q = 0u; q < PK; ++q) {
+    for (uint q = 0u; q < P; ++q) {
         for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
             sh[j] = 0u;
         barrier();
         [[unroll]] for (uint k = 0u; k < KPT; ++k) {
-            bool valid = base + k * W < n;
-            uint d = valid ? key_digit(kk[k], q) : 0u;
+            bool valid = base + k * W < m;
+            uint d = valid ? (q < PK ? key_digit(kk[k], q) : orig[k] / n) : 0u;
             uint word = grp * 128u + (d >> 1), s16 = (d & 1u) * 16u;
 #ifdef AVK_SUBGROUP
             if (sg) {
@@ -692,12 +694,12 @@ void radix_rows()
         uint nw = kw + 1u;
         for (uint w = 0u; w < nw; ++w) {
             [[unroll]] for (uint k = 0u; k < KPT; ++k)
-                if (base + k * W < n)
+                if (base + k * W < m)
                     sh[pr[k]] = w == kw ? orig[k] : (w == 0u ? kk[k].x : kk[k].y);
             barrier();
             [[unroll]] for (uint k = 0u; k < KPT; ++k) {
                 uint j = base + k * W;
-                uint v = j < n ? sh[j] : 0u;
+                uint v = j < m ? sh[j] : 0u;
                 if (w == kw)
                     orig[k] = v;
                 else if (w == 0u)
@@ -708,12 +710,12 @@ void radix_rows()
             barrier();
         }
     }
-    // outputs: position j of row r holds the element orig[k] of the row
+    // outputs: position j holds the element orig[k] of the workgroup's rows
     [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint j = base + k * W;
-        if (j >= n)
+        if (j >= m)
             continue;
-        uint o = r * n + j, src = r * n + orig[k];
+        uint o = r0 * n + j, src = r0 * n + orig[k];
         if (om == OM_UNKEY) {
             U32(p.addr[5]).v[o * kw] = unkey_word(kk[k].x, 0u);
             if (kw == 2u)
@@ -725,9 +727,9 @@ void radix_rows()
         } else if (om == OM_V) {
             U32(p.addr[5]).v[o] = src;
         } else if (om == OM_IDX32) {
-            U32(p.addr[5]).v[o] = orig[k];
+            U32(p.addr[5]).v[o] = orig[k] % n;
         } else {
-            U32(p.addr[5]).v[2u * o] = orig[k];
+            U32(p.addr[5]).v[2u * o] = orig[k] % n;
             U32(p.addr[5]).v[2u * o + 1u] = 0u;
         }
     }

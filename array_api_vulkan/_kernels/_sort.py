@@ -236,9 +236,10 @@ def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, ou
                            _launch.grid_1d(N),
                            [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
                             (TMP, V0, True, 2, None)]))
-    w = _words(w0=N, w1=n, w2=rows, w4=F_DESC if descending else 0, w5=kw, w7=PK,
+    rpw = min(LOCAL * kpt // n, rows, BINS)  # rows a workgroup (their index: one more pass)
+    w = _words(w0=N, w1=n, w2=rows, w3=rpw, w4=F_DESC if descending else 0, w5=kw, w7=PK,
                w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w11=om, w12=pw)
-    steps.append(_step(radix, "sort_rows", w, _groups(rows),
+    steps.append(_step(radix, "sort_rows", w, _groups(-(-rows // rpw)),
                        [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
                         final + (True, 5, None)],
                        spec=[CODES["sort_rows"], kpt, HIST_AGG, GH_AGG]))
