@@ -370,20 +370,32 @@ def _launch1(dev, shader, op, count, words, reads, writes_):
               [False] * len(reads) + [True] * len(writes_))
 
 
+def supports_unique(x, index_dtype):
+    """Whether unique(x, ...) runs natively: the sort of x's values with its permutation (the
+    radix passes, the gather, the contiguous copy), the flags, the scan of the flags and the
+    compactions. The spec layer asks this first."""
+    if not _supported(x) or not supports_sort(x, False, index_dtype):
+        return False
+    dev = x._alloc.device
+    tc, ic = _code(x._dtype), _code(index_dtype)
+    need = [_variant("unique_flags", tc, "I", dev), _variant("unique_compact", tc, tc, dev),
+            _variant("unique_start", "I", "I", dev), _variant("unique_first", "I", ic, dev),
+            _launch.variant("scan", "I", "I", None, dev)]
+    return all(v is not None for v in need)
+
+
 def unique(x, values, index, inverse, counts, index_dtype):
     """np.unique(x.reshape(-1), equal_nan=False) with the asked outputs: a tuple (values,
-    [indices], [inverse (x's shape)], [counts]), or None where no kernel covers the case."""
-    if not _supported(x):
-        return None
+    [indices], [inverse (x's shape)], [counts]). The caller has checked supports_unique: one
+    sort (values, and the permutation where indices or inverse are asked), adjacent-difference
+    flags, an exclusive scan of them whose total (the count of unique values: the shapes depend
+    on it) is the one read back, then compactions."""
     dev = x._alloc.device
     tc, ic = _code(x._dtype), _code(index_dtype)
     N = math.prod(x._shape)
     shaders = [_variant("unique_flags", tc, "I", dev), _variant("unique_compact", tc, tc, dev),
-               _variant("sort_hist", "I", "I", dev), _variant("unique_first", "I", ic, dev),
-               _launch.variant("scan", "I", "I", None, dev)]
-    if any(s is None for s in shaders):
-        return None
-    flags_s, compact_s, u32_s, idx_s, scan_s = shaders
+               _variant("unique_start", "I", "I", dev), _variant("unique_first", "I", ic, dev)]
+    flags_s, compact_s, u32_s, idx_s = [_native(v, "unique: a variant") for v in shaders]
     if N == 0:
         outs = [_launch.result_type._new(dev.alloc(0), x._dtype, (0,))]
         if index:
@@ -396,14 +408,10 @@ def unique(x, values, index, inverse, counts, index_dtype):
     flat = x
     cst = _launch._c_strides(x._shape)
     if not all(s == c for s, c, m in zip(x._strides, cst, x._shape) if m != 1):
-        flat = _launch.contiguous(x)
-        if flat is None:
-            return None
+        flat = _native(_launch.contiguous(x), "unique: the contiguous copy")
     flat = _launch.result_type._new(flat._alloc, x._dtype, (1, N), (N, 1), flat._offset)
-    r = _radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
-               index_dtype)
-    if r is None:
-        return None
+    r = _native(_radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
+                       index_dtype), "unique: the radix plan")
     s = r[0]
     sa, pa = s._alloc, r[-1]._alloc
     f = dev.alloc(N * 4)
@@ -411,7 +419,7 @@ def unique(x, values, index, inverse, counts, index_dtype):
     _launch1(dev, flags_s, "unique_flags", N, {}, [sa], [f])
     from ._reduce import exclusive_scan_u32
 
-    exclusive_scan_u32(dev, f, pos, N)  # (scan_s exists: it cannot fail)
+    _native(exclusive_scan_u32(dev, f, pos, N) or None, "unique: the scan of the flags")
     U = int(dev.download_bytes(pos, N * 4, 4).view(np.uint32)[0])
     outs = []
     vals = dev.alloc(U * x._dtype.itemsize)
@@ -434,16 +442,30 @@ def unique(x, values, index, inverse, counts, index_dtype):
     return tuple(outs)
 
 
-def searchsorted(x1, x2, side, sorter, index_dtype):
-    """np.searchsorted(x1, x2, side, sorter): x1 one-dimensional, x2 an Array of x1's dtype,
-    sorter None or an integer Array (converted to index_dtype). The result or None."""
+def supports_searchsorted(x1, x2, sorter, index_dtype):
+    """Whether searchsorted(x1, x2, side, sorter, index_dtype) runs natively: x1 and x2 Arrays
+    of one sortable dtype, the search variant, the contiguous copy of a strided x2 and the
+    conversion of sorter (an integer Array or None) to index_dtype. The spec layer asks this
+    first."""
     if not (_supported(x1) and _supported(x2)) or x1._dtype != x2._dtype:
-        return None
+        return False
     dev = x1._alloc.device
     tc, ic = _code(x1._dtype), _code(index_dtype)
-    shader = _variant("sort_search", tc, ic, dev)
-    if shader is None:
-        return None
+    need = [_variant("sort_search", tc, ic, dev), _launch.variant("cast", tc, tc, None, dev)]
+    if sorter is not None:
+        if sorter._alloc.device != dev:
+            return False
+        need.append(_launch.variant("cast", _code(sorter._dtype), ic, None, dev))
+    return all(v is not None for v in need)
+
+
+def searchsorted(x1, x2, side, sorter, index_dtype):
+    """np.searchsorted(x1, x2, side, sorter): x1 one-dimensional, x2 an Array of x1's dtype,
+    sorter None or an integer Array (converted to index_dtype). The caller has checked
+    supports_searchsorted."""
+    dev = x1._alloc.device
+    tc, ic = _code(x1._dtype), _code(index_dtype)
+    shader = _native(_variant("sort_search", tc, ic, dev), "searchsorted: the search variant")
     m = math.prod(x2._shape)
     out = dev.alloc(m * index_dtype.itemsize)
     res = _launch.result_type._new(out, index_dtype, x2._shape)
@@ -451,14 +473,12 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
         return res
     cst = _launch._c_strides(x2._shape)
     if not all(s == c for s, c, k in zip(x2._strides, cst, x2._shape) if k != 1):
-        x2 = _launch.contiguous(x2)
-        if x2 is None:
-            return None
+        x2 = _native(_launch.contiguous(x2), "searchsorted: the contiguous copy")
     n = x1._shape[0]
     if n == 0:
         from . import full
 
-        return full(x2._shape, 0, index_dtype, dev)
+        return _native(full(x2._shape, 0, index_dtype, dev), "searchsorted: the zero fill")
     flags = F_RIGHT if side == "right" else 0
     words = {1: n, 6: x1._offset, 7: x1._strides[0] if n > 1 else 0, 8: x2._offset}
     allocs = [x1._alloc, x2._alloc]
@@ -467,9 +487,7 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
                 s == 1 for s, k in zip(sorter._strides, sorter._shape) if k != 1):
             from . import astype
 
-            sorter = astype(sorter, index_dtype)
-            if sorter is None:
-                return None
+            sorter = _native(astype(sorter, index_dtype), "searchsorted: the sorter's conversion")
         flags |= F_SORTER
         words[9] = sorter._offset
         allocs.append(sorter._alloc)
