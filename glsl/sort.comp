@@ -1,12 +1,12 @@
 #version 450
 // Sorting, sets and searching (docs/kernels.md, "Sorting, sets, searching"): an LSD radix sort
-// of order-preserving unsigned keys, 4 bits a pass, over rows (stable), and the kernels built on
+// of order-preserving unsigned keys, 8 bits a pass, over rows (stable), and the kernels built on
 // it. Op code in specialisation constant 0; variants per (T, R) from the op table:
 //   KEYS      T -> uint32 keys: K[i * KW + w] (KW = 2 for 64-bit T: word 0 low, 1 high), V[i] = i
-//   HIST      per workgroup digit counts of a tile: hist[d * G + wg]
-//   SCATTER   stable scatter of (K, V) by digit, offsets from the exclusive scan of hist
+//             (8/16-bit T and bool; 32/64-bit T are read as they are by the passes)
+//   ZERO, GHIST, INFO, HIST, SCAN, SCATTER   the global passes (uint32; radix_* below)
+//   ROWS      rows of n <= 256 x KPT sorted a workgroup per row in shared memory (uint32)
 //   GATHER    out[i] = x[off + V[i]]                       (T -> T)
-//   INDEX     out[i] = V[i] % n                            (uint32 -> index dtype)
 //   FLAGS     f[i] = i == 0 || key(s[i]) != key(s[i-1]) || isnan(s[i])    (T -> uint32)
 //   COMPACT   out[pos[i]] = s[i] where f[i]                (T -> T)
 //   UFIRST    out[pos[i]] = V[i] where f[i]                (uint32 -> index dtype)
@@ -19,9 +19,11 @@
 // Descending: every key inverted (a stable sort of the inverted keys keeps equal keys in input
 // order, NaNs first: as array-api-strict's flip/argsort/flip).
 //
-// Push block: w[0] count N, w[1] n (row length) or U, w[2] G (tiles), w[3] shift (bit of the
-// digit), w[4] flags, w[5] KW, w[6] input element offset, w[7] x1 stride, w[8] x2 offset,
-// w[9] sorter offset; addr[0..7].
+// Push block: w[0] count N, w[1] n (row length) or U, w[2] G (tiles; rows for ROWS), w[3] the
+// pass (ROWS: rows a workgroup), w[4] flags, w[5] KW, w[6] input element offset, w[7] x1 stride
+// or the key passes, w[8] x2 offset or the row passes, w[9] sorter offset or the raw key kind,
+// w[10] the first pass's payload, w[11] the outputs, w[12] payload words; addr[0..7]
+// (the passes: X, K0, K1, V0, V1, out, tile histograms, global histograms + pass info).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
@@ -811,9 +813,6 @@ void main()
     } else if (OP == OP_SORT_GATHER) {
         uint j = U32(p.addr[0]).v[i];
         TOut(p.addr[2]).v[i] = TIn(p.addr[1]).v[p.w[6] + j];
-    } else if (OP == OP_SORT_INDEX) {
-        uint j = U32(p.addr[0]).v[i];
-        ROut(p.addr[1]).v[i] = R_S(j % p.w[1]);
     } else if (OP == OP_UNIQUE_FLAGS) {
         T_C v = load_t(p.addr[0], i);
         bool f = i == 0u || is_nan(v) || cmp_key(key_of(v), key_of(load_t(p.addr[0], i - 1u))) != 0;

@@ -2,14 +2,15 @@
 sort over rows, unique_* on top of it, searchsorted as one binary search per query.
 
 sort/argsort: the axis goes last (a permuted view, copied contiguous where it is not), then the
-problem is `rows` rows of `n` elements, N = rows * n in all. Every element gets an unsigned key
-whose order is the standard's (KW uint32 words: 2 for 64-bit dtypes) and its flat index V; a
-stable LSD radix sort, 4 bits a pass (per tile histograms, an exclusive scan of them with the
-scan family, a stable scatter), sorts (K, V) by key, then more passes sort V by row (V // n),
-so that each row ends sorted and ties stay in input order. All passes of one layout are one
-compiled plan. unique_*: a sort of the flattened input, adjacent-difference flags, an exclusive
-scan (its total, the count of unique values, is read back: the shapes depend on it), then
-compactions.
+problem is `rows` rows of `n` elements, N = rows * n in all. Every element has an unsigned key
+whose order is the standard's (KW uint32 words: 2 for 64-bit dtypes); a stable LSD radix sort,
+8 bits a pass: rows of up to 256 x ROW_KPT elements a workgroup per row in shared memory (one
+dispatch), longer ones through global passes (every pass's histogram in one read, passes whose
+digit is constant skipped on the device, then per pass tile histograms, their scan per digit
+and a stable scatter ranked by subgroup ballots), the key passes then passes over the row of
+each element's index. All passes of one layout are one compiled plan (docs/kernels.md).
+unique_*: a sort of the flattened input, adjacent-difference flags, an exclusive scan (its
+total, the count of unique values, is read back: the shapes depend on it), then compactions.
 """
 import math
 

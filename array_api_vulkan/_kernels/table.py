@@ -152,8 +152,6 @@ for _n in ("sort_zero", "sort_ghist", "sort_info", "sort_hist", "sort_scan", "so
            "sort_rows"):
     _ROWS.append((_n, "sort", ("I->I",)))
 _ROWS.append(("sort_gather", "sort", _same(_SORTABLE, 1)))
-for _r in "li":
-    _ROWS.append(("sort_index", "sort", ("I->" + _r,)))
 _ROWS.append(("unique_flags", "sort", _to(_SORTABLE, 1, "I")))
 _ROWS.append(("unique_compact", "sort", _same(_SORTABLE, 1)))
 for _r in "li":
