@@ -112,6 +112,57 @@ def configs(dev, quick):
     return out
 
 
+class _Capture:
+    """A device proxy whose compile_plan keeps the steps (the breakdown compiles prefixes)."""
+
+    def __init__(self, dev):
+        self._dev = dev
+        self.captured = None
+
+    def __getattr__(self, name):
+        return getattr(self._dev, name)
+
+    def compile_plan(self, *args):
+        self.captured = args
+        return self._dev.compile_plan(*args)
+
+
+def breakdown(x, descending=False, want=("values",), repeats=REPEATS):
+    """Median time of each prefix of the radix plan's steps for 1-D x (current knobs): the
+    difference between consecutive rows is what that step costs (zero+ghist+info, then per
+    pass hist, scan, scatter; the gather where there is one)."""
+    dev = x._alloc.device
+    names = {c: n for n, c in _sort.CODES.items()}
+    cap = _Capture(dev)
+    n = x.shape[0]
+    x2 = _sort._rows_view(x, 0)
+    if _sort._radix_plan(cap, x._dtype, 1, n, descending, want, None) is None:
+        return "no plan"
+    rt, args, outs, temps, steps = cap.captured
+    out, pass_ = {}, 0
+    for k in range(1, len(steps) + 1):
+        op = names.get(steps[k - 1][1][0], "?")
+        if op in ("sort_zero", "sort_ghist") or (k < len(steps) and names.get(
+                steps[k][1][0]) in ("sort_ghist", "sort_info")):
+            continue  # zero, ghist and info are timed together
+        if op == "sort_hist":
+            pass_ += 1
+        plan = dev.compile_plan(rt, args, outs, temps, steps[:k])
+        r = plan(x2)
+        xp.synchronize()
+        del r
+        ts = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            r = plan(x2)
+            xp.synchronize()
+            ts.append(time.perf_counter() - t)
+            del r
+        label = op if op in ("sort_info", "sort_gather", "sort_keys") else f"{op}_{pass_ - 1}"
+        out[f"{k:02d}_{label}"] = round(statistics.median(ts) * 1e6, 1)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
@@ -165,6 +216,16 @@ def main():
             res["truncated"] = "time budget"
             break
     res["ours"] = ours
+    # cumulative prefixes of the default plan (restore the defaults first)
+    for key, v in configs(dev, args.quick)[0].items():
+        setattr(_sort, key, v)
+    _sort.SERIAL_SCAN, _sort.GH_AGG, _sort.ROW_KPT = 64, 0, 16
+    res["breakdown_us"] = {}
+    for name, key in (("sort_f32_16M", "f32"), ("sort_f64_4M", "f64"), ("sort_i32_16M", "i32")):
+        try:
+            res["breakdown_us"][name] = breakdown(d[key], repeats=repeats)
+        except Exception as e:
+            res["breakdown_us"][name] = f"failed: {type(e).__name__}: {str(e)[:200]}"
     for lib in ("cupy", "torch"):
         try:
             if lib == "cupy":
