@@ -12,13 +12,13 @@ from . import _fuse, _launch
 from ._launch import table
 from ._matmul import matmul  # noqa: F401
 from ._reduce import NotNative, reduce, scan, supports_reduce, supports_scan  # noqa: F401
-from ._sort import (searchsorted, sort, supports_searchsorted, supports_sort,  # noqa: F401
-                    supports_unique, unique)
+from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
 from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
 from . import _linalg  # noqa: F401
 from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa: F401
+from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 
 
 set_result_type = _launch.set_result_type
