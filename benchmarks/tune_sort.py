@@ -212,7 +212,7 @@ def main():
             except Exception as e:
                 row[name] = f"failed: {type(e).__name__}: {str(e)[:200]}"
         ours[tag] = row
-        if time.perf_counter() - t_start > 70 and not args.quick:
+        if time.perf_counter() - t_start > 45 and not args.quick:
             res["truncated"] = "time budget"
             break
     res["ours"] = ours
