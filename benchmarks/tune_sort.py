@@ -7,7 +7,9 @@ and torch on the same GPU.
 Each case: a warm-up call, then REPEATS calls each followed by a synchronize (median, us), the
 result kept alive until the synchronize. `gpu_us`: runtime_stats()["gpu_seconds"] per call over
 the timed calls (the queue's timestamps; host overhead is the difference). Every config's
-results are checked against numpy once (`ok`). Not a test; prints one JSON object.
+results are checked against numpy once (`ok`). `breakdown_us`: the default plan of three
+sorts timed by cumulative prefixes of its steps (each step's cost is the difference). Configs
+stop after 45 s so that the whole run stays under 90 s. Not a test; prints one JSON object.
 
     python3 benchmarks/tune_sort.py [--quick]
 """
