@@ -123,6 +123,8 @@ def _searchsorted_native(x1, x2, dt, side, sorter):
             if a is None:
                 return None
         args.append(a)
+    if not _kernels.supports_searchsorted(args[0], args[1], sorter, _index_dtype(x1)):
+        return None
     return _kernels.searchsorted(args[0], args[1], side, sorter, _index_dtype(x1))
 
 

@@ -36,11 +36,9 @@ def _check(x, fname):
 def _unique(fname, x, **kw):
     _check(x, fname)
     idx = _dtypes.defaults(x.device)["indexing"]
-    if x.dtype.kind != "c":
-        out = _kernels.unique(x, True, bool(kw.get("return_index")), bool(kw.get("return_inverse")),
-                              bool(kw.get("return_counts")), idx)
-        if out is not None:
-            return out
+    if x.dtype.kind != "c" and _kernels.supports_unique(x, idx):
+        return _kernels.unique(x, True, bool(kw.get("return_index")),
+                               bool(kw.get("return_inverse")), bool(kw.get("return_counts")), idx)
 
     def host(a):
         out = np.unique(a.reshape(-1), equal_nan=False, **kw)

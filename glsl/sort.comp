@@ -1,12 +1,12 @@
 #version 450
 // Sorting, sets and searching (docs/kernels.md, "Sorting, sets, searching"): an LSD radix sort
-// of order-preserving unsigned keys, 4 bits a pass, over rows (stable), and the kernels built on
+// of order-preserving unsigned keys, 8 bits a pass, over rows (stable), and the kernels built on
 // it. Op code in specialisation constant 0; variants per (T, R) from the op table:
 //   KEYS      T -> uint32 keys: K[i * KW + w] (KW = 2 for 64-bit T: word 0 low, 1 high), V[i] = i
-//   HIST      per workgroup digit counts of a tile: hist[d * G + wg]
-//   SCATTER   stable scatter of (K, V) by digit, offsets from the exclusive scan of hist
+//             (8/16-bit T and bool; 32/64-bit T are read as they are by the passes)
+//   ZERO, GHIST, INFO, HIST, SCAN, SCATTER   the global passes (uint32; radix_* below)
+//   ROWS      rows of n <= 256 x KPT sorted a workgroup per row in shared memory (uint32)
 //   GATHER    out[i] = x[off + V[i]]                       (T -> T)
-//   INDEX     out[i] = V[i] % n                            (uint32 -> index dtype)
 //   FLAGS     f[i] = i == 0 || key(s[i]) != key(s[i-1]) || isnan(s[i])    (T -> uint32)
 //   COMPACT   out[pos[i]] = s[i] where f[i]                (T -> T)
 //   UFIRST    out[pos[i]] = V[i] where f[i]                (uint32 -> index dtype)
@@ -19,14 +19,21 @@
 // Descending: every key inverted (a stable sort of the inverted keys keeps equal keys in input
 // order, NaNs first: as array-api-strict's flip/argsort/flip).
 //
-// Push block: w[0] count N, w[1] n (row length) or U, w[2] G (tiles), w[3] shift (bit of the
-// digit), w[4] flags, w[5] KW, w[6] input element offset, w[7] x1 stride, w[8] x2 offset,
-// w[9] sorter offset; addr[0..7].
+// Push block: w[0] count N, w[1] n (row length) or U, w[2] G (tiles; rows for ROWS), w[3] the
+// pass (ROWS: rows a workgroup), w[4] flags, w[5] KW, w[6] input element offset, w[7] x1 stride
+// or the key passes, w[8] x2 offset or the row passes, w[9] sorter offset or the raw key kind,
+// w[10] the first pass's payload, w[11] the outputs, w[12] payload words; addr[0..7]
+// (the passes: X, K0, K1, V0, V1, out, tile histograms, global histograms + pass info).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
+#ifdef AVK_SUBGROUP
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 
 #define K_BOOL 0
 #define K_INT 1
@@ -54,10 +61,6 @@ layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buf
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) readonly buffer RIn { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) writeonly buffer ROut { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
-
-#define TILE_ITEMS 16u
-#define TILE (AVK_LOCAL_SIZE * TILE_ITEMS)
-#define BINS 16u
 
 #if T_BITS == 64
 #define KW 2u
@@ -108,91 +111,628 @@ T_C load_t(uvec2 a, uint i) { return T_C(TIn(a).v[i]); }
 
 uint wg_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
 
-uint digit_of(uint i)
+// ---- the radix sort: 8 bits a pass, LSD, stable ------------------------------------------
+#define BINS 256u
+// Keys per invocation (specialisation constant 1): a tile is 256 x KPT keys. Specialisation
+// constant 2 (3): the per-pass (global) histogram aggregates equal digits of a subgroup before
+// its shared atomics (the _sg variant only).
+layout(constant_id = 1) const uint KPT = 16;
+layout(constant_id = 2) const uint HIST_AGG = 1;
+layout(constant_id = 3) const uint GH_AGG = 0;
+#define TILE (AVK_LOCAL_SIZE * KPT)
+// Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
+// 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
+const uint SH_WORDS = TILE > 4096u ? TILE : 4096u;
+#define GH_WORDS 3072u
+// info word of a pass (addr[7] at GH_WORDS + pass)
+#define I_SKIP 1u
+#define I_SRC 2u
+#define I_LAST 4u
+#define I_KEYS 8u
+// key kinds of raw input (w[9]); 0: keys from K0
+#define RK_UINT 1u
+#define RK_INT 2u
+#define RK_FLOAT 3u
+// final outputs (w[11])
+#define OM_V 1u
+#define OM_IDX32 2u
+#define OM_IDX64 3u
+#define OM_PAYLOAD 4u
+#define OM_UNKEY 5u
+
+shared uint sh[SH_WORDS];
+shared uint s_a[BINS];
+shared uint s_b[BINS];
+shared uint s_gofs[BINS];
+shared uint s_tstart[BINS];
+shared uint s_dig[AVK_LOCAL_SIZE];
+shared uint s_flag;
+
+uint info_of(uint pass_) { return U32(p.addr[7]).v[GH_WORDS + pass_]; }
+
+// Order-preserving key words of raw words u (low, high) of a 32/64-bit dtype.
+uvec2 raw_key(uvec2 u, uint kind, uint kw)
 {
-    uint shift = p.w[3];
-    if ((p.w[4] & F_ROWDIGIT) != 0u)
-        return ((U32(p.addr[1]).v[i] / p.w[1]) >> shift) & (BINS - 1u);
-    return (U32(p.addr[0]).v[i * p.w[5] + (shift >> 5)] >> (shift & 31u)) & (BINS - 1u);
+    if (kind == RK_INT) {
+        if (kw == 2u)
+            u.y ^= 0x80000000u;
+        else
+            u.x ^= 0x80000000u;
+    } else if (kind == RK_FLOAT) {
+        if (kw == 2u) {
+            uint ah = u.y & 0x7FFFFFFFu;
+            if (ah > 0x7FF00000u || (ah == 0x7FF00000u && u.x != 0u))
+                u = uvec2(0xFFFFFFFFu);
+            else if (ah == 0u && u.x == 0u)
+                u = uvec2(0u, 0x80000000u);
+            else if ((u.y & 0x80000000u) != 0u)
+                u = ~u;
+            else
+                u.y |= 0x80000000u;
+        } else {
+            uint a = u.x & 0x7FFFFFFFu;
+            if (a > 0x7F800000u)
+                u.x = 0xFFFFFFFFu;
+            else if (a == 0u)
+                u.x = 0x80000000u;
+            else if ((u.x & 0x80000000u) != 0u)
+                u.x = ~u.x;
+            else
+                u.x |= 0x80000000u;
+        }
+    }
+    return u;
 }
 
-shared uint cnt[BINS * AVK_LOCAL_SIZE];
-shared uint tot[AVK_LOCAL_SIZE];
-shared uint bstart[BINS];
-
-void radix_hist()
+// The value word w of a key word (integer kinds: the key is a bijection).
+uint unkey_word(uint v, uint w)
 {
-    uint t = gl_LocalInvocationID.x, wg = wg_index(), n = p.w[0], G = p.w[2];
-    if (t < BINS)
-        bstart[t] = 0u;
+    if ((p.w[4] & F_DESC) != 0u)
+        v = ~v;
+    if (p.w[9] == RK_INT && w + 1u == p.w[5])
+        v ^= 0x80000000u;
+    return v;
+}
+
+uvec2 load_key(uint i, uint pass_, uint src)
+{
+    uint kw = p.w[5];
+    uvec2 u = uvec2(0u);
+    if (pass_ == 0u && p.w[9] != 0u) {
+        uint b = p.w[6] + i * kw;
+        u.x = U32(p.addr[0]).v[b];
+        if (kw == 2u)
+            u.y = U32(p.addr[0]).v[b + 1u];
+        u = raw_key(u, p.w[9], kw);
+        if ((p.w[4] & F_DESC) != 0u)
+            u = ~u;
+    } else {
+        uvec2 a = p.addr[1u + src];
+        u.x = U32(a).v[i * kw];
+        if (kw == 2u)
+            u.y = U32(a).v[i * kw + 1u];
+    }
+    return u;
+}
+
+uint load_payload(uint i, uint w, uint pass_, uint src)
+{
+    uint pw = p.w[12];
+    if (pass_ == 0u) {
+        uint s = p.w[10];
+        if (s == 1u)
+            return i;
+        if (s == 2u)
+            return U32(p.addr[0]).v[p.w[6] + i * pw + w];
+    }
+    return U32(p.addr[3u + src]).v[i * pw + w];
+}
+
+uint key_digit(uvec2 key, uint pass_)
+{
+    uint s = 8u * pass_;
+    return ((s < 32u ? key.x : key.y) >> (s & 31u)) & 0xFFu;
+}
+
+uint row_digit(uint v, uint pass_)
+{
+    return ((v / p.w[1]) >> (8u * (pass_ - p.w[7]))) & 0xFFu;
+}
+
+// The digit of element i in this pass (and its key, for key passes).
+uint digit_of(uint i, uint pass_, uint src, out uvec2 key)
+{
+    key = uvec2(0u);
+    if (pass_ >= p.w[7])
+        return row_digit(load_payload(i, 0u, pass_, src), pass_);
+    key = load_key(i, pass_, src);
+    return key_digit(key, pass_);
+}
+
+// Whether this workgroup ranks by subgroup ballots: the _sg variant, subgroups of 8..128
+// invocations that are consecutive runs of the local index (uniform; call from uniform flow).
+bool use_ballot()
+{
+#ifdef AVK_SUBGROUP
+    if (gl_LocalInvocationID.x == 0u)
+        s_flag = 0u;
+    barrier();
+    uint w = gl_SubgroupSize;
+    if (w < 8u || w > 128u || (AVK_LOCAL_SIZE % w) != 0u
+        || gl_SubgroupID * w + gl_SubgroupInvocationID != gl_LocalInvocationID.x)
+        s_flag = 1u;
+    barrier();
+    return s_flag == 0u;
+#else
+    return false;
+#endif
+}
+
+#ifdef AVK_SUBGROUP
+// The invocations of this subgroup with digit d (valid ones only), as a ballot mask.
+uvec4 match_digit(uint d, bool valid)
+{
+    uvec4 m = subgroupBallot(valid);
+    [[unroll]] for (uint b = 0u; b < 8u; ++b) {
+        bool bit = ((d >> b) & 1u) != 0u;
+        uvec4 bb = subgroupBallot(bit);
+        m &= bit ? bb : ~bb;
+    }
+    return m;
+}
+#endif
+
+void radix_zero()
+{
+    for (uint j = gl_LocalInvocationID.x; j < GH_WORDS + 16u; j += AVK_LOCAL_SIZE)
+        U32(p.addr[7]).v[j] = 0u;
+}
+
+// Every pass's 256-bin digit histogram over all N keys (key passes from the keys, row passes
+// from the row of each element), in one read: addr[7][pass * 256 + digit].
+void radix_ghist()
+{
+    uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2];
+    uint PK = p.w[7], P = PK + p.w[8];
+    for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE)
+        sh[j] = 0u;
+    barrier();
+    bool agg = GH_AGG != 0u && use_ballot();
+    for (uint k = 0u; k < KPT; ++k) {
+        uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
+        bool valid = wg < G && i < N;
+        uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);
+        uint r = valid ? i / p.w[1] : 0u;
+        for (uint q = 0u; q < P; ++q) {
+            uint d = q < PK ? key_digit(key, q) : (r >> (8u * (q - PK))) & 0xFFu;
+#ifdef AVK_SUBGROUP
+            if (agg) {
+                uvec4 m = match_digit(d, valid);
+                if (valid && subgroupBallotExclusiveBitCount(m) == 0u)
+                    atomicAdd(sh[q * BINS + d], subgroupBallotBitCount(m));
+                continue;
+            }
+#endif
+            if (valid)
+                atomicAdd(sh[q * BINS + d], 1u);
+        }
+    }
     barrier();
     if (wg < G) {
-        uint first = wg * TILE + t * TILE_ITEMS;
-        for (uint k = 0; k < TILE_ITEMS; ++k) {
-            uint i = first + k;
-            if (i < n)
-                atomicAdd(bstart[digit_of(i)], 1u);
+        for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE) {
+            uint c = sh[j];
+            if (c != 0u)
+                atomicAdd(U32(p.addr[7]).v[j], c);
         }
     }
-    barrier();
-    if (t < BINS && wg < G)
-        U32(p.addr[2]).v[t * G + wg] = bstart[t];
 }
 
-void radix_scatter()
+// One workgroup: which passes to skip (a key pass whose digit is the same for every key is the
+// identity: stable), where each pass reads (parity of the passes run before it), the last pass
+// run (it writes the outputs) and whether a later key pass needs the keys a pass writes.
+void radix_info()
 {
-    uint t = gl_LocalInvocationID.x, wg = wg_index(), n = p.w[0], G = p.w[2];
-    for (uint b = 0; b < BINS; ++b)
-        cnt[b * AVK_LOCAL_SIZE + t] = 0u;
-    uint first = wg * TILE + t * TILE_ITEMS;
-    bool live = wg < G;
-    if (live) {
-        for (uint k = 0; k < TILE_ITEMS; ++k) {
-            uint i = first + k;
-            if (i < n)
-                cnt[digit_of(i) * AVK_LOCAL_SIZE + t] += 1u;
+    uint t = gl_LocalInvocationID.x, N = p.w[0], PK = p.w[7], P = PK + p.w[8];
+    if (t == 0u)
+        s_flag = 0u;
+    barrier();
+    for (uint q = 1u; q < PK; ++q)
+        if (U32(p.addr[7]).v[q * BINS + t] == N)
+            atomicOr(s_flag, 1u << q);
+    barrier();
+    if (t == 0u) {
+        uint skip = s_flag, lastp = 0u, par = 0u;
+        for (uint q = 0u; q < P; ++q)
+            if (((skip >> q) & 1u) == 0u)
+                lastp = q;
+        for (uint q = 0u; q < P; ++q) {
+            bool sk = ((skip >> q) & 1u) != 0u;
+            bool later = false;
+            for (uint r = q + 1u; r < PK; ++r)
+                later = later || ((skip >> r) & 1u) == 0u;
+            uint info = (sk ? I_SKIP : 0u) | (par != 0u ? I_SRC : 0u) | (q == lastp ? I_LAST : 0u)
+                      | (later ? I_KEYS : 0u);
+            U32(p.addr[7]).v[GH_WORDS + q] = info;
+            if (!sk)
+                par ^= 1u;
         }
     }
-    barrier();
-    // exclusive scan of cnt (bin-major): invocation t owns entries [t * 16, t * 16 + 16)
-    uint s = 0u;
-    for (uint k = 0; k < BINS; ++k)
-        s += cnt[t * BINS + k];
-    tot[t] = s;
-    barrier();
-    for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
-        uint y = t >= off ? tot[t - off] : 0u;
-        barrier();
-        tot[t] += y;
-        barrier();
-    }
-    uint run = tot[t] - s;
-    for (uint k = 0; k < BINS; ++k) {
-        uint c = cnt[t * BINS + k];
-        cnt[t * BINS + k] = run;
-        run += c;
-    }
-    barrier();
-    if (t < BINS)
-        bstart[t] = cnt[t * AVK_LOCAL_SIZE];
-    barrier();
-    if (!live)
+}
+
+// This pass's digit counts of each tile: addr[6][digit * G + tile].
+void radix_hist()
+{
+    uint pass_ = p.w[3], info = info_of(pass_);
+    if ((info & I_SKIP) != 0u)
         return;
-    bool keys = (p.w[4] & F_MOVEKEYS) != 0u;
-    uint kw = p.w[5];
-    for (uint k = 0; k < TILE_ITEMS; ++k) {
-        uint i = first + k;
-        if (i >= n)
-            break;
-        uint d = digit_of(i);
-        uint c = cnt[d * AVK_LOCAL_SIZE + t];
-        cnt[d * AVK_LOCAL_SIZE + t] = c + 1u;
-        uint dest = U32(p.addr[2]).v[d * G + wg] + c - bstart[d];
-        U32(p.addr[4]).v[dest] = U32(p.addr[1]).v[i];
-        if (keys) {
-            U32(p.addr[3]).v[dest * kw] = U32(p.addr[0]).v[i * kw];
+    uint src = (info & I_SRC) != 0u ? 1u : 0u;
+    uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2];
+    bool agg = HIST_AGG != 0u && use_ballot();
+    sh[t] = 0u;
+    barrier();
+    for (uint k = 0u; k < KPT; ++k) {
+        uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
+        bool valid = wg < G && i < N;
+        uvec2 key;
+        uint d = valid ? digit_of(i, pass_, src, key) : 0u;
+#ifdef AVK_SUBGROUP
+        if (agg) {
+            uvec4 m = match_digit(d, valid);
+            if (valid && subgroupBallotExclusiveBitCount(m) == 0u)
+                atomicAdd(sh[d], subgroupBallotBitCount(m));
+            continue;
+        }
+#endif
+        if (valid)
+            atomicAdd(sh[d], 1u);
+    }
+    barrier();
+    if (wg < G)
+        U32(p.addr[6]).v[t * G + wg] = sh[t];
+}
+
+// Exclusive scan, in place, of each digit's tile counts: workgroup d scans addr[6][d * G ..).
+void radix_scan()
+{
+    uint pass_ = p.w[3];
+    if ((info_of(pass_) & I_SKIP) != 0u)
+        return;
+    uint t = gl_LocalInvocationID.x, d = wg_index(), G = p.w[2];
+    if (gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u) {
+        // few tiles: one workgroup, an invocation per digit walks its G counts
+        uint run = 0u;
+        for (uint j = t * G; j < t * G + G; ++j) {
+            uint c = U32(p.addr[6]).v[j];
+            U32(p.addr[6]).v[j] = run;
+            run += c;
+        }
+        return;
+    }
+    if (d >= BINS)
+        return;
+    uint base = d * G, carry = 0u;
+    for (uint c0 = 0u; c0 < G; c0 += AVK_LOCAL_SIZE * 8u) {
+        uint v[8];
+        uint s = 0u;
+        [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+            uint j = c0 + t * 8u + k;
+            v[k] = j < G ? U32(p.addr[6]).v[base + j] : 0u;
+            s += v[k];
+        }
+        s_a[t] = s;
+        barrier();
+        for (uint off = 1u; off < AVK_LOCAL_SIZE; off <<= 1) {
+            uint y = t >= off ? s_a[t - off] : 0u;
+            barrier();
+            s_a[t] += y;
+            barrier();
+        }
+        uint run = carry + s_a[t] - s, total = s_a[AVK_LOCAL_SIZE - 1u];
+        barrier();
+        [[unroll]] for (uint k = 0u; k < 8u; ++k) {
+            uint j = c0 + t * 8u + k;
+            if (j < G)
+                U32(p.addr[6]).v[base + j] = run;
+            run += v[k];
+        }
+        carry += total;
+    }
+}
+
+// The stable scatter of a tile: each group of W invocations (a subgroup, or 32 invocations in
+// shared memory) ranks its W x KPT consecutive keys in order; the groups' counts are scanned per
+// digit; the tile is reordered in shared memory by (digit, rank) and written out in runs.
+void radix_scatter()
+{
+    uint pass_ = p.w[3], info = info_of(pass_);
+    if ((info & I_SKIP) != 0u)
+        return;
+    uint src = (info & I_SRC) != 0u ? 1u : 0u, dstb = 1u - src;
+    bool last = (info & I_LAST) != 0u;
+    uint om = last ? p.w[11] : 0u;
+    bool keys_out = (info & I_KEYS) != 0u || om == OM_UNKEY;
+    uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2], kw = p.w[5];
+    uint pw = om == OM_UNKEY ? 0u : p.w[12];
+    bool sg = use_ballot();
+#ifdef AVK_SUBGROUP
+    uint W = sg ? gl_SubgroupSize : 32u;
+#else
+    uint W = 32u;
+#endif
+    uint grp = t / W, l = t % W, NG = AVK_LOCAL_SIZE / W;
+    for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
+        sh[j] = 0u;
+    uint gtot = U32(p.addr[7]).v[pass_ * BINS + t];
+    uint hb = wg < G ? U32(p.addr[6]).v[t * G + wg] : 0u;
+    barrier();
+    uint base = wg * TILE + grp * W * KPT;
+    uint pr[KPT];
+    uvec2 kk[KPT];
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint i = base + k * W + l;
+        bool valid = wg < G && i < N;
+        uvec2 key = uvec2(0u);
+        uint d = valid ? digit_of(i, pass_, src, key) : 0u;
+        kk[k] = key;
+        uint rank, c;
+        uint word = grp * 128u + (d >> 1), s16 = (d & 1u) * 16u;
+#ifdef AVK_SUBGROUP
+        if (sg) {
+            uvec4 m = match_digit(d, valid);
+            rank = subgroupBallotExclusiveBitCount(m);
+            c = subgroupBallotBitCount(m);
+            // the last invocation of each digit adds the digit's count; its old value, shuffled
+            // to the others, is where the digit's run starts (no barrier within the subgroup)
+            uint leader = valid ? subgroupBallotFindMSB(m) : gl_SubgroupInvocationID;
+            uint old = 0u;
+            if (valid && gl_SubgroupInvocationID == leader)
+                old = atomicAdd(sh[word], c << s16);
+            old = subgroupShuffle(old, leader);
+            pr[k] = (d << 16) | (((old >> s16) & 0xFFFFu) + rank);
+            continue;
+        }
+#endif
+        s_dig[t] = valid ? d : 0xFFFFFFFFu;
+        barrier();
+        rank = 0u;
+        bool lead = true;
+        for (uint j = grp * W; j < t; ++j)
+            rank += s_dig[j] == d ? 1u : 0u;
+        for (uint j = t + 1u; j < grp * W + W; ++j)
+            lead = lead && s_dig[j] != d;
+        uint pre = valid ? (sh[word] >> s16) & 0xFFFFu : 0u;
+        barrier();
+        if (valid && lead)
+            atomicAdd(sh[word], (rank + 1u) << s16);
+        barrier();
+        pr[k] = (d << 16) | (pre + rank);
+    }
+    barrier();
+    // each digit's counts over the groups, exclusive, in place; the tile's digit counts
+    if (t < 128u) {
+        uint rl = 0u, rh = 0u;
+        for (uint g = 0u; g < NG; ++g) {
+            uint c = sh[g * 128u + t];
+            sh[g * 128u + t] = rl | (rh << 16);
+            rl += c & 0xFFFFu;
+            rh += c >> 16;
+        }
+        s_a[2u * t] = rl;
+        s_a[2u * t + 1u] = rh;
+    }
+    s_b[t] = gtot;
+    barrier();
+    uint tc = s_a[t];
+    for (uint off = 1u; off < BINS; off <<= 1) {
+        uint ya = t >= off ? s_a[t - off] : 0u;
+        uint yb = t >= off ? s_b[t - off] : 0u;
+        barrier();
+        s_a[t] += ya;
+        s_b[t] += yb;
+        barrier();
+    }
+    uint tstart = s_a[t] - tc;
+    s_tstart[t] = tstart;
+    s_gofs[t] = (s_b[t] - gtot) + hb - tstart;
+    barrier();
+    uint pos[KPT];
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint d = pr[k] >> 16;
+        pos[k] = s_tstart[d] + ((sh[grp * 128u + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu)
+               + (pr[k] & 0xFFFFu);
+    }
+    barrier();
+    uint tileN = wg < G ? min(TILE, N - wg * TILE) : 0u;
+    // digits by tile position, then each output's words through the same reordering
+    [[unroll]] for (uint k = 0u; k < KPT; ++k)
+        if (base + k * W + l < N && wg < G)
+            sh[pos[k]] = pr[k] >> 16;
+    barrier();
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint j = k * AVK_LOCAL_SIZE + t;
+        if (j < tileN)
+            pr[k] = s_gofs[sh[j]] + j;
+    }
+    barrier();
+    if (keys_out) {
+        for (uint w = 0u; w < kw; ++w) {
+            [[unroll]] for (uint k = 0u; k < KPT; ++k)
+                if (base + k * W + l < N && wg < G)
+                    sh[pos[k]] = w == 0u ? kk[k].x : kk[k].y;
+            barrier();
+            [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+                uint j = k * AVK_LOCAL_SIZE + t;
+                if (j < tileN) {
+                    uint v = sh[j];
+                    if (om == OM_UNKEY)
+                        U32(p.addr[5]).v[pr[k] * kw + w] = unkey_word(v, w);
+                    else
+                        U32(p.addr[1u + dstb]).v[pr[k] * kw + w] = v;
+                }
+            }
+            barrier();
+        }
+    }
+    for (uint w = 0u; w < pw; ++w) {
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            uint i = base + k * W + l;
+            if (i < N && wg < G)
+                sh[pos[k]] = load_payload(i, w, pass_, src);
+        }
+        barrier();
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            uint j = k * AVK_LOCAL_SIZE + t;
+            if (j < tileN) {
+                uint v = sh[j], o = pr[k];
+                if (om == 0u)
+                    U32(p.addr[3u + dstb]).v[o * pw + w] = v;
+                else if (om == OM_V || om == OM_PAYLOAD)
+                    U32(p.addr[5]).v[o * pw + w] = v;
+                else if (om == OM_IDX32)
+                    U32(p.addr[5]).v[o] = v % p.w[1];
+                else {
+                    U32(p.addr[5]).v[2u * o] = v % p.w[1];
+                    U32(p.addr[5]).v[2u * o + 1u] = 0u;
+                }
+            }
+        }
+        barrier();
+    }
+}
+
+// Rows of n <= 256 x KPT elements: a workgroup per row (or per RPW short rows) sorts them in
+// shared memory, every pass (ranking as the scatter's) reordering the keys and each element's
+// position (the payload), then writes the outputs once.
+void radix_rows()
+{
+    // RPW = w[3] rows a workgroup: its m elements are sorted by key, then (RPW > 1) by row
+    uint RPW = p.w[3], r0 = wg_index() * RPW, rows = p.w[2];
+    if (r0 >= rows)
+        return;
+    uint t = gl_LocalInvocationID.x, n = p.w[1], kw = p.w[5], PK = p.w[7], om = p.w[11];
+    uint m = min(RPW, rows - r0) * n, P = RPW > 1u ? PK + 1u : PK;
+    bool sg = use_ballot();
+#ifdef AVK_SUBGROUP
+    uint W = sg ? gl_SubgroupSize : 32u;
+#else
+    uint W = 32u;
+#endif
+    uint grp = t / W, l = t % W, NG = AVK_LOCAL_SIZE / W;
+    uint base = grp * W * KPT + l;
+    uvec2 kk[KPT];
+    uint orig[KPT];
+    uint pr[KPT];
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint j = base + k * W;
+        orig[k] = j;
+        kk[k] = j < m ? load_key(r0 * n + j, 0u, 0u) : uvec2(0u);
+    }
+    for (uint q = 0u; q < P; ++q) {
+        for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
+            sh[j] = 0u;
+        barrier();
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            bool valid = base + k * W < m;
+            uint d = valid ? (q < PK ? key_digit(kk[k], q) : orig[k] / n) : 0u;
+            uint word = grp * 128u + (d >> 1), s16 = (d & 1u) * 16u;
+#ifdef AVK_SUBGROUP
+            if (sg) {
+                uvec4 m = match_digit(d, valid);
+                uint rank = subgroupBallotExclusiveBitCount(m);
+                uint c = subgroupBallotBitCount(m);
+                uint leader = valid ? subgroupBallotFindMSB(m) : gl_SubgroupInvocationID;
+                uint old = 0u;
+                if (valid && gl_SubgroupInvocationID == leader)
+                    old = atomicAdd(sh[word], c << s16);
+                old = subgroupShuffle(old, leader);
+                pr[k] = (d << 16) | (((old >> s16) & 0xFFFFu) + rank);
+                continue;
+            }
+#endif
+            s_dig[t] = valid ? d : 0xFFFFFFFFu;
+            barrier();
+            uint rank = 0u;
+            bool lead = true;
+            for (uint j = grp * W; j < t; ++j)
+                rank += s_dig[j] == d ? 1u : 0u;
+            for (uint j = t + 1u; j < grp * W + W; ++j)
+                lead = lead && s_dig[j] != d;
+            uint pre = valid ? (sh[word] >> s16) & 0xFFFFu : 0u;
+            barrier();
+            if (valid && lead)
+                atomicAdd(sh[word], (rank + 1u) << s16);
+            barrier();
+            pr[k] = (d << 16) | (pre + rank);
+        }
+        barrier();
+        if (t < 128u) {
+            uint rl = 0u, rh = 0u;
+            for (uint g = 0u; g < NG; ++g) {
+                uint c = sh[g * 128u + t];
+                sh[g * 128u + t] = rl | (rh << 16);
+                rl += c & 0xFFFFu;
+                rh += c >> 16;
+            }
+            s_a[2u * t] = rl;
+            s_a[2u * t + 1u] = rh;
+        }
+        barrier();
+        uint tc = s_a[t];
+        for (uint off = 1u; off < BINS; off <<= 1) {
+            uint ya = t >= off ? s_a[t - off] : 0u;
+            barrier();
+            s_a[t] += ya;
+            barrier();
+        }
+        s_tstart[t] = s_a[t] - tc;
+        barrier();
+        [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+            uint d = pr[k] >> 16;
+            pr[k] = s_tstart[d] + ((sh[grp * 128u + (d >> 1)] >> ((d & 1u) * 16u)) & 0xFFFFu)
+                  + (pr[k] & 0xFFFFu);
+        }
+        barrier();
+        // exchange: element at position pr[k] goes to the invocation owning that slot
+        uint nw = kw + 1u;
+        for (uint w = 0u; w < nw; ++w) {
+            [[unroll]] for (uint k = 0u; k < KPT; ++k)
+                if (base + k * W < m)
+                    sh[pr[k]] = w == kw ? orig[k] : (w == 0u ? kk[k].x : kk[k].y);
+            barrier();
+            [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+                uint j = base + k * W;
+                uint v = j < m ? sh[j] : 0u;
+                if (w == kw)
+                    orig[k] = v;
+                else if (w == 0u)
+                    kk[k].x = v;
+                else
+                    kk[k].y = v;
+            }
+            barrier();
+        }
+    }
+    // outputs: position j holds the element orig[k] of the workgroup's rows
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint j = base + k * W;
+        if (j >= m)
+            continue;
+        uint o = r0 * n + j, src = r0 * n + orig[k];
+        if (om == OM_UNKEY) {
+            U32(p.addr[5]).v[o * kw] = unkey_word(kk[k].x, 0u);
             if (kw == 2u)
-                U32(p.addr[3]).v[dest * kw + 1u] = U32(p.addr[0]).v[i * kw + 1u];
+                U32(p.addr[5]).v[o * kw + 1u] = unkey_word(kk[k].y, 1u);
+        } else if (om == OM_PAYLOAD) {
+            U32(p.addr[5]).v[o * kw] = U32(p.addr[0]).v[src * kw];
+            if (kw == 2u)
+                U32(p.addr[5]).v[o * kw + 1u] = U32(p.addr[0]).v[src * kw + 1u];
+        } else if (om == OM_V) {
+            U32(p.addr[5]).v[o] = src;
+        } else if (om == OM_IDX32) {
+            U32(p.addr[5]).v[o] = orig[k] % n;
+        } else {
+            U32(p.addr[5]).v[2u * o] = orig[k] % n;
+            U32(p.addr[5]).v[2u * o + 1u] = 0u;
         }
     }
 }
@@ -231,8 +771,28 @@ void search(uint i)
 
 void main()
 {
+    if (OP == OP_SORT_ZERO) {
+        radix_zero();
+        return;
+    }
+    if (OP == OP_SORT_GHIST) {
+        radix_ghist();
+        return;
+    }
+    if (OP == OP_SORT_INFO) {
+        radix_info();
+        return;
+    }
     if (OP == OP_SORT_HIST) {
         radix_hist();
+        return;
+    }
+    if (OP == OP_SORT_SCAN) {
+        radix_scan();
+        return;
+    }
+    if (OP == OP_SORT_ROWS) {
+        radix_rows();
         return;
     }
     if (OP == OP_SORT_SCATTER) {
@@ -253,9 +813,6 @@ void main()
     } else if (OP == OP_SORT_GATHER) {
         uint j = U32(p.addr[0]).v[i];
         TOut(p.addr[2]).v[i] = TIn(p.addr[1]).v[p.w[6] + j];
-    } else if (OP == OP_SORT_INDEX) {
-        uint j = U32(p.addr[0]).v[i];
-        ROut(p.addr[1]).v[i] = R_S(j % p.w[1]);
     } else if (OP == OP_UNIQUE_FLAGS) {
         T_C v = load_t(p.addr[0], i);
         bool f = i == 0u || is_nan(v) || cmp_key(key_of(v), key_of(load_t(p.addr[0], i - 1u))) != 0;

@@ -12,6 +12,8 @@ import array_api_vulkan as xp
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
 
+from array_api_vulkan._kernels import _sort
+
 from conftest import DEVICE, DTYPES, computes_natively
 
 INDEX = xp.__array_namespace_info__().default_dtypes(device=DEVICE)["indexing"]
@@ -150,6 +152,79 @@ def test_large():
     x = dev(h)
     xp.reset_runtime_stats()
     same(xp.argsort(x), np.argsort(h, kind="stable"))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+# The 8-bit radix sort's paths: rows longer than a workgroup's tile (256 x ROW_KPT) take the
+# global passes (key passes, then passes over the row index); 4097 crosses a tile boundary.
+GLOBAL_LAYOUTS = [((4097,), -1), ((3, 5000), -1), ((5000, 3), 0)]
+
+
+def _check_sorts(h, x, axis):
+    for desc in (False, True):
+        idx = ref_argsort(h, axis, desc)
+        got = xp.argsort(x, axis=axis, descending=desc)
+        assert got.dtype == INDEX
+        same(got, idx)
+        s = np.asarray(xp.sort(x, axis=axis, descending=desc))
+        want = np.take_along_axis(h, idx, axis)
+        same(s, want)
+        if h.dtype.kind == "f":  # -0.0 and +0.0 in input order
+            assert (np.signbit(s) == np.signbit(want)).all()
+
+
+@pytest.mark.parametrize("dt", REAL, ids=IDS)
+def test_radix_global_passes(dt):
+    rng = np.random.default_rng(6)
+    xp.reset_runtime_stats()
+    for shape, axis in GLOBAL_LAYOUTS:
+        h = values(dt, shape, rng)
+        _check_sorts(h, dev(h), axis)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+# (KPT, USE_BALLOT, ROW_KPT): the shared-memory ranking (no subgroup ballots), and small tiles
+# with the one-workgroup row sort off (every size through the global passes).
+CONFIGS = [(16, False, 16), (8, True, 0)]
+SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int64", "float64")]
+
+
+@pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global"])
+def test_radix_configs(cfg, monkeypatch):
+    for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT"), cfg):
+        monkeypatch.setattr(_sort, name, v)
+    rng = np.random.default_rng(7)
+    xp.reset_runtime_stats()
+    for dt in SOME:
+        for shape, axis in [((2049,), -1), ((70, 33), -1), ((33, 70), 0)]:
+            h = values(dt, shape, rng, ties=dt.name == "float32")
+            _check_sorts(h, dev(h), axis)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_radix_skipped_passes():
+    """Key passes whose digit is the same for every key are skipped on the device: small
+    ranges, all keys equal, keys differing in the top byte only."""
+    rng = np.random.default_rng(8)
+    xp.reset_runtime_stats()
+    cases = [rng.integers(0, 200, 9000).astype(np.int32), np.full(9000, 7, np.int32),
+             (rng.integers(0, 3, 9000) << 24).astype(np.uint32),
+             np.repeat(np.float32([-0.0, 0.0, 1.5]), 3000)]
+    if computes_natively(xp.int64):
+        cases.append(rng.integers(-5, 5, 9000).astype(np.int64) << 40)
+    if computes_natively(xp.float64):
+        cases.append(np.repeat(np.float64([2.0, -2.0, np.nan]), 3000))
+    for h in cases:
+        _check_sorts(h, dev(h), -1)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_radix_big_stable():
+    """2^24 elements, 200 distinct values: equal keys in input order across 4096 tiles."""
+    rng = np.random.default_rng(9)
+    h = rng.integers(0, 200, 1 << 24).astype(np.int32)
+    xp.reset_runtime_stats()
+    same(xp.argsort(dev(h)), np.argsort(h, kind="stable"))
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 

@@ -2,31 +2,49 @@
 sort over rows, unique_* on top of it, searchsorted as one binary search per query.
 
 sort/argsort: the axis goes last (a permuted view, copied contiguous where it is not), then the
-problem is `rows` rows of `n` elements, N = rows * n in all. Every element gets an unsigned key
-whose order is the standard's (KW uint32 words: 2 for 64-bit dtypes) and its flat index V; a
-stable LSD radix sort, 4 bits a pass (per tile histograms, an exclusive scan of them with the
-scan family, a stable scatter), sorts (K, V) by key, then more passes sort V by row (V // n),
-so that each row ends sorted and ties stay in input order. All passes of one layout are one
-compiled plan. unique_*: a sort of the flattened input, adjacent-difference flags, an exclusive
-scan (its total, the count of unique values, is read back: the shapes depend on it), then
-compactions.
+problem is `rows` rows of `n` elements, N = rows * n in all. Every element has an unsigned key
+whose order is the standard's (KW uint32 words: 2 for 64-bit dtypes); a stable LSD radix sort,
+8 bits a pass: rows of up to 256 x ROW_KPT elements a workgroup per row in shared memory (one
+dispatch), longer ones through global passes (every pass's histogram in one read, passes whose
+digit is constant skipped on the device, then per pass tile histograms, their scan per digit
+and a stable scatter ranked by subgroup ballots), the key passes then passes over the row of
+each element's index. All passes of one layout are one compiled plan (docs/kernels.md).
+unique_*: a sort of the flattened input, adjacent-difference flags, an exclusive scan (its
+total, the count of unique values, is read back: the shapes depend on it), then compactions.
 """
 import math
 
 import numpy as np
 
 from . import _launch
-from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
+from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, VIEW_ADDRESS, table
 from ._reduce import _native  # (raises NotNative where supports_sort promised a variant)
 
 FAMILY = "sort"
 CODES = table.FAMILY_CODES[FAMILY]
 LOCAL = 256
-TILE = 256 * 16
-BITS = 4
+# Tuning knobs (benchmarks/tune_sort.py): keys per invocation (a tile is 256 x KPT keys; at most
+# 16 where shared memory is 32 KiB), ranking by subgroup ballots where the device has them,
+# and the per-pass histogram's subgroup aggregation of equal digits (ballot variant only).
+KPT = 16
+USE_BALLOT = True
+HIST_AGG = 1
+GH_AGG = 0
+# Up to this many tiles, one workgroup scans the tile counts (an invocation per digit); more,
+# a workgroup per digit.
+SERIAL_SCAN = 64
+# Rows of at most 256 x ROW_KPT elements are sorted a workgroup per row in shared memory
+# (sort_rows, one dispatch); 0: never.
+ROW_KPT = 16
+BITS = 8
+BINS = 256
+GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words
 # flags (push word 4)
 F_ROWDIGIT, F_MOVEKEYS, F_DESC, F_RIGHT, F_SORTER = 1, 2, 4, 8, 16
 W_FLAGS, W_IN_OFF = 4, 6
+# raw key kinds (w9) and final output modes (w11) of the radix passes
+RK = {"u": 1, "i": 2, "f": 3}
+OM_V, OM_IDX32, OM_IDX64, OM_PAYLOAD, OM_UNKEY = 1, 2, 3, 4, 5
 ADDR = 16  # push word of addr[0]
 PUSH_WORDS = 32
 MAX_PLANS = 256
@@ -46,10 +64,28 @@ def _variant(op, tc, rc, dev):
     return _launch.variant(FAMILY, tc, rc, None, dev)
 
 
+def _radix_shader(dev):
+    """The radix passes' variant: `_sg` (subgroup ballots) where the device reports ballots and
+    shuffles in compute shaders and USE_BALLOT, else the shared-memory one; None if neither is built."""
+    name = _variant("sort_scatter", "I", "I", dev)
+    if name is None or not USE_BALLOT:
+        return name
+    info = getattr(dev, "info", None) or {}
+    ops = info.get("subgroup_operations", ())
+    if "ballot" not in ops or "shuffle" not in ops:
+        return name
+    return _launch.named(name + "_sg", dev) or name
+
+
 def _key_bits(code):
     if code == "?":
-        return BITS
+        return 8
     return table.DTYPES[table.CODE[code]][4]
+
+
+def _raw(code):
+    """Whether the passes read dtype `code` itself (32/64-bit: keys made in the first pass)."""
+    return code != "?" and _key_bits(code) >= 32
 
 
 def _groups(g):
@@ -64,48 +100,49 @@ def _words(**kw):
     return w
 
 
-def _step(shader, op, words, groups, bufs):
-    """bufs: [(kind, index, writes, addr slot or None, offset word or None)]"""
+def _step(shader, op, words, groups, bufs, spec=None):
+    """bufs: [(kind, index, writes, addr slot or None, offset word or None)]; an offset word
+    "view" patches the slot with the address of the first viewed element instead."""
     buffers, patches = [], []
     for kind, idx, wr, slot, offw in bufs:
         buffers.append((kind, idx, wr))
         if slot is not None:
-            patches.append((ADDR + 2 * slot, ADDRESS, kind, idx))
-        if offw is not None:
+            patches.append((ADDR + 2 * slot, VIEW_ADDRESS if offw == "view" else ADDRESS, kind, idx))
+        if offw is not None and offw != "view":
             patches.append((offw, OFFSET, kind, idx))
-    return (shader, [CODES[op]], words, groups, buffers, patches)
-
-
-def _scan_step(dev, m, src, dst):
-    """Exclusive scan of m uint32 at TMP src into m + 1 uint32 at TMP dst (the scan family's
-    cumulative_sum with include_initial, one row)."""
-    shader = _launch.variant("scan", "I", "I", None, dev)
-    w = [0] * PUSH_WORDS
-    w[0:12] = [m, 1, 1, 0, 0, 1, 0, 1, m + 1, 0, 1, 1]
-    buffers = [(TMP, src, False), (TMP, dst, True)]
-    patches = [(24, ADDRESS, TMP, src), (26, ADDRESS, TMP, dst)]
-    return (shader, [table.FAMILY_CODES["scan"]["cumulative_sum"]], w, (1, 1, 1), buffers, patches)
+    return (shader, spec or [CODES[op]], words, groups, buffers, patches)
 
 
 def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     """A compiled plan sorting the rows of a C-contiguous (rows, n) array (its argument),
     giving `want` outputs: "values" (the sorted values), "indices" (argsort, index_dtype),
-    "perm" (uint32 flat indices). None where a variant is missing."""
+    "perm" (uint32 flat indices). None where a variant is missing.
+
+    LSD radix sort, 8 bits a pass (glsl/sort.comp): one read makes every pass's digit histogram
+    (passes whose digit is the same for every key are skipped on the device), then per pass a
+    histogram per tile, an exclusive scan of them per digit and a stable scatter that ranks each
+    tile (subgroup ballots, or shared memory) and writes it out through shared memory. Key
+    passes first; for several rows, passes over the row of each element's index follow, so that
+    each row ends sorted with ties in input order."""
     tc = _code(dtype)
     N = rows * n
-    kw = 2 if _key_bits(tc) == 64 else 1
-    keys = _variant("sort_keys", tc, "I", dev)
-    radix = _variant("sort_hist", "I", "I", dev)
-    scan = _launch.variant("scan", "I", "I", None, dev)
-    if keys is None or radix is None or scan is None:
+    bits = _key_bits(tc)
+    kw = 2 if bits == 64 else 1
+    raw = _raw(tc)
+    radix = _radix_shader(dev)
+    if radix is None:
         return None
-    G = -(-N // TILE)
-    temps = [N * kw * 4, N * 4, N * kw * 4, N * 4, 16 * G * 4, (16 * G + 1) * 4]
-    K = [0, 2]
-    V = [1, 3]
-    HIST, OFFS = 4, 5
-    outputs, steps = [], []
-    out_idx = {}
+    keys = None
+    if not raw:
+        keys = _variant("sort_keys", tc, "I", dev)
+        if keys is None:
+            return None
+    PK = -(-bits // BITS)
+    PR = -(-(rows - 1).bit_length() // BITS)
+    tile = LOCAL * KPT
+    G = -(-N // tile)
+    want = tuple(want)
+    outputs, out_idx = [], {}
     for wnt in want:
         if wnt == "values":
             outputs.append((N * dtype.itemsize, dtype, (rows, n), (n, 1)))
@@ -114,47 +151,103 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         else:
             outputs.append((N * 4, None, (N,), (1,)))
         out_idx[wnt] = len(outputs) - 1
-    steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
-                       _launch.grid_1d(N),
-                       [(ARG, 0, False, 0, W_IN_OFF), (TMP, K[0], True, 1, None),
-                        (TMP, V[0], True, 2, None)]))
-    passes = [(s, False) for s in range(0, _key_bits(tc), BITS)]
-    rowbits = (rows - 1).bit_length()
-    passes += [(s, True) for s in range(0, rowbits, BITS)]
-    cur = 0
-    for j, (shift, rowdigit) in enumerate(passes):
-        last_value = not rowdigit and (j + 1 == len(passes) or passes[j + 1][1])
-        flags = (F_ROWDIGIT if rowdigit else 0) | (0 if rowdigit or last_value else F_MOVEKEYS)
-        w = _words(w0=N, w1=n, w2=G, w3=shift, w4=flags, w5=kw)
-        src = [(TMP, K[cur], False, 0, None), (TMP, V[cur], False, 1, None)]
-        steps.append(_step(radix, "sort_hist", w, _groups(G),
-                           src + [(TMP, HIST, True, 2, None)]))
-        steps.append(_scan_step(dev, 16 * G, HIST, OFFS))
-        vdst = (TMP, V[1 - cur])
-        if j + 1 == len(passes) and "perm" in out_idx:
-            vdst = (OUT, out_idx["perm"])
-        steps.append(_step(radix, "sort_scatter", w, _groups(G),
-                           src + [(TMP, OFFS, False, 2, None), (TMP, K[1 - cur], True, 3, None),
-                                  (vdst[0], vdst[1], True, 4, None)]))
-        cur = 1 - cur
-    vfinal = (TMP, V[cur])
-    if "perm" in out_idx:
-        vfinal = (OUT, out_idx["perm"])
-    if "values" in out_idx:
-        g = _variant("sort_gather", tc, tc, dev)
-        if g is None:
-            return None
-        steps.append(_step(g, "sort_gather", _words(w0=N), _launch.grid_1d(N),
-                           [(vfinal[0], vfinal[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
+    gather = None
+    psrc = 1 if raw else 3  # payload of the first pass: the index, or V0 from the keys kernel
+    rowsort = n <= LOCAL * ROW_KPT
+    if want == ("values",) and (rows == 1 or rowsort) and raw:
+        if tc in table._REALF:
+            pw, psrc, om = kw, 2, OM_PAYLOAD  # the values themselves (-0.0, NaN payloads kept)
+        else:
+            pw, om = 0, OM_UNKEY  # integers: the key is a bijection
+        final = (OUT, out_idx["values"])
+    elif want == ("indices",):
+        pw, om = 1, OM_IDX64 if index_dtype.itemsize == 8 else OM_IDX32
+        final = (OUT, out_idx["indices"])
+    else:
+        if "values" in out_idx:
+            gather = _variant("sort_gather", tc, tc, dev)
+            if gather is None:
+                return None
+        pw, om = 1, OM_V
+        final = (OUT, out_idx["perm"]) if "perm" in out_idx else None
+    if rowsort:
+        return _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, out_idx,
+                          final, pw, om, kw, raw, PK)
+    K0, K1, V0, V1, HIST, GH = range(6)
+    kbytes = N * kw * 4 if (PK > 1 or not raw) else 16
+    vbytes = max(N * pw * 4, 16)
+    temps = [kbytes, kbytes if PK > 1 else 16, vbytes, vbytes, BINS * G * 4, (GH_WORDS + 16) * 4]
+    if final is None:
+        temps.append(N * 4)
+        final = (TMP, len(temps) - 1)
+    steps = []
+    if keys is not None:
+        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
+                           _launch.grid_1d(N),
+                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
+                            (TMP, V0, True, 2, None)]))
+    base = dict(w0=N, w1=n, w2=G, w4=F_DESC if descending else 0, w5=kw, w7=PK, w8=PR,
+                w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
+                w11=om, w12=pw)
+    spec = [None, KPT, HIST_AGG, GH_AGG]
+    ghb = (TMP, GH, True, 7, None)
+    allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
+            (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
+            (TMP, HIST, True, 6, None), (TMP, GH, False, 7, None)]
+
+    def radix_step(op, pass_, groups, bufs):
+        return _step(radix, op, _words(w3=pass_, **base), groups, bufs,
+                     spec=[CODES[op]] + spec[1:])
+
+    steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
+    steps.append(radix_step("sort_ghist", 0, _groups(G),
+                            [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None), ghb]))
+    steps.append(radix_step("sort_info", 0, (1, 1, 1), [ghb]))
+    for q in range(PK + PR):
+        rd = [(k, i, False, sl, o) for k, i, _, sl, o in allb[:5]]
+        steps.append(radix_step("sort_hist", q, _groups(G),
+                                rd + [(TMP, HIST, True, 6, None), allb[7]]))
+        steps.append(radix_step("sort_scan", q, (1 if G <= SERIAL_SCAN else BINS, 1, 1),
+                                [(TMP, HIST, True, 6, None), allb[7]]))
+        steps.append(radix_step("sort_scatter", q, _groups(G), allb))
+    if gather is not None:
+        steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
+                           [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
                             (OUT, out_idx["values"], True, 2, None)]))
-    if "indices" in out_idx:
-        ic = _code(index_dtype)
-        g = _variant("sort_index", "I", ic, dev)
-        if g is None:
-            return None
-        steps.append(_step(g, "sort_index", _words(w0=N, w1=n), _launch.grid_1d(N),
-                           [(vfinal[0], vfinal[1], False, 0, None),
-                            (OUT, out_idx["indices"], True, 1, None)]))
+    outs = [(nb, dt if dt is not None else _uint32(), sh, st) for nb, dt, sh, st in outputs]
+    return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
+
+
+def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, out_idx, final,
+               pw, om, kw, raw, PK):
+    """Rows of n <= 256 x ROW_KPT: one dispatch, a workgroup per row sorting it in shared
+    memory (sort_rows), after the keys kernel (8/16-bit dtypes), before the gather."""
+    N = rows * n
+    kpt = 1  # the fewest keys per invocation (a power of 2) that hold a row
+    while LOCAL * kpt < n:
+        kpt *= 2
+    K0, V0 = 0, 1
+    temps = [16 if raw else N * 4, 16 if raw else N * 4]
+    if final is None:
+        temps.append(N * 4)
+        final = (TMP, len(temps) - 1)
+    steps = []
+    if keys is not None:
+        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
+                           _launch.grid_1d(N),
+                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
+                            (TMP, V0, True, 2, None)]))
+    rpw = min(LOCAL * kpt // n, rows, BINS)  # rows a workgroup (their index: one more pass)
+    w = _words(w0=N, w1=n, w2=rows, w3=rpw, w4=F_DESC if descending else 0, w5=kw, w7=PK,
+               w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w11=om, w12=pw)
+    steps.append(_step(radix, "sort_rows", w, _groups(-(-rows // rpw)),
+                       [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
+                        final + (True, 5, None)],
+                       spec=[CODES["sort_rows"], kpt, HIST_AGG, GH_AGG]))
+    if gather is not None:
+        steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
+                           [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
+                            (OUT, out_idx["values"], True, 2, None)]))
     outs = [(nb, dt if dt is not None else _uint32(), sh, st) for nb, dt, sh, st in outputs]
     return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
 
@@ -179,7 +272,8 @@ def _rows_view(x, axis):
 
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
-    key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev)
+    key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, KPT, USE_BALLOT,
+           HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
@@ -203,16 +297,21 @@ def _supported(x):
 
 def supports_sort(x, indices, index_dtype):
     """Whether sort(x, axis, descending, indices, index_dtype) runs natively: x's dtype is
-    sortable and not too long, and the device has every variant the radix plan records (keys,
-    histograms, the scan of the histograms, the gather of values or the index conversion, and
-    the contiguous copy of a view whose axis is not last). The spec layer asks this first."""
+    sortable and not too long, and the device has every variant the radix plan records (the
+    passes, the keys of 8/16-bit dtypes and bool, the gather of values where the passes carry
+    indices, and the contiguous copy of a view whose axis is not last). The spec layer asks
+    this first."""
     if not _supported(x):
         return False
     dev = x._alloc.device
     tc = _code(x._dtype)
-    need = [_variant("sort_keys", tc, "I", dev), _variant("sort_hist", "I", "I", dev),
-            _launch.variant("scan", "I", "I", None, dev), _launch.variant("cast", tc, tc, None, dev)]
-    need.append(_variant("sort_index", "I", _code(index_dtype), dev) if indices else _variant("sort_gather", tc, tc, dev))
+    need = [_radix_shader(dev), _launch.variant("cast", tc, tc, None, dev)]
+    if not _raw(tc):
+        need.append(_variant("sort_keys", tc, "I", dev))
+    if not indices:
+        need.append(_variant("sort_gather", tc, tc, dev))
+    elif index_dtype.itemsize not in (4, 8):
+        return False
     return all(v is not None for v in need)
 
 
@@ -272,20 +371,32 @@ def _launch1(dev, shader, op, count, words, reads, writes_):
               [False] * len(reads) + [True] * len(writes_))
 
 
+def supports_unique(x, index_dtype):
+    """Whether unique(x, ...) runs natively: the sort of x's values with its permutation (the
+    radix passes, the gather, the contiguous copy), the flags, the scan of the flags and the
+    compactions. The spec layer asks this first."""
+    if not _supported(x) or not supports_sort(x, False, index_dtype):
+        return False
+    dev = x._alloc.device
+    tc, ic = _code(x._dtype), _code(index_dtype)
+    need = [_variant("unique_flags", tc, "I", dev), _variant("unique_compact", tc, tc, dev),
+            _variant("unique_start", "I", "I", dev), _variant("unique_first", "I", ic, dev),
+            _launch.variant("scan", "I", "I", None, dev)]
+    return all(v is not None for v in need)
+
+
 def unique(x, values, index, inverse, counts, index_dtype):
     """np.unique(x.reshape(-1), equal_nan=False) with the asked outputs: a tuple (values,
-    [indices], [inverse (x's shape)], [counts]), or None where no kernel covers the case."""
-    if not _supported(x):
-        return None
+    [indices], [inverse (x's shape)], [counts]). The caller has checked supports_unique: one
+    sort (values, and the permutation where indices or inverse are asked), adjacent-difference
+    flags, an exclusive scan of them whose total (the count of unique values: the shapes depend
+    on it) is the one read back, then compactions."""
     dev = x._alloc.device
     tc, ic = _code(x._dtype), _code(index_dtype)
     N = math.prod(x._shape)
     shaders = [_variant("unique_flags", tc, "I", dev), _variant("unique_compact", tc, tc, dev),
-               _variant("sort_hist", "I", "I", dev), _variant("unique_first", "I", ic, dev),
-               _launch.variant("scan", "I", "I", None, dev)]
-    if any(s is None for s in shaders):
-        return None
-    flags_s, compact_s, u32_s, idx_s, scan_s = shaders
+               _variant("unique_start", "I", "I", dev), _variant("unique_first", "I", ic, dev)]
+    flags_s, compact_s, u32_s, idx_s = [_native(v, "unique: a variant") for v in shaders]
     if N == 0:
         outs = [_launch.result_type._new(dev.alloc(0), x._dtype, (0,))]
         if index:
@@ -298,21 +409,18 @@ def unique(x, values, index, inverse, counts, index_dtype):
     flat = x
     cst = _launch._c_strides(x._shape)
     if not all(s == c for s, c, m in zip(x._strides, cst, x._shape) if m != 1):
-        flat = _launch.contiguous(x)
-        if flat is None:
-            return None
+        flat = _native(_launch.contiguous(x), "unique: the contiguous copy")
     flat = _launch.result_type._new(flat._alloc, x._dtype, (1, N), (N, 1), flat._offset)
-    r = _radix(flat, 1, N, False, ("values", "perm"), index_dtype)
-    if r is None:
-        return None
-    s, perm = r
-    sa, pa = s._alloc, perm._alloc
+    r = _native(_radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
+                       index_dtype), "unique: the radix plan")
+    s = r[0]
+    sa, pa = s._alloc, r[-1]._alloc
     f = dev.alloc(N * 4)
     pos = dev.alloc((N + 1) * 4)
     _launch1(dev, flags_s, "unique_flags", N, {}, [sa], [f])
     from ._reduce import exclusive_scan_u32
 
-    exclusive_scan_u32(dev, f, pos, N)  # (scan_s exists: it cannot fail)
+    _native(exclusive_scan_u32(dev, f, pos, N) or None, "unique: the scan of the flags")
     U = int(dev.download_bytes(pos, N * 4, 4).view(np.uint32)[0])
     outs = []
     vals = dev.alloc(U * x._dtype.itemsize)
@@ -335,16 +443,30 @@ def unique(x, values, index, inverse, counts, index_dtype):
     return tuple(outs)
 
 
-def searchsorted(x1, x2, side, sorter, index_dtype):
-    """np.searchsorted(x1, x2, side, sorter): x1 one-dimensional, x2 an Array of x1's dtype,
-    sorter None or an integer Array (converted to index_dtype). The result or None."""
+def supports_searchsorted(x1, x2, sorter, index_dtype):
+    """Whether searchsorted(x1, x2, side, sorter, index_dtype) runs natively: x1 and x2 Arrays
+    of one sortable dtype, the search variant, the contiguous copy of a strided x2 and the
+    conversion of sorter (an integer Array or None) to index_dtype. The spec layer asks this
+    first."""
     if not (_supported(x1) and _supported(x2)) or x1._dtype != x2._dtype:
-        return None
+        return False
     dev = x1._alloc.device
     tc, ic = _code(x1._dtype), _code(index_dtype)
-    shader = _variant("sort_search", tc, ic, dev)
-    if shader is None:
-        return None
+    need = [_variant("sort_search", tc, ic, dev), _launch.variant("cast", tc, tc, None, dev)]
+    if sorter is not None:
+        if sorter._alloc.device != dev:
+            return False
+        need.append(_launch.variant("cast", _code(sorter._dtype), ic, None, dev))
+    return all(v is not None for v in need)
+
+
+def searchsorted(x1, x2, side, sorter, index_dtype):
+    """np.searchsorted(x1, x2, side, sorter): x1 one-dimensional, x2 an Array of x1's dtype,
+    sorter None or an integer Array (converted to index_dtype). The caller has checked
+    supports_searchsorted."""
+    dev = x1._alloc.device
+    tc, ic = _code(x1._dtype), _code(index_dtype)
+    shader = _native(_variant("sort_search", tc, ic, dev), "searchsorted: the search variant")
     m = math.prod(x2._shape)
     out = dev.alloc(m * index_dtype.itemsize)
     res = _launch.result_type._new(out, index_dtype, x2._shape)
@@ -352,14 +474,12 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
         return res
     cst = _launch._c_strides(x2._shape)
     if not all(s == c for s, c, k in zip(x2._strides, cst, x2._shape) if k != 1):
-        x2 = _launch.contiguous(x2)
-        if x2 is None:
-            return None
+        x2 = _native(_launch.contiguous(x2), "searchsorted: the contiguous copy")
     n = x1._shape[0]
     if n == 0:
         from . import full
 
-        return full(x2._shape, 0, index_dtype, dev)
+        return _native(full(x2._shape, 0, index_dtype, dev), "searchsorted: the zero fill")
     flags = F_RIGHT if side == "right" else 0
     words = {1: n, 6: x1._offset, 7: x1._strides[0] if n > 1 else 0, 8: x2._offset}
     allocs = [x1._alloc, x2._alloc]
@@ -368,9 +488,7 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
                 s == 1 for s, k in zip(sorter._strides, sorter._shape) if k != 1):
             from . import astype
 
-            sorter = astype(sorter, index_dtype)
-            if sorter is None:
-                return None
+            sorter = _native(astype(sorter, index_dtype), "searchsorted: the sorter's conversion")
         flags |= F_SORTER
         words[9] = sorter._offset
         allocs.append(sorter._alloc)

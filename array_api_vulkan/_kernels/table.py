@@ -148,11 +148,10 @@ for _n in ("cumulative_sum", "cumulative_prod"):
 # I -> I, index outputs I -> l/i, sort_search (searchsorted) T -> l/i.
 _SORTABLE = _BOOL + _REAL_NUMERIC
 _ROWS.append(("sort_keys", "sort", _to(_SORTABLE, 1, "I")))
-_ROWS.append(("sort_hist", "sort", ("I->I",)))
-_ROWS.append(("sort_scatter", "sort", ("I->I",)))
+for _n in ("sort_zero", "sort_ghist", "sort_info", "sort_hist", "sort_scan", "sort_scatter",
+           "sort_rows"):
+    _ROWS.append((_n, "sort", ("I->I",)))
 _ROWS.append(("sort_gather", "sort", _same(_SORTABLE, 1)))
-for _r in "li":
-    _ROWS.append(("sort_index", "sort", ("I->" + _r,)))
 _ROWS.append(("unique_flags", "sort", _to(_SORTABLE, 1, "I")))
 _ROWS.append(("unique_compact", "sort", _same(_SORTABLE, 1)))
 for _r in "li":
