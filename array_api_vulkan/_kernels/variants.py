@@ -108,7 +108,7 @@ def _build():
                     for f64, dp, extra in flavours(family, tin, tout):
                         vn = variant_name(family, tin, tout, name, f64, dp)
                         out[vn] = (family, dict(d, **extra))
-                        if has_sg(family, tout):
+                        if has_sg(family, tout, tin):
                             out[vn + "_sg"] = (family, dict(d, AVK_SUBGROUP=1, **extra))
     for tin in table.CODE:
         for tout in table.CODE:
@@ -141,9 +141,12 @@ def _build():
 SG_CODES = "?bhiBHIfF"
 
 
-def has_sg(family, tout):
+def has_sg(family, tout, tin=None):
     """scan variants also come with subgroup arithmetic (`_sg`, AVK_SUBGROUP) for 32-bit compute
-    types, chosen on devices reporting subgroup arithmetic in compute shaders."""
+    types, chosen on devices reporting subgroup arithmetic in compute shaders; reduce variants
+    whose input's compute type is 32-bit with subgroup shuffles (their tree)."""
+    if family == "reduce":
+        return tin is not None and tin in SG_CODES
     return family == "scan" and tout in SG_CODES
 
 
