@@ -286,6 +286,13 @@ def _knobs():
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, _launch.USE_SUBGROUPS)
 
 
+def plan_key(x, axes, keepdims, dtype, correction=0.0):
+    """The key of reduce's plan cache (per op) for x's layout: whether x's first element is
+    vector-aligned and the module knobs are part of it."""
+    return (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction,
+            x._offset % _vw(x._dtype) == 0, _knobs())
+
+
 def _replay(plans, op, key, x):
     """(op's plan cache, the result of its compiled plan for layout `key` on x, or None)."""
     cache = plans.get(op)
@@ -334,8 +341,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     The caller has checked the standard's rules (min/max/argmin/argmax of nothing raise) and
     supports_reduce(op, x, dtype)."""
     vw = _vw(x._dtype)
-    key = (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction, x._offset % vw == 0,
-           _knobs())
+    key = plan_key(x, axes, keepdims, dtype, correction)
     cache, out = _replay(_plans, op, key, x)
     if out is not None:
         return out
