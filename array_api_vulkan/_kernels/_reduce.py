@@ -6,9 +6,13 @@ shape serves every axis: `rows` independent rows of `n` elements. The kept axes 
 to at most two dimensions and the reduced ones to one (else the permuted view is first copied
 contiguous): element i of row r is at  off + (r / R1) * rs0 + (r % R1) * rs1 + i * is.
 Reduced axes trailing and contiguous (is == 1): ROWS mode, workgroups along each row; leading
-ones (the rows contiguous, rs1 == 1): COLS mode, one invocation per row, coalesced across rows,
-no copy. A long row is split into G chunks whose partials a second pass reduces; both passes
-are one compiled plan (Device.compile_plan), kept per layout.
+ones (the rows contiguous, rs1 == 1): COLS mode, one invocation per row (or per 4 adjacent rows
+with vector loads), coalesced across rows, no copy. Rows and column groups that are contiguous
+and 16-byte aligned are read 16 bytes a load into per-lane accumulators; _sg variants reduce a
+workgroup by subgroup shuffles. A long row is split into G chunks (a fixed count from the
+device kind) whose partials a second pass reduces; both passes are one compiled plan
+(Device.compile_plan), kept per layout. var/std are one pass of (count, mean, M2) states merged
+by Chan et al.'s formulas. docs/kernels.md, "Reductions and scans", has the details.
 """
 import math
 
@@ -112,6 +116,8 @@ class _Builder:
 
     def __init__(self):
         self.steps, self.temps, self.outputs = [], [], []
+        # (reduce sets these; other families' passes (matmul's split-K sum) take scalar loads)
+        self.dev, self.aligned, self.vw, self.vw_r = None, True, 1, 1
 
     def temp(self, nbytes):
         self.temps.append(int(nbytes))
