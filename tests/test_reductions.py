@@ -515,7 +515,7 @@ def test_vector_tails_and_unaligned_views(dtname):
             for op in _BW_OPS:
                 if op in ("var", "std", "mean") and dt._np.kind != "f":
                     continue
-                if op == "prod" and n > 10:
+                if op == "prod" and n > 10 or op == "any" and not computes_natively(xp.bool):
                     continue
                 h = _bw_values(dt, n, rng, op)
                 x = dev(h)
