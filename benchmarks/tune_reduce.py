@@ -86,6 +86,9 @@ def configs(quick):
         "nosg": {"_launch.USE_SUBGROUPS": False},
         "sgtree0": {"SG_TREE": 0},
         "nocomp": {"COMPENSATE": 0},
+        "nosgrows": {"SG_ROWS_MAX_N": 0},
+        "sgrows_max32k": {"SG_ROWS_MAX_N": 32768},
+        "varlane256": {"VAR_LANE": 256},
     }
     for g in (264, 528, 1056, 2112, 4224):
         c[f"groups{g}"] = {"TARGET_GROUPS_GPU": g, "TARGET_GROUPS": g}
@@ -96,7 +99,7 @@ def configs(quick):
     for mc in (16, 32, 256):
         c[f"mincols{mc}"] = {"MIN_COLS_CHUNK": mc}
     if quick:
-        c = {k: c[k] for k in ("default", "novec", "nosg", "groups264", "threads2^15")}
+        c = {k: c[k] for k in ("default", "novec", "nosg", "nosgrows", "groups264", "threads2^15")}
     return c
 
 
@@ -129,7 +132,8 @@ def main():
     res = {"device": xp.__array_namespace_info__().default_device().name, "n": n, "k": k,
            "knobs": {a: getattr(_reduce, a) for a in (
                "TARGET_GROUPS", "TARGET_THREADS", "TARGET_GROUPS_GPU", "TARGET_THREADS_GPU",
-               "MIN_ROWS_CHUNK", "MIN_COLS_CHUNK", "USE_VEC", "SG_TREE")}}
+               "MIN_ROWS_CHUNK", "MIN_COLS_CHUNK", "USE_VEC", "SG_TREE", "COMPENSATE", "VAR_LANE",
+               "SG_ROWS_MAX_N", "SG_ROWS_MIN_ROWS")}}
     rng = np.random.default_rng(0)
 
     def arr(m_, dt):

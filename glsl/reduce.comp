@@ -13,6 +13,9 @@
 //         the rows where rs1 == 1: a reduction over leading axes needs no copy); with VEC_BIT
 //         one invocation per VW adjacent rows (lane k row r + k), one vector load per element.
 //         Grid (gx, G, gz): row = (gz_id * gx + gx_id) * 256 + local id (times VW).
+//   SGROWS (_sg variants, many rows of at most _reduce.SG_ROWS_MAX_N elements, G == 1): a
+//         subgroup per row, as ROWS with the subgroup's invocations, w[19] rows a workgroup
+//         (256 / the subgroup size) taken by its subgroups in turn. Grid (1, gy, gz).
 // With G > 1 chunks per row this pass writes partials (ROWS: [row][chunk], COLS: [chunk][row])
 // and a second pass reduces them (as rows of G elements).
 //
@@ -71,6 +74,7 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Av
 
 #define MODE_ROWS 0u
 #define MODE_COLS 1u
+#define MODE_SGROWS 2u
 // finalisation of the last pass (w[8] bits 4-7): mean divides by the divisor; var is
 // M2 / divisor (n - correction); std its square root.
 #define FIN_NONE 0u
@@ -424,6 +428,19 @@ Acc shuffle_xor(Acc u, uint m)
 }
 #endif
 
+#ifdef AVK_SUBGROUP
+// The subgroup's total (valid in its invocation 0): a butterfly of shuffles, the lower
+// invocation's value first. (Call where sg_ok().)
+Acc sg_reduce(Acc acc)
+{
+    for (uint m = 1u; m < gl_SubgroupSize; m <<= 1) {
+        Acc o = shuffle_xor(acc, m);
+        acc = (gl_SubgroupInvocationID & m) == 0u ? combine(acc, o) : combine(o, acc);
+    }
+    return acc;
+}
+#endif
+
 // The workgroup's total (valid in invocation 0): a butterfly of shuffles in each subgroup (the
 // lower invocation's value first), then invocation 0 walks the subgroups' totals in order; or,
 // without subgroups, a tree in shared memory. Fixed order: same layout, same bits.
@@ -432,10 +449,7 @@ Acc wg_reduce(Acc acc)
     uint t = gl_LocalInvocationID.x;
 #ifdef AVK_SUBGROUP
     if (SG_TREE != 0u && sg_ok()) {
-        for (uint m = 1u; m < gl_SubgroupSize; m <<= 1) {
-            Acc o = shuffle_xor(acc, m);
-            acc = (gl_SubgroupInvocationID & m) == 0u ? combine(acc, o) : combine(o, acc);
-        }
+        acc = sg_reduce(acc);
         if (gl_SubgroupInvocationID == 0u)
             sh[gl_SubgroupID] = acc;
         barrier();
@@ -493,6 +507,48 @@ void store(Acc acc, uint r, uint q, uint nchunks, uint fin)
     }
 }
 
+// Invocation t of `step` through elements [lo, end) of the row at `base`: every step-th
+// element, or (vec: contiguous, VW-aligned row and lo) every step-th vector of VW, lane k taking
+// the k-th element of each, two loads in flight, then the scalar tail.
+void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base, uint lo,
+              uint end, uint t, uint step, bool vec, uint auxk)
+{
+    uint is = p.w[5];
+    uint i = lo + t;
+#if VW > 1
+    if (vec) {
+        uint j = lo / VW + t, vend = end / VW, vb = base / VW;
+        for (; j + step < vend; j += 2u * step) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
+            T_V v1 = AvkTVec(p.addr[0]).v[vb + j + step];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, auxk);
+        }
+        if (j < vend) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+        }
+        i = vend * VW + t;  // the tail (fewer than VW elements, last chunk only)
+    }
+#endif
+    for (; i < end; i += step) {
+        uint idx = base + i * is;
+        add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
+    }
+}
+
+// An invocation's lanes, combined in order.
+Acc close_lanes(Acc lane[VW], R_C ca[VW], R_C cb[VW], uint auxk)
+{
+    Acc acc = close_lane(lane[0], ca[0], cb[0], auxk);
+    for (uint k = 1u; k < VW; ++k)
+        acc = combine(acc, close_lane(lane[k], ca[k], cb[k], auxk));
+    return acc;
+}
+
 void main()
 {
     uint n = p.w[0], rows = p.w[1], len = p.w[6], nchunks = p.w[7];
@@ -514,42 +570,37 @@ void main()
         if (r >= rows)
             return;  // (the whole workgroup)
         uint end = c * len + min(len, n - c * len);
-        uint base = avk_row_base(r);
-        uint i = c * len + t;
-#if VW > 1
-        if (vec) {
-            // contiguous, VW-aligned row and chunk: VW elements a load, lane k takes the k-th;
-            // two loads in flight per iteration
-            uint j = (c * len) / VW + t, vend = end / VW, vb = base / VW;
-            for (; j + AVK_LOCAL_SIZE < vend; j += 2u * AVK_LOCAL_SIZE) {
-                T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
-                T_V v1 = AvkTVec(p.addr[0]).v[vb + j + AVK_LOCAL_SIZE];
-                [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
-                [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + AVK_LOCAL_SIZE) * VW + k, 0u,
-                             auxk);
-            }
-            if (j < vend) {
-                T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
-                [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
-            }
-            i = vend * VW + t;  // the tail (fewer than VW elements, last chunk only)
-        }
-#endif
-        for (; i < end; i += AVK_LOCAL_SIZE) {
-            uint idx = base + i * is;
-            add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
-        }
-        Acc acc = close_lane(lane[0], ca[0], cb[0], auxk);
-        for (uint k = 1u; k < VW; ++k)
-            acc = combine(acc, close_lane(lane[k], ca[k], cb[k], auxk));
+        row_loop(lane, ca, cb, avk_row_base(r), c * len, end, t, AVK_LOCAL_SIZE, vec, auxk);
+        Acc acc = close_lanes(lane, ca, cb, auxk);
         acc = wg_reduce(acc);
         if (t == 0u)
             store(acc, r, r * nchunks + c, nchunks, fin);
         return;
     }
+#ifdef AVK_SUBGROUP
+    if (mode == MODE_SGROWS) {
+        // a subgroup per row (whole rows, G == 1): w[19] rows a workgroup, taken by its
+        // subgroups in turn (whatever their number); no barrier
+        uint rpw = p.w[19];
+        uint wg = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
+        for (uint rl = gl_SubgroupID; rl < rpw; rl += gl_NumSubgroups) {
+            uint r = wg * rpw + rl;
+            if (r >= rows)
+                break;  // (uniform in the subgroup)
+            for (uint k = 0u; k < VW; ++k) {
+                lane[k] = identity();
+                ca[k] = R_C(0);
+                cb[k] = R_C(0);
+            }
+            row_loop(lane, ca, cb, avk_row_base(r), 0u, n, gl_SubgroupInvocationID,
+                     gl_SubgroupSize, vec, auxk);
+            Acc acc = sg_reduce(close_lanes(lane, ca, cb, auxk));
+            if (gl_SubgroupInvocationID == 0u)
+                store(acc, r, r, 1u, fin);
+        }
+        return;
+    }
+#endif
 
     // COLS: an invocation per row (vec: per VW adjacent rows, lane k row r + k, one load)
     uint c = gl_WorkGroupID.y;

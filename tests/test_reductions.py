@@ -526,9 +526,9 @@ def test_vector_tails_and_unaligned_views(dtname):
 @pytest.mark.parametrize("sg,vec,tree", [(True, True, 1), (True, True, 0), (False, True, 1),
                                          (True, False, 1), (False, False, 1)])
 def test_subgroup_and_portable_paths(sg, vec, tree):
-    """The subgroup tree (where the device has shuffles), the shared-memory one (forced through
-    _launch.USE_SUBGROUPS / _reduce.SG_TREE) and the scalar loads (_reduce.USE_VEC): all agree
-    with numpy, and each is deterministic."""
+    """The subgroup tree (where the device has shuffles), a subgroup per row (SGROWS), the
+    shared-memory tree (forced through _launch.USE_SUBGROUPS / _reduce.SG_TREE) and the scalar
+    loads (_reduce.USE_VEC): all agree with numpy, and each is deterministic."""
     old = (_L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE)
     _L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE = sg, vec, tree
     try:
@@ -537,8 +537,9 @@ def test_subgroup_and_portable_paths(sg, vec, tree):
             if not has(dtname):
                 continue
             dt = getattr(xp, dtname)
+            # (600 rows: a subgroup per row (SGROWS) in _sg variants)
             for shape, axis in (((100_003,), None), ((37, 1000), 1), ((1000, 36), 0),
-                                ((513, 12), 0)):
+                                ((513, 12), 0), ((600, 999), 1), ((300, 1024), 1)):
                 for op in ("sum", "max", "argmax", "argmin", "var"):
                     if op == "var" and dt._np.kind != "f":
                         continue

@@ -24,7 +24,7 @@ from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
 FAMILY = "reduce"
 CODES = table.FAMILY_CODES[FAMILY]
 LOCAL = 256
-ROWS, COLS = 0, 1
+ROWS, COLS, SGROWS = 0, 1, 2
 FIN_NONE, FIN_MEAN, FIN_VAR, FIN_STD = 0, 1, 2, 3
 AUX_NONE, AUX_ROW, AUX_ELEM = 0, 1, 2
 # push words (glsl/include/reduce.glsl): the layout words, then 4 addresses from word 24
@@ -54,6 +54,10 @@ COMPENSATE = 1
 # var/std: elements a lane sums about its first element before a merge (bounds the cancellation
 # of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
 VAR_LANE = 64
+# SGROWS: a subgroup per row (_sg variants) where at least SG_ROWS_MIN_ROWS rows of at most
+# SG_ROWS_MAX_N elements each fill the device by themselves (0: never)
+SG_ROWS_MAX_N = 8192
+SG_ROWS_MIN_ROWS = 256
 # compiled plans kept per op
 MAX_PLANS = 256
 
@@ -117,7 +121,7 @@ class _Builder:
     def __init__(self):
         self.steps, self.temps, self.outputs = [], [], []
         # (reduce sets these; other families' passes (matmul's split-K sum) take scalar loads)
-        self.dev, self.aligned, self.vw, self.vw_r = None, True, 1, 1
+        self.dev, self.aligned, self.vw, self.vw_r, self.sg_r = None, True, 1, 1, False
 
     def temp(self, nbytes):
         self.temps.append(int(nbytes))
@@ -181,7 +185,23 @@ def _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk):
     return rs1 == 1 and r1 % vw == 0 and rs0 % vw == 0 and (is_ % vw == 0 or n == 1)
 
 
-def _grid(mode, rows, g, vw=1):
+def _sg_rows(b, shader, op, mode, g, n, rows, kind):
+    """Rows a workgroup takes in SGROWS mode (256 / the subgroup size), or 0: not SGROWS."""
+    if (mode != ROWS or g != 1 or kind != ARG or not shader.endswith("_sg") or not SG_TREE
+            or rows < max(SG_ROWS_MIN_ROWS, 2) or n > SG_ROWS_MAX_N):
+        return 0
+    if op not in ("argmax", "argmin") and not b.sg_r:
+        return 0  # (reduce.comp's SG_R: the accumulator's compute type is 32-bit)
+    size = int((getattr(b.dev, "info", None) or {}).get("subgroup_size") or 0)
+    if size < 4 or size > LOCAL or LOCAL % size:
+        return 0
+    return LOCAL // size
+
+
+def _grid(mode, rows, g, vw=1, rpw=1):
+    if mode == SGROWS:
+        rows = -(-rows // rpw)
+        mode, g = ROWS, 1
     if mode == ROWS:
         gy = min(rows, MAX_GRID)
         return (g, gy, -(-rows // gy))
@@ -217,6 +237,11 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     w[14] = _f32_bits(full_n)
     w[15:17] = _f64_words(full_n)
     w[17:19] = chunk1  # var's second pass: the first pass's chunk length and row length
+    rpw = _sg_rows(b, shader, op, mode, g, n, rows, kind)
+    if rpw:
+        mode = SGROWS
+        w[8] = (w[8] & ~3) | SGROWS
+        w[19] = rpw
     buffers, patches = [], []
     idx = src[1]
     buffers.append((kind, idx, False))
@@ -231,7 +256,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
-        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw), buffers, patches))
+        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw), buffers, patches))
         return 1
     # pass 1: partials, then pass 2 over them
     tsz, rsz = b.partial_sizes
@@ -289,7 +314,8 @@ def _out_shape(shape, axes, keepdims):
 def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
-            MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, _launch.USE_SUBGROUPS)
+            MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
+            _launch.USE_SUBGROUPS)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
@@ -393,6 +419,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     b.dev = dev
     b.aligned = x._offset % vw == 0
     b.vw, b.vw_r = vw, _vw(dtype)
+    b.sg_r = rc in "?bhiBHIfF"  # (reduce.comp's SG_R)
     b.partial_sizes = (x._dtype.itemsize, dtype.itemsize)
     b.floating = table.DTYPES[dtype.name][3] in "fc"
     res = b.out(rows * dtype.itemsize, dtype, out_shape)
