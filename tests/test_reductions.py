@@ -533,16 +533,12 @@ def test_subgroup_and_portable_paths(sg, vec, tree):
     _L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE = sg, vec, tree
     try:
         rng = np.random.default_rng(21)
-        for dtname in ("float32", "int32", "float64"):
-            if not has(dtname):
-                continue
+        for dtname in ("float32", "int32"):
             dt = getattr(xp, dtname)
             # (600 rows: a subgroup per row (SGROWS) in _sg variants)
-            for shape, axis in (((100_003,), None), ((37, 1000), 1), ((1000, 36), 0),
-                                ((513, 12), 0), ((600, 999), 1), ((300, 1024), 1)):
-                for op in ("sum", "max", "argmax", "argmin", "var"):
-                    if op == "var" and dt._np.kind != "f":
-                        continue
+            for shape, axis in (((100_003,), None), ((1000, 36), 0), ((513, 12), 0),
+                                ((600, 999), 1)):
+                for op in ("sum", "argmax", "var") if dt._np.kind == "f" else ("max", "argmin"):
                     h = values(dt, shape, rng, op)
                     x = dev(h)
                     _bw_check(op, h, x, axis)
