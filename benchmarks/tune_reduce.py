@@ -98,6 +98,11 @@ def configs(quick):
         c[f"minrows{mc}"] = {"MIN_ROWS_CHUNK": mc}
     for mc in (16, 32, 256):
         c[f"mincols{mc}"] = {"MIN_COLS_CHUNK": mc}
+    # combinations: more COLS invocations with shorter chunks, more ROWS groups with shorter ones
+    c["cols_t18_m16"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK": 16}
+    c["cols_t18_m32"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK": 32}
+    c["rows_g2112_m1024"] = {"TARGET_GROUPS_GPU": 2112, "MIN_ROWS_CHUNK": 1024}
+    c["nocomp_g2112"] = {"COMPENSATE": 0, "TARGET_GROUPS_GPU": 2112}
     if quick:
         c = {k: c[k] for k in ("default", "novec", "nosg", "nosgrows", "groups264", "threads2^15")}
     return c

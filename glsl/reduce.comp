@@ -544,7 +544,7 @@ void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base,
 Acc close_lanes(Acc lane[VW], R_C ca[VW], R_C cb[VW], uint auxk)
 {
     Acc acc = close_lane(lane[0], ca[0], cb[0], auxk);
-    for (uint k = 1u; k < VW; ++k)
+    [[unroll]] for (uint k = 1u; k < VW; ++k)
         acc = combine(acc, close_lane(lane[k], ca[k], cb[k], auxk));
     return acc;
 }
@@ -558,7 +558,7 @@ void main()
     uint is = p.w[5];
     Acc lane[VW];
     R_C ca[VW], cb[VW];
-    for (uint k = 0u; k < VW; ++k) {
+    [[unroll]] for (uint k = 0u; k < VW; ++k) {
         lane[k] = identity();
         ca[k] = R_C(0);
         cb[k] = R_C(0);
@@ -587,7 +587,7 @@ void main()
             uint r = wg * rpw + rl;
             if (r >= rows)
                 break;  // (uniform in the subgroup)
-            for (uint k = 0u; k < VW; ++k) {
+            [[unroll]] for (uint k = 0u; k < VW; ++k) {
                 lane[k] = identity();
                 ca[k] = R_C(0);
                 cb[k] = R_C(0);
@@ -628,7 +628,7 @@ void main()
             [[unroll]] for (uint k = 0u; k < VW; ++k)
                 add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
         }
-        for (uint k = 0u; k < VW; ++k)
+        [[unroll]] for (uint k = 0u; k < VW; ++k)
             store(close_lane(lane[k], ca[k], cb[k], auxk), r + k, c * rows + r + k, nchunks, fin);
         return;
     }
