@@ -613,7 +613,7 @@ void main()
     uint base = avk_row_base(r);
 #if VW > 1
     if (vec) {
-        uint vis = is / VW, vb = base / VW;
+        uint vis = uint(int(is) / int(VW)), vb = base / VW;  // (is may be negative)
         uint i = first;
         for (; i + 1u < end; i += 2u) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];

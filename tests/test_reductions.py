@@ -562,6 +562,10 @@ def test_large_matrix_axes():
                 _bw_check(op, h, x, axis)
         _bw_check("sum", h.T, x.T, 0)
         _bw_check("argmin", h.T, x.T, 1)
+        # negative strides: column groups walked upwards (COLS), rows read backwards (scalar)
+        _bw_check("sum", h[::-1], x[::-1], 0)
+        _bw_check("argmax", h[::-1, 4:], x[::-1, 4:], 0)
+        _bw_check("var", h[:, ::-1], x[:, ::-1], 1)
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
