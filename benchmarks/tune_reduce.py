@@ -4,8 +4,10 @@ knobs of array_api_vulkan/_kernels/_reduce.py) against CuPy and torch on the sam
 
 Each case is timed two ways: `sync` (a synchronize after every call, median of REPEATS after a
 warm-up) and `batch` (BATCH calls, results kept alive, then one synchronize; time per call,
-median of REPEATS batches). GB/s counts the bytes the input holds (one read). Not a test;
-prints one JSON object.
+median of REPEATS batches). GB/s counts the bytes the input holds (one read). `recommend`:
+per knob family, the setting with the least total batch time over the cases it matters for.
+Not a test; prints one JSON object (about 20 s with --quick on lavapipe; the real sizes are
+the default).
 
     python3 benchmarks/tune_reduce.py [--quick]
 """
@@ -127,6 +129,40 @@ def restore(old):
     _reduce._plans.clear()
 
 
+# knob families: (configs compared, with "default"; the cases they matter for)
+FAMILIES = {
+    "TARGET_GROUPS_GPU": (("groups264", "groups528", "groups1056", "groups2112", "groups4224",
+                           "rows_g2112_m1024"),
+                          ("sum_f32_16M", "max_f32_16M", "argmax_f32_16M", "mean_var_f32_16M")),
+    "MIN_ROWS_CHUNK": (("minrows1024", "minrows8192", "minrows32768"),
+                       ("sum_f32_16M", "max_f32_16M", "argmax_f32_16M", "mean_var_f32_16M")),
+    "TARGET_THREADS_GPU/MIN_COLS_CHUNK": (("threads2^15", "threads2^16", "threads2^17",
+                                           "threads2^18", "mincols16", "mincols32", "mincols256",
+                                           "cols_t18_m16", "cols_t18_m32"), ("sum_axis0_4096sq",)),
+    "SG_ROWS_MAX_N": (("nosgrows", "sgrows_max32k"), ("sum_axis1_4096sq",)),
+    "USE_VEC": (("novec",), ("sum_f32_16M", "max_f32_16M", "sum_axis0_4096sq", "sum_axis1_4096sq")),
+    "USE_SUBGROUPS/SG_TREE": (("nosg", "sgtree0"), ("sum_f32_16M", "argmax_f32_16M",
+                                                    "sum_axis1_4096sq")),
+    "COMPENSATE": (("nocomp", "nocomp_g2112"), ("sum_f32_16M", "mean_var_f32_16M")),
+    "VAR_LANE": (("varlane256",), ("mean_var_f32_16M",)),
+}
+
+
+def recommend(out):
+    """Per knob family: the setting with the least total batch time (per call) over its cases,
+    and the totals of each (us), so a later session can pick defaults from one run."""
+    rec = {}
+    for fam, (names, wl) in FAMILIES.items():
+        totals = {}
+        for c in ("default",) + names:
+            ts = [out.get(w, {}).get(c) for w in wl]
+            if all(isinstance(t, dict) for t in ts):
+                totals[c] = round(sum(t["batch_us"] for t in ts), 1)
+        if totals:
+            rec[fam] = {"best": min(totals, key=totals.get), "batch_us_total": totals}
+    return rec
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
@@ -221,6 +257,7 @@ def main():
                 rows["default_vs_best_lib"] = round(mine["default"] / min(them), 2)
                 rows["best_vs_best_lib"] = round(mine[best] / min(them), 2)
     res["results"] = out
+    res["recommend"] = recommend(out)
     res["seconds"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(res))
     return 0
