@@ -4,32 +4,86 @@
 //
 // Mode (w[8] bits 0-1):
 //   ROWS  one workgroup per (row, chunk of `chunk` elements): its 256 invocations take every
-//         256th element (coalesced where is == 1), then a tree in shared memory.
+//         256th element, or every 256th vector of VW elements (w[8] VEC_BIT: the row is
+//         contiguous and VW-aligned; two 16-byte loads in flight, the tail scalar), lane k of
+//         an invocation accumulating the k-th element of each vector; then the lanes, then a
+//         workgroup tree (_sg variants: shuffles in each subgroup; else shared memory).
 //         Grid (G, gy, gz): row = gz_id * gy + gy_id.
 //   COLS  one invocation per row, through `chunk` elements of it in order (coalesced across
-//         the rows where rs1 == 1: a reduction over leading axes needs no copy).
-//         Grid (gx, G, gz): row = (gz_id * gx + gx_id) * 256 + local id.
+//         the rows where rs1 == 1: a reduction over leading axes needs no copy); with VEC_BIT
+//         one invocation per VW adjacent rows (lane k row r + k), one vector load per element.
+//         Grid (gx, G, gz): row = (gz_id * gx + gx_id) * 256 + local id (times VW).
+//   SGROWS (_sg variants, many rows of at most _reduce.SG_ROWS_MAX_N elements, G == 1): a
+//         subgroup per row, as ROWS with the subgroup's invocations, w[19] rows a workgroup
+//         (256 / the subgroup size) taken by its subgroups in turn. Grid (1, gy, gz).
 // With G > 1 chunks per row this pass writes partials (ROWS: [row][chunk], COLS: [chunk][row])
 // and a second pass reduces them (as rows of G elements).
 //
-// Numerics: float sums (sum, mean, var) accumulate with Neumaier's compensated summation in
-// each invocation, then a fixed tree (sums carry their compensation through it by TwoSum, and
-// their partials are value and compensation pairs): the order depends only on the layout and the grid, never
-// on timing (no atomics). Integers wrap in the accumulator dtype (R), as numpy's do. min/max
-// propagate NaN; argmin/argmax take the first occurrence and the first NaN.
+// Numerics: float sums (sum, mean) accumulate with Neumaier's compensated summation in each
+// lane, then a fixed tree (sums carry their compensation through it by TwoSum, and their
+// partials are value and compensation pairs). var/std take one pass: each lane sums d = x - K
+// and d^2 (compensated) about its first element K, turns them into (n, m = S1 / n, M2 = S2 -
+// S1 m) (the mean is K + m), and the tree and the second pass merge these states by Chan et
+// al.'s formulas (partials: K, then (m, M2) pairs; counts from the layout). The order depends
+// only on the layout, the grid and the device's subgroup size, never on timing (no atomics).
+// Integers wrap in the accumulator dtype (R), as numpy's do. min/max propagate NaN;
+// argmin/argmax take the first occurrence and the first NaN.
 #extension GL_GOOGLE_include_directive : require
 #include "reduce.glsl"
 
+
+#ifdef AVK_SUBGROUP
+// _sg variants (32-bit compute types; devices with subgroup shuffles): the workgroup's tree is
+// a butterfly of shuffles in each subgroup, then a short walk over the subgroups' totals.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
+// Whether an _sg variant takes its subgroup tree (1) or the shared-memory one (0).
+layout(constant_id = 1) const uint SG_TREE = 1;
+// Whether float sums of the first pass compensate each element (Neumaier; 0: plain adds in each
+// lane, then the compensated tree: a tuning switch, see _reduce.COMPENSATE).
+layout(constant_id = 2) const uint COMPENSATE = 1;
+
+// Vector loads (w[8] bit VEC_BIT, set where a row's or column group's elements are contiguous and
+// VW-aligned): 16 bytes a load of 32- and 64-bit real dtypes.
+#define VEC_BIT (1u << 12)
+#if T_K == K_FLOAT && T_BITS == 32
+#define VW 4
+#define T_V vec4
+#elif T_K == K_INT && T_BITS == 32
+#define VW 4
+#define T_V ivec4
+#elif T_K == K_UINT && T_BITS == 32
+#define VW 4
+#define T_V uvec4
+#elif T_K == K_FLOAT && T_BITS == 64
+#define VW 2
+#define T_V dvec2
+#elif T_K == K_INT && T_BITS == 64
+#define VW 2
+#define T_V i64vec2
+#elif T_K == K_UINT && T_BITS == 64
+#define VW 2
+#define T_V u64vec2
+#else
+#define VW 1
+#endif
+#if VW > 1
+layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer AvkTVec { T_V v[]; };
+#endif
+
 #define MODE_ROWS 0u
 #define MODE_COLS 1u
-// finalisation of the last pass (w[8] bits 4-7): mean divides by the divisor; var computes
-// (sum d^2 - (sum d)^2 / N) / divisor (the corrected two-pass formula); std its square root.
+#define MODE_SGROWS 2u
+// finalisation of the last pass (w[8] bits 4-7): mean divides by the divisor; var is
+// M2 / divisor (n - correction); std its square root.
 #define FIN_NONE 0u
 #define FIN_MEAN 1u
 #define FIN_VAR 2u
 #define FIN_STD 3u
-// aux input (w[8] bits 8-9): ROW: aux[aux_off + row] (var's per-row mean); ELEM: aux at the
-// element's own index (a second pass's second partials: argmin/argmax indices, var's sum d).
+// aux input (w[8] bits 8-9): ELEM: aux at the element's own index (a second pass's second
+// partials: argmin/argmax indices, a float sum's compensations, var's (m, M2) pairs at 2 idx).
+// (ROW, aux[aux_off + row], is no longer used by reduce.)
 #define AUX_NONE 0u
 #define AUX_ROW 1u
 #define AUX_ELEM 2u
@@ -81,6 +135,8 @@ Acc identity()
     if (OP == OP_MAX)
         acc.a = R_LOW;
 #endif
+    if (OP == OP_SQDEV)
+        acc.i = 0u;  // var: the count
     if (OP == OP_PROD || OP == OP_ALL) {
 #if R_K == K_CPLX
         acc.a = R_C(1, 0);
@@ -179,9 +235,24 @@ Acc combine(Acc u, Acc v)
 #else
         u.a = u.a + v.a;
 #endif
-    } else if (OP == OP_COUNT_NONZERO || OP == OP_SQDEV) {
+    } else if (OP == OP_SQDEV) {
+#ifdef R_FLOATING
+        // Chan et al.'s merge of (n, K + m, M2) states; K stays the left one's
+        if (u.i == 0u)
+            return v;
+        if (v.i == 0u)
+            return u;
+        precise R_C nu = R_C(u.i), nv = R_C(v.i);
+        precise R_C f = nv / (nu + nv);
+        precise R_C delta = (T_TO_R(v.x) - T_TO_R(u.x)) + (v.a - u.a);
+        precise R_C m = u.a + delta * f;
+        precise R_C m2 = (u.b + v.b) + (delta * delta) * (nu * f);
+        u.a = m;
+        u.b = m2;
+        u.i = u.i + v.i;
+#endif
+    } else if (OP == OP_COUNT_NONZERO) {
         u.a = u.a + v.a;
-        u.b = u.b + v.b;
     } else if (OP == OP_PROD) {
         u.a = R_MUL(u.a, v.a);
     } else if (OP == OP_MIN || OP == OP_MAX) {
@@ -193,8 +264,6 @@ Acc combine(Acc u, Acc v)
     }
     return u;
 }
-
-shared Acc sh[AVK_LOCAL_SIZE];
 
 #ifdef R_FLOATING
 // The last pass's finalisation of a floating result.
@@ -217,18 +286,14 @@ R_C finalize(Acc acc, uint fin)
     }
 #if R_K == K_FLOAT
     if (fin == FIN_VAR || fin == FIN_STD) {
+        // M2 / divisor (n - correction; 0 or less: numpy's inf or NaN)
 #if R_BITS == 32 && !defined(AVK_NO_F64)
-        double s2 = double(acc.a), s1 = double(acc.b);
-        double v = (s2 - s1 * (s1 / avk_f64(15))) / avk_f64(12);
+        double v = double(acc.b) / avk_f64(12);
 #elif R_BITS == 32
-        float s2 = acc.a, s1 = acc.b;
-        float v = (s2 - s1 * (s1 / avk_f32(14))) / avk_f32(11);
+        float v = acc.b / avk_f32(11);
 #else
-        double s2 = acc.a, s1 = acc.b;
-        double v = (s2 - s1 * (s1 / avk_f64(15))) / avk_f64(12);
+        double v = acc.b / avk_f64(12);
 #endif
-        if (v < 0)
-            v = 0;  // (rounding; NaN stays NaN)
         if (fin == FIN_STD)
             v = sqrt(v);
         return R_C(v);
@@ -238,110 +303,177 @@ R_C finalize(Acc acc, uint fin)
 }
 #endif
 
-void main()
+// One element x (index ii within its row; element index idx of the input) into a lane's
+// accumulator (acc, with its compensations ca and cb).
+void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint idx, uint auxk)
 {
-    uint n = p.w[0], rows = p.w[1], len = p.w[6], nchunks = p.w[7];
-    uint mode = p.w[8] & 3u, fin = (p.w[8] >> 4) & 15u, auxk = (p.w[8] >> 8) & 3u;
-    uint t = gl_LocalInvocationID.x;
-    uint r, c, first, step;
-    if (mode == MODE_ROWS) {
-        c = gl_WorkGroupID.x;
-        r = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
-        first = c * len + t;
-        step = AVK_LOCAL_SIZE;
-        if (r >= rows)
-            return;  // (the whole workgroup)
-    } else {
-        c = gl_WorkGroupID.y;
-        r = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE + t;
-        first = c * len;
-        step = 1u;
-        if (r >= rows)
+    if (is_arg()) {
+        if (auxk == AUX_ELEM)
+            ii = uint(AvkRIn(p.addr[2]).v[idx]);
+        if (arg_better(acc.x, acc.i, x, ii)) {
+            acc.x = x;
+            acc.i = ii;
+        }
+        return;
+    }
+#ifdef R_FLOATING
+    if (OP == OP_SUM && COMPENSATE == 0u && auxk != AUX_ELEM) {
+        acc.a += T_TO_R(x);
+        return;
+    }
+    if (OP == OP_SQDEV) {
+        if (auxk == AUX_ELEM) {
+            // a first pass's partial: (K, m, M2) of chunk ii, whose count the layout gives
+            Acc o;
+            o.x = x;
+            o.a = R_C(AvkRIn(p.addr[2]).v[2u * idx]);
+            o.b = R_C(AvkRIn(p.addr[2]).v[2u * idx + 1u]);
+            o.i = min(p.w[17], p.w[18] - ii * p.w[17]);
+            acc = combine(acc, o);
             return;
+        }
+        // sums of d = x - K and d^2 about the lane's first element K (compensated)
+        if (acc.i == 0u)
+            acc.x = x;
+        precise R_C d = T_TO_R(x) - T_TO_R(acc.x);
+        nsum(acc.a, ca, d);
+        precise R_C d2 = d * d;
+        nsum(acc.b, cb, d2);
+        acc.i += 1u;
+        return;
     }
-    uint end = c * len + min(len, n - c * len);
+    if (OP == OP_SUM) {
+        R_C v = T_TO_R(x);
+        if (auxk == AUX_ELEM) {
+            precise R_C c2 = ca + R_C(AvkRIn(p.addr[2]).v[idx]);  // a partial's compensation
+            ca = c2;
+        }
+        nsum(acc.a, ca, v);
+        return;
+    }
+#endif
+    if (OP == OP_SUM) {
+        acc.a += T_TO_R(x);
+    } else if (OP == OP_COUNT_NONZERO) {
+        if (T_TRUTH(x))
+            acc.a += R_C(1);
+    } else if (OP == OP_PROD) {
+        acc.a = R_MUL(acc.a, T_TO_R(x));
+    } else if (OP == OP_MIN || OP == OP_MAX) {
+        acc.a = minmax(acc.a, T_TO_R(x));
+    } else if (OP == OP_ALL) {
+        if (!T_TRUTH(x))
+            acc.a = R_C(0);
+    } else if (OP == OP_ANY) {
+        if (T_TRUTH(x))
+            acc.a = R_C(1);
+    }
+}
 
-    Acc acc = identity();
-    uint base = avk_row_base(r);
-    uint is = p.w[5];
-#ifdef R_FLOATING
-    R_C ca = R_C(0), cb = R_C(0);
-    bool compensated = OP == OP_SUM || OP == OP_SQDEV;
-    R_C mean = R_C(0);
-    if (auxk == AUX_ROW)
-        mean = R_C(AvkRIn(p.addr[2]).v[p.w[10] + r]);
-#endif
-    for (uint i = first; i < end; i += step) {
-        uint idx = base + i * is;
-        T_C x = T_C(AvkTIn(p.addr[0]).v[idx]);
-        if (is_arg()) {
-            uint ii = auxk == AUX_ELEM ? uint(AvkRIn(p.addr[2]).v[idx]) : i;
-            if (arg_better(acc.x, acc.i, x, ii)) {
-                acc.x = x;
-                acc.i = ii;
-            }
-            continue;
-        }
-#ifdef R_FLOATING
-        if (compensated) {
-            R_C v = T_TO_R(x);
-            if (OP == OP_SUM && auxk == AUX_ELEM) {
-                precise R_C c2 = ca + R_C(AvkRIn(p.addr[2]).v[idx]);  // a partial's compensation
-                ca = c2;
-            }
-            if (OP == OP_SQDEV) {
-                if (auxk == AUX_ELEM) {
-                    nsum(acc.b, cb, R_C(AvkRIn(p.addr[2]).v[idx]));
-                } else {
-                    precise R_C d = v - mean;
-                    nsum(acc.b, cb, d);
-                    precise R_C d2 = d * d;
-                    v = d2;
-                }
-            }
-            nsum(acc.a, ca, v);
-            continue;
-        }
-#endif
-        if (OP == OP_SUM) {
-            acc.a += T_TO_R(x);
-        } else if (OP == OP_COUNT_NONZERO) {
-            if (T_TRUTH(x))
-                acc.a += R_C(1);
-        } else if (OP == OP_PROD) {
-            acc.a = R_MUL(acc.a, T_TO_R(x));
-        } else if (OP == OP_MIN || OP == OP_MAX) {
-            acc.a = minmax(acc.a, T_TO_R(x));
-        } else if (OP == OP_ALL) {
-            if (!T_TRUTH(x))
-                acc.a = R_C(0);
-        } else if (OP == OP_ANY) {
-            if (T_TRUTH(x))
-                acc.a = R_C(1);
-        }
-    }
+// A lane's accumulator at the end of its loop: float sums keep their compensation in b (folded
+// at the end, or stored as a second partial); var's two sums fold theirs.
+Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
+{
 #ifdef R_FLOATING
     if (OP == OP_SUM) {
-        acc.b = ca;  // folded at the end (finalize) or stored as a second partial
-    } else if (compensated) {
-        acc.a = nfold(acc.a, ca);
-        acc.b = nfold(acc.b, cb);
+        acc.b = ca;
+    } else if (OP == OP_SQDEV && auxk != AUX_ELEM && acc.i != 0u) {
+        // (n, S1, S2) about K -> (n, m = S1 / n, M2 = S2 - S1 m): the mean is K + m
+        precise R_C s1 = nfold(acc.a, ca);
+        precise R_C s2 = nfold(acc.b, cb);
+        precise R_C m = s1 / R_C(acc.i);
+        precise R_C m2 = s2 - s1 * m;
+        acc.a = m;
+        acc.b = max(m2, R_C(0));
     }
 #endif
+    return acc;
+}
 
-    if (mode == MODE_ROWS) {
-        sh[t] = acc;
-        barrier();
-        [[unroll]] for (uint s = AVK_LOCAL_SIZE / 2; s > 0; s >>= 1) {
-            if (t < s)
-                sh[t] = combine(sh[t], sh[t + s]);
-            barrier();
-        }
-        if (t != 0)
-            return;
-        acc = sh[0];
+shared Acc sh[AVK_LOCAL_SIZE];
+
+#ifdef AVK_SUBGROUP
+// Whether this variant's subgroup tree can carry the op's accumulator (shuffles of 32-bit
+// compute types: argmin/argmax move T and an index, the others R).
+#if R_BITS <= 32 || (R_K == K_CPLX && R_BITS == 64)
+#define SG_R 1
+#endif
+bool sg_ok()
+{
+#ifdef SG_R
+    return true;
+#else
+    return is_arg();
+#endif
+}
+
+Acc shuffle_xor(Acc u, uint m)
+{
+    Acc v = u;
+    if (is_arg()) {
+        v.x = subgroupShuffleXor(u.x, m);
+        v.i = subgroupShuffleXor(u.i, m);
     }
+#ifdef SG_R
+    else {
+        v.a = subgroupShuffleXor(u.a, m);
+        v.b = subgroupShuffleXor(u.b, m);
+        if (OP == OP_SQDEV) {
+            v.x = subgroupShuffleXor(u.x, m);
+            v.i = subgroupShuffleXor(u.i, m);
+        }
+    }
+#endif
+    return v;
+}
+#endif
 
+#ifdef AVK_SUBGROUP
+// The subgroup's total (valid in its invocation 0): a butterfly of shuffles, the lower
+// invocation's value first. (Call where sg_ok().)
+Acc sg_reduce(Acc acc)
+{
+    for (uint m = 1u; m < gl_SubgroupSize; m <<= 1) {
+        Acc o = shuffle_xor(acc, m);
+        acc = (gl_SubgroupInvocationID & m) == 0u ? combine(acc, o) : combine(o, acc);
+    }
+    return acc;
+}
+#endif
+
+// The workgroup's total (valid in invocation 0): a butterfly of shuffles in each subgroup (the
+// lower invocation's value first), then invocation 0 walks the subgroups' totals in order; or,
+// without subgroups, a tree in shared memory. Fixed order: same layout, same bits.
+Acc wg_reduce(Acc acc)
+{
+    uint t = gl_LocalInvocationID.x;
+#ifdef AVK_SUBGROUP
+    if (SG_TREE != 0u && sg_ok()) {
+        acc = sg_reduce(acc);
+        if (gl_SubgroupInvocationID == 0u)
+            sh[gl_SubgroupID] = acc;
+        barrier();
+        if (t == 0u) {
+            acc = sh[0];
+            for (uint s = 1u; s < gl_NumSubgroups; ++s)
+                acc = combine(acc, sh[s]);
+        }
+        return acc;
+    }
+#endif
+    sh[t] = acc;
+    barrier();
+    [[unroll]] for (uint s = AVK_LOCAL_SIZE / 2; s > 0; s >>= 1) {
+        if (t < s)
+            sh[t] = combine(sh[t], sh[t + s]);
+        barrier();
+    }
+    return sh[0];
+}
+
+// Writes row r's result (G == 1) or its partial q.
+void store(Acc acc, uint r, uint q, uint nchunks, uint fin)
+{
     if (nchunks == 1u) {
         if (is_arg()) {
             AvkROut(p.addr[1]).v[r] = R_S(acc.i);
@@ -354,15 +486,156 @@ void main()
         }
         return;
     }
-    uint q = mode == MODE_ROWS ? r * nchunks + c : c * rows + r;
     if (is_arg()) {
         AvkTOut(p.addr[1]).v[q] = T_S(acc.x);
         AvkROut(p.addr[3]).v[q] = R_S(acc.i);
     } else {
+#ifdef R_FLOATING
+        if (OP == OP_SQDEV) {
+            // var: K, then (m, M2) pairs
+            AvkTOut(p.addr[1]).v[q] = T_S(acc.x);
+            AvkROut(p.addr[3]).v[2u * q] = R_S(acc.a);
+            AvkROut(p.addr[3]).v[2u * q + 1u] = R_S(acc.b);
+            return;
+        }
+#endif
         AvkROut(p.addr[1]).v[q] = R_S(acc.a);
 #ifdef R_FLOATING
-        if (OP == OP_SQDEV || OP == OP_SUM)
-            AvkROut(p.addr[3]).v[q] = R_S(acc.b);  // var's sum d; a sum's compensation
+        if (OP == OP_SUM)
+            AvkROut(p.addr[3]).v[q] = R_S(acc.b);  // a sum's compensation
 #endif
     }
+}
+
+// Invocation t of `step` through elements [lo, end) of the row at `base`: every step-th
+// element, or (vec: contiguous, VW-aligned row and lo) every step-th vector of VW, lane k taking
+// the k-th element of each, two loads in flight, then the scalar tail.
+void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base, uint lo,
+              uint end, uint t, uint step, bool vec, uint auxk)
+{
+    uint is = p.w[5];
+    uint i = lo + t;
+#if VW > 1
+    if (vec) {
+        uint j = lo / VW + t, vend = end / VW, vb = base / VW;
+        for (; j + step < vend; j += 2u * step) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
+            T_V v1 = AvkTVec(p.addr[0]).v[vb + j + step];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, auxk);
+        }
+        if (j < vend) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+        }
+        i = vend * VW + t;  // the tail (fewer than VW elements, last chunk only)
+    }
+#endif
+    for (; i < end; i += step) {
+        uint idx = base + i * is;
+        add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
+    }
+}
+
+// An invocation's lanes, combined in order.
+Acc close_lanes(Acc lane[VW], R_C ca[VW], R_C cb[VW], uint auxk)
+{
+    Acc acc = close_lane(lane[0], ca[0], cb[0], auxk);
+    [[unroll]] for (uint k = 1u; k < VW; ++k)
+        acc = combine(acc, close_lane(lane[k], ca[k], cb[k], auxk));
+    return acc;
+}
+
+void main()
+{
+    uint n = p.w[0], rows = p.w[1], len = p.w[6], nchunks = p.w[7];
+    uint mode = p.w[8] & 3u, fin = (p.w[8] >> 4) & 15u, auxk = (p.w[8] >> 8) & 3u;
+    bool vec = VW > 1 && (p.w[8] & VEC_BIT) != 0u;
+    uint t = gl_LocalInvocationID.x;
+    uint is = p.w[5];
+    Acc lane[VW];
+    R_C ca[VW], cb[VW];
+    [[unroll]] for (uint k = 0u; k < VW; ++k) {
+        lane[k] = identity();
+        ca[k] = R_C(0);
+        cb[k] = R_C(0);
+    }
+
+    if (mode == MODE_ROWS) {
+        uint c = gl_WorkGroupID.x;
+        uint r = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
+        if (r >= rows)
+            return;  // (the whole workgroup)
+        uint end = c * len + min(len, n - c * len);
+        row_loop(lane, ca, cb, avk_row_base(r), c * len, end, t, AVK_LOCAL_SIZE, vec, auxk);
+        Acc acc = close_lanes(lane, ca, cb, auxk);
+        acc = wg_reduce(acc);
+        if (t == 0u)
+            store(acc, r, r * nchunks + c, nchunks, fin);
+        return;
+    }
+#ifdef AVK_SUBGROUP
+    if (mode == MODE_SGROWS) {
+        // a subgroup per row (whole rows, G == 1): w[19] rows a workgroup, taken by its
+        // subgroups in turn (whatever their number); no barrier
+        uint rpw = p.w[19];
+        uint wg = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
+        for (uint rl = gl_SubgroupID; rl < rpw; rl += gl_NumSubgroups) {
+            uint r = wg * rpw + rl;
+            if (r >= rows)
+                break;  // (uniform in the subgroup)
+            [[unroll]] for (uint k = 0u; k < VW; ++k) {
+                lane[k] = identity();
+                ca[k] = R_C(0);
+                cb[k] = R_C(0);
+            }
+            row_loop(lane, ca, cb, avk_row_base(r), 0u, n, gl_SubgroupInvocationID,
+                     gl_SubgroupSize, vec, auxk);
+            Acc acc = sg_reduce(close_lanes(lane, ca, cb, auxk));
+            if (gl_SubgroupInvocationID == 0u)
+                store(acc, r, r, 1u, fin);
+        }
+        return;
+    }
+#endif
+
+    // COLS: an invocation per row (vec: per VW adjacent rows, lane k row r + k, one load)
+    uint c = gl_WorkGroupID.y;
+    uint g = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE + t;
+    uint nl = vec ? VW : 1u;
+    uint r = g * nl;
+    if (r >= rows)
+        return;
+    uint first = c * len, end = c * len + min(len, n - c * len);
+    uint base = avk_row_base(r);
+#if VW > 1
+    if (vec) {
+        uint vis = uint(int(is) / int(VW)), vb = base / VW;  // (is may be negative)
+        uint i = first;
+        for (; i + 1u < end; i += 2u) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
+            T_V v1 = AvkTVec(p.addr[0]).v[vb + (i + 1u) * vis];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + 1u, 0u, auxk);
+        }
+        if (i < end) {
+            T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
+        }
+        [[unroll]] for (uint k = 0u; k < VW; ++k)
+            store(close_lane(lane[k], ca[k], cb[k], auxk), r + k, c * rows + r + k, nchunks, fin);
+        return;
+    }
+#endif
+    for (uint i = first; i < end; ++i) {
+        uint idx = base + i * is;
+        add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
+    }
+    store(close_lane(lane[0], ca[0], cb[0], auxk), r, c * rows + r, nchunks, fin);
 }

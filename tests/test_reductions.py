@@ -344,7 +344,7 @@ def test_compiled_plan_reused():
 
     x = xp.ones((3, 70_000), dtype=xp.float32)
     xp.sum(x, axis=1)
-    key = (x._dtype, x._shape, x._strides, (1,), False, xp.float32, 0.0)
+    key = _reduce.plan_key(x, (1,), False, xp.float32, 0.0)
     plan = _reduce._plans["sum"][key]
     y = xp.ones((3, 70_000), dtype=xp.float32)
     xp.reset_runtime_stats()
@@ -478,3 +478,135 @@ def test_counted_fallback():
     got = np.asarray(xp.sum(dev(h), axis=1, dtype=xp.bool))
     np.testing.assert_array_equal(got, np.sum(h, axis=1, dtype=bool))
     assert xp.runtime_stats()["host_fallbacks"] == {"sum": 1}
+
+
+# -- bandwidth paths (vector loads, lanes, subgroup tree, one-pass var) ------------------------
+from array_api_vulkan._kernels import _launch as _L, _reduce as _R  # noqa: E402
+
+_BW_OPS = ("sum", "max", "min", "argmax", "argmin", "mean", "var", "std", "prod", "any")
+
+
+def _bw_check(op, h, x, axis=None, **kw):
+    got = np.asarray(getattr(xp, op)(x, axis=axis, **kw))
+    if op in ("var", "std"):
+        want = numpy_ref(op, h, axis, False, **kw)
+        np.testing.assert_allclose(got, want, rtol=300 * np.finfo(want.dtype).eps, err_msg=op)
+        return
+    check(op, got, numpy_ref(op, h, axis, False), h, axis)
+
+
+def _bw_values(dt, n, rng, op):
+    return values(dt, (n,), rng, op)
+
+
+@pytest.mark.parametrize("dtname", ["float32", "float64", "int32", "uint32", "int64"])
+def test_vector_tails_and_unaligned_views(dtname):
+    """Lengths with n % 4 != 0 (the scalar tail after the 16-byte loads) and views whose first
+    element is not 16-byte aligned (scalar path), one and two passes."""
+    if not has(dtname):
+        pytest.skip(f"no {dtname}")
+    dt = getattr(xp, dtname)
+    rng = np.random.default_rng(zlib.crc32(dtname.encode()))
+    xp.reset_runtime_stats()
+    for n in (1, 3, 5, 7, 4097, 70_003):
+        for start in (0, 1, 2, 3):
+            if start >= n:
+                continue
+            for op in _BW_OPS:
+                if op in ("var", "std", "mean") and dt._np.kind != "f":
+                    continue
+                if op == "prod" and n > 10 or op == "any" and not computes_natively(xp.bool):
+                    continue
+                h = _bw_values(dt, n, rng, op)
+                x = dev(h)
+                _bw_check(op, h[start:], x[start:])
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+@pytest.mark.parametrize("sg,vec,tree", [(True, True, 1), (True, True, 0), (False, True, 1),
+                                         (True, False, 1), (False, False, 1)])
+def test_subgroup_and_portable_paths(sg, vec, tree):
+    """The subgroup tree (where the device has shuffles), a subgroup per row (SGROWS), the
+    shared-memory tree (forced through _launch.USE_SUBGROUPS / _reduce.SG_TREE) and the scalar
+    loads (_reduce.USE_VEC): all agree with numpy, and each is deterministic."""
+    old = (_L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE)
+    _L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE = sg, vec, tree
+    try:
+        rng = np.random.default_rng(21)
+        for dtname in ("float32", "int32"):
+            dt = getattr(xp, dtname)
+            # (600 rows: a subgroup per row (SGROWS) in _sg variants)
+            for shape, axis in (((100_003,), None), ((1000, 36), 0), ((513, 12), 0),
+                                ((600, 999), 1)):
+                for op in ("sum", "argmax", "var") if dt._np.kind == "f" else ("max", "argmin"):
+                    h = values(dt, shape, rng, op)
+                    x = dev(h)
+                    _bw_check(op, h, x, axis)
+                    a = np.asarray(getattr(xp, op)(x, axis=axis)).tobytes()
+                    assert np.asarray(getattr(xp, op)(x, axis=axis)).tobytes() == a
+    finally:
+        _L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE = old
+
+
+def test_large_matrix_axes():
+    """Axis 0 (COLS: a column group an invocation, 4 columns a vector load, rows split into
+    chunks) and axis 1 (ROWS) of large float32 matrices, also with a column count that is not
+    a multiple of 4 (scalar COLS) and a transposed view."""
+    rng = np.random.default_rng(4)
+    xp.reset_runtime_stats()
+    for shape in ((1024, 1024), (777, 1023), (4096, 64)):
+        h = rng.standard_normal(shape).astype(np.float32)
+        x = dev(h)
+        for axis in (0, 1):
+            for op in ("sum", "max", "argmax", "var", "mean"):
+                _bw_check(op, h, x, axis)
+        _bw_check("sum", h.T, x.T, 0)
+        _bw_check("argmin", h.T, x.T, 1)
+        # negative strides: column groups walked upwards (COLS), rows read backwards (scalar)
+        _bw_check("sum", h[::-1], x[::-1], 0)
+        _bw_check("argmax", h[::-1, 4:], x[::-1, 4:], 0)
+        _bw_check("var", h[:, ::-1], x[:, ::-1], 1)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_float32_sum_2p24_against_fsum():
+    """2^24 float32 values of mixed sign and magnitude: within numpy's pairwise sum's error (or
+    a few ulps of the exact sum) of math.fsum, and the mean and var of them too."""
+    rng = np.random.default_rng(24)
+    n = 1 << 24
+    h = (rng.standard_normal(n) * 10.0 ** rng.integers(-3, 4, n)).astype(np.float32)
+    x = dev(h)
+    h64 = h.astype(np.float64)
+    exact = math.fsum(h64)
+    got = float(xp.sum(x))
+    eps = float(np.finfo(np.float32).eps)
+    numpys = abs(float(np.sum(h)) - exact)
+    assert abs(got - exact) <= max(numpys, 4 * eps * float(np.sum(np.abs(h64)))), (got, exact)
+    np.testing.assert_allclose(float(xp.var(x)), float(np.var(h64)), rtol=1e-6)
+    ones = xp.ones((n + 6,), dtype=xp.float32)  # (a tail of 2; 2^24 + 6 is a float32)
+    assert float(xp.sum(ones)) == n + 6
+
+
+def test_var_outliers_and_offsets():
+    """The one-pass var (Chan's merges of (count, mean, M2) about each lane's first element):
+    a far outlier as the first element, a large offset, constant rows (exactly 0)."""
+    rng = np.random.default_rng(9)
+    for dtname in ("float32", "float64"):
+        if not has(dtname):
+            continue
+        npdt = np.dtype(dtname)
+        h = rng.standard_normal(200_001).astype(npdt)
+        h[0] = 1e4
+        h[77_777] = -3e3
+        for v in (h, h + npdt.type(1e5), np.full(5000, 3.25, npdt)):
+            x = dev(v)
+            for corr in (0, 1):
+                got = float(xp.var(x, correction=corr))
+                want = float(np.var(v.astype(np.float64), ddof=corr))
+                assert abs(got - want) <= 1e-5 * want + 1e-30, (dtname, got, want)
+        m = (rng.standard_normal((300, 500)) + 1e3).astype(npdt)
+        m[:, 0] = -5e3
+        x = dev(m)
+        for axis in (0, 1):
+            np.testing.assert_allclose(np.asarray(xp.std(x, axis=axis)),
+                                       np.std(m.astype(np.float64), axis=axis), rtol=2e-5)

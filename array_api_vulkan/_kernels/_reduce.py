@@ -6,9 +6,13 @@ shape serves every axis: `rows` independent rows of `n` elements. The kept axes 
 to at most two dimensions and the reduced ones to one (else the permuted view is first copied
 contiguous): element i of row r is at  off + (r / R1) * rs0 + (r % R1) * rs1 + i * is.
 Reduced axes trailing and contiguous (is == 1): ROWS mode, workgroups along each row; leading
-ones (the rows contiguous, rs1 == 1): COLS mode, one invocation per row, coalesced across rows,
-no copy. A long row is split into G chunks whose partials a second pass reduces; both passes
-are one compiled plan (Device.compile_plan), kept per layout.
+ones (the rows contiguous, rs1 == 1): COLS mode, one invocation per row (or per 4 adjacent rows
+with vector loads), coalesced across rows, no copy. Rows and column groups that are contiguous
+and 16-byte aligned are read 16 bytes a load into per-lane accumulators; _sg variants reduce a
+workgroup by subgroup shuffles. A long row is split into G chunks (a fixed count from the
+device kind) whose partials a second pass reduces; both passes are one compiled plan
+(Device.compile_plan), kept per layout. var/std are one pass of (count, mean, M2) states merged
+by Chan et al.'s formulas. docs/kernels.md, "Reductions and scans", has the details.
 """
 import math
 
@@ -20,7 +24,7 @@ from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
 FAMILY = "reduce"
 CODES = table.FAMILY_CODES[FAMILY]
 LOCAL = 256
-ROWS, COLS = 0, 1
+ROWS, COLS, SGROWS = 0, 1, 2
 FIN_NONE, FIN_MEAN, FIN_VAR, FIN_STD = 0, 1, 2, 3
 AUX_NONE, AUX_ROW, AUX_ELEM = 0, 1, 2
 # push words (glsl/include/reduce.glsl): the layout words, then 4 addresses from word 24
@@ -29,11 +33,31 @@ A_IN, A_OUT, A_AUX, A_OUT2 = 24, 26, 28, 30
 PUSH_WORDS = 32
 # Grid sizing: aim for about this many workgroups (ROWS) or invocations (COLS) per pass, with
 # at least MIN_ROWS_CHUNK elements per ROWS workgroup and MIN_COLS_CHUNK per COLS invocation.
+# (GPUs: TARGET_GROUPS_GPU / TARGET_THREADS_GPU; a fixed count, never timing-dependent.)
 TARGET_GROUPS = 512
 TARGET_THREADS = 1 << 16
+TARGET_GROUPS_GPU = 1024
+TARGET_THREADS_GPU = 1 << 17
 MIN_ROWS_CHUNK = 2048
 MIN_COLS_CHUNK = 64
 MAX_GRID = 65535
+# Vector loads (reduce.comp VW: 16 bytes a load of 32- and 64-bit real dtypes) where a row (ROWS)
+# or a group of adjacent rows (COLS) is contiguous and aligned; tests turn it off.
+USE_VEC = True
+VEC_BIT = 1 << 12
+# The _sg variants' subgroup tree (spec constant SG_TREE; 0: their shared-memory tree); whether
+# _sg variants are taken at all is _launch.USE_SUBGROUPS (tests turn it off).
+SG_TREE = 1
+# Float sums: Neumaier's compensation on every element of the first pass (spec constant
+# COMPENSATE; 0: plain adds in each lane, the tree still compensated).
+COMPENSATE = 1
+# var/std: elements a lane sums about its first element before a merge (bounds the cancellation
+# of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
+VAR_LANE = 64
+# SGROWS: a subgroup per row (_sg variants) where at least SG_ROWS_MIN_ROWS rows of at most
+# SG_ROWS_MAX_N elements each fill the device by themselves (0: never)
+SG_ROWS_MAX_N = 8192
+SG_ROWS_MIN_ROWS = 256
 # compiled plans kept per op
 MAX_PLANS = 256
 
@@ -69,12 +93,18 @@ def _native(value, what):
 
 
 def _variant(op, tc, rc, dev):
-    """The spv variant of reduce op `op` for (tc -> rc) on dev, or None."""
+    """The spv variant of reduce op `op` for (tc -> rc) on dev, or None; its `_sg` flavour
+    (the subgroup tree) where dev has subgroup shuffles and _launch.USE_SUBGROUPS."""
     if rc not in _SIGS.get((op, tc), ()):
         return None
     if not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
-    return _launch.variant(FAMILY, tc, rc, None, dev)
+    name = _launch.variant(FAMILY, tc, rc, None, dev)
+    if name is not None and _launch.USE_SUBGROUPS:
+        info = getattr(dev, "info", None) or {}
+        if "shuffle" in info.get("subgroup_operations", ()):
+            name = _launch.named(name + "_sg", dev) or name
+    return name
 
 
 def _f32_bits(v):
@@ -90,6 +120,8 @@ class _Builder:
 
     def __init__(self):
         self.steps, self.temps, self.outputs = [], [], []
+        # (reduce sets these; other families' passes (matmul's split-K sum) take scalar loads)
+        self.dev, self.aligned, self.vw, self.vw_r, self.sg_r = None, True, 1, 1, False
 
     def temp(self, nbytes):
         self.temps.append(int(nbytes))
@@ -112,43 +144,106 @@ def _choose_mode(n, rows, r1, rs1, is_):
     return ROWS if n >= 64 else COLS
 
 
-def _chunks(mode, n, rows, single):
-    """(chunk length, G) for a pass: G == 1 where `single` or the rows alone fill the device."""
+def _targets(dev):
+    if getattr(dev, "kind", "cpu") == "cpu":
+        return TARGET_GROUPS, TARGET_THREADS
+    return TARGET_GROUPS_GPU, TARGET_THREADS_GPU
+
+
+def _chunks(mode, n, rows, single, vw=1, dev=None):
+    """(chunk length, G) for a pass: G == 1 where `single` or the rows alone fill the device.
+    COLS with vector loads: rows / vw invocations. Chunks are whole vectors (of 4)."""
     if single or n == 0:
         return max(n, 1), 1
+    groups, threads = _targets(dev)
     if mode == ROWS:
-        g = min(-(-n // MIN_ROWS_CHUNK), -(-TARGET_GROUPS // rows), MAX_GRID)
+        g = min(-(-n // MIN_ROWS_CHUNK), -(-groups // rows), MAX_GRID)
     else:
-        g = min(-(-n // MIN_COLS_CHUNK), -(-TARGET_THREADS // rows), MAX_GRID)
+        g = min(-(-n // MIN_COLS_CHUNK), -(-threads // max(rows // vw, 1)), MAX_GRID)
     g = max(g, 1)
     length = -(-n // g)
+    if mode == ROWS and g > 1:
+        length = -(-length // 4) * 4
     return length, -(-n // length)
 
 
-def _grid(mode, rows, g):
+def _vw(dtype):
+    """Elements per vector load of reduce.comp (VW) for an input dtype."""
+    kind = table.DTYPES[dtype.name][3]
+    if kind not in "iuf":
+        return 1
+    return {4: 4, 8: 2}.get(dtype.itemsize, 1)
+
+
+def _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk):
+    """Whether a pass may take vector loads: every row (ROWS) or group of vw adjacent rows
+    (COLS) starts vw-aligned and is contiguous."""
+    if not USE_VEC or vw == 1 or not aligned or auxk == AUX_ELEM:
+        return False
+    if mode == ROWS:
+        return (is_ == 1 or n == 1) and (rows == 1 or (rs0 % vw == 0 and rs1 % vw == 0))
+    return rs1 == 1 and r1 % vw == 0 and rs0 % vw == 0 and (is_ % vw == 0 or n == 1)
+
+
+def _sg_rows(b, shader, op, mode, g, n, rows, kind):
+    """Rows a workgroup takes in SGROWS mode (256 / the subgroup size), or 0: not SGROWS."""
+    if (mode != ROWS or g != 1 or kind != ARG or not shader.endswith("_sg") or not SG_TREE
+            or rows < max(SG_ROWS_MIN_ROWS, 2) or n > SG_ROWS_MAX_N):
+        return 0
+    if op not in ("argmax", "argmin") and not b.sg_r:
+        return 0  # (reduce.comp's SG_R: the accumulator's compute type is 32-bit)
+    size = int((getattr(b.dev, "info", None) or {}).get("subgroup_size") or 0)
+    if size < 4 or size > LOCAL or LOCAL % size:
+        return 0
+    return LOCAL // size
+
+
+def _grid(mode, rows, g, vw=1, rpw=1):
+    if mode == SGROWS:
+        rows = -(-rows // rpw)
+        mode, g = ROWS, 1
     if mode == ROWS:
         gy = min(rows, MAX_GRID)
         return (g, gy, -(-rows // gy))
-    blocks = -(-rows // LOCAL)
+    blocks = -(-(rows // vw) // LOCAL)
     gx = min(blocks, MAX_GRID)
     return (gx, g, -(-blocks // gx))
 
 
 def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=None, auxk=AUX_NONE,
-          fin=FIN_NONE, divisor=0.0, full_n=0.0, single=False):
+          fin=FIN_NONE, divisor=0.0, full_n=0.0, single=False, chunk1=(0, 0)):
     """Adds one pass (or two, where the row is long) reducing src's rows into `out` (and the
     second output `out2` of argmin/argmax/sqdev partials). Returns G (1: out has the result)."""
     mode = _choose_mode(n, rows, r1, rs1, is_)
-    length, g = _chunks(mode, n, rows, single)
+    kind = src[0]
+    aligned = b.aligned if kind == ARG else True  # (temporaries start at element 0)
+    vw = b.vw if kind == ARG else b.vw_r
+    vec = _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk)
+    length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev)
+    if op == "sqdev" and not single:
+        # var: at most VAR_LANE elements a lane (each lane's sums about its first element)
+        cap = VAR_LANE * (LOCAL * (vw if vec else 1) if mode == ROWS else 1)
+        if length > cap:
+            g = min(-(-n // cap), MAX_GRID)
+            length = -(-n // g)
+            if mode == ROWS:
+                length = -(-length // 4) * 4
+            g = -(-n // length)
     w = [0] * PUSH_WORDS
     w[0:9] = [n, rows, max(r1, 1), rs0 & 0xFFFFFFFF, rs1 & 0xFFFFFFFF, is_ & 0xFFFFFFFF, length, g,
-              mode | (fin << 4 if g == 1 else 0) | (auxk << 8)]
+              mode | (fin << 4 if g == 1 else 0) | (auxk << 8) | (VEC_BIT if vec else 0)]
     w[11] = _f32_bits(divisor)
     w[12:14] = _f64_words(divisor)
     w[14] = _f32_bits(full_n)
     w[15:17] = _f64_words(full_n)
+    w[17:19] = chunk1  # var's second pass: the first pass's chunk length and row length
+    rpw = _sg_rows(b, shader, op, mode, g, n, rows, kind)
+    if rpw:
+        mode = SGROWS
+        w[8] = (w[8] & ~3) | SGROWS
+        w[19] = rpw
     buffers, patches = [], []
-    kind, idx = src
+    idx = src[1]
     buffers.append((kind, idx, False))
     patches.append((A_IN, ADDRESS, kind, idx))
     if kind == ARG:
@@ -156,11 +251,12 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     if aux is not None:
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
-    spec = [CODES[op]]
+    spec = [CODES[op], SG_TREE, COMPENSATE]
+    gvw = vw if vec and mode == COLS else 1
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
-        b.steps.append((shader, spec, w, _grid(mode, rows, 1), buffers, patches))
+        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw), buffers, patches))
         return 1
     # pass 1: partials, then pass 2 over them
     tsz, rsz = b.partial_sizes
@@ -169,11 +265,11 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     buffers.append((first[0], first[1], True))
     patches.append((A_OUT, ADDRESS, first[0], first[1]))
     if op in ("argmax", "argmin", "sqdev") or (op == "sum" and b.floating):
-        # argmin/argmax: indices; var: sums of deviations; float sums: compensations
-        second = b.temp(rows * g * rsz)
+        # argmin/argmax: indices; var: (mean about K, M2) pairs; float sums: compensations
+        second = b.temp(rows * g * rsz * (2 if op == "sqdev" else 1))
         buffers.append((second[0], second[1], True))
         patches.append((A_OUT2, ADDRESS, second[0], second[1]))
-    b.steps.append((shader, spec, w, _grid(mode, rows, g), buffers, patches))
+    b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw), buffers, patches))
     if mode == ROWS:  # partials [row][chunk]
         p = (g, rows, rows, 0, g, 1)
     else:             # partials [chunk][row]
@@ -181,7 +277,8 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     op2 = _SECOND[op]
     shader2 = b.second_shader
     _pass(b, shader2, op2, first, *p, out, aux=second, auxk=AUX_ELEM if second else AUX_NONE,
-          fin=fin, divisor=divisor, full_n=full_n, single=True)
+          fin=fin, divisor=divisor, full_n=full_n, single=True,
+          chunk1=(length, n) if op == "sqdev" else (0, 0))
     return g
 
 
@@ -212,6 +309,20 @@ def _out_shape(shape, axes, keepdims):
     if keepdims:
         return tuple(1 if k in axes else m for k, m in enumerate(shape))
     return tuple(m for k, m in enumerate(shape) if k not in axes)
+
+
+def _knobs():
+    """The module switches a reduce plan depends on (part of its cache key)."""
+    return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
+            MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
+            _launch.USE_SUBGROUPS)
+
+
+def plan_key(x, axes, keepdims, dtype, correction=0.0):
+    """The key of reduce's plan cache (per op) for x's layout: whether x's first element is
+    vector-aligned and the module knobs are part of it."""
+    return (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction,
+            x._offset % _vw(x._dtype) == 0, _knobs())
 
 
 def _replay(plans, op, key, x):
@@ -245,7 +356,7 @@ def supports_reduce(op, x, dtype):
     if _variant(base, tc, rc, dev) is None or not _cast_supported(tc, tc, dev):
         return False
     if op in ("var", "std"):
-        return _variant("sum", tc, tc, dev) is not None
+        return True  # (one pass and its second pass: the same variant)
     op2 = _SECOND[base]
     return (op2 == base and base in ("argmax", "argmin")) or _variant(op2, rc, rc, dev) is not None
 
@@ -261,7 +372,8 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     floating dtype, integers converted first; count_nonzero/argmin/argmax: the index dtype).
     The caller has checked the standard's rules (min/max/argmin/argmax of nothing raise) and
     supports_reduce(op, x, dtype)."""
-    key = (x._dtype, x._shape, x._strides, axes, keepdims, dtype, correction)
+    vw = _vw(x._dtype)
+    key = plan_key(x, axes, keepdims, dtype, correction)
     cache, out = _replay(_plans, op, key, x)
     if out is not None:
         return out
@@ -304,18 +416,18 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
         return _launch.result_type._new(r._alloc, r._dtype, out_shape)
     n, is_, rows, r1, rs0, rs1 = lay
     b = _Builder()
+    b.dev = dev
+    b.aligned = x._offset % vw == 0
+    b.vw, b.vw_r = vw, _vw(dtype)
+    b.sg_r = rc in "?bhiBHIfF"  # (reduce.comp's SG_R)
     b.partial_sizes = (x._dtype.itemsize, dtype.itemsize)
     b.floating = table.DTYPES[dtype.name][3] in "fc"
     res = b.out(rows * dtype.itemsize, dtype, out_shape)
     src = (ARG, 0)
     if op in ("var", "std"):
-        mean_shader = _native(_variant("sum", tc, tc, dev), "reduce: mean pass")
-        b.second_shader = mean_shader
-        mean = b.temp(rows * x._dtype.itemsize)
-        _pass(b, mean_shader, "sum", src, n, rows, r1, rs0, rs1, is_, mean, fin=FIN_MEAN,
-              divisor=n)
+        # one pass (and one over its partials): Chan et al.'s merges of (count, mean, M2)
         b.second_shader = shader
-        _pass(b, shader, "sqdev", src, n, rows, r1, rs0, rs1, is_, res, aux=mean, auxk=AUX_ROW,
+        _pass(b, shader, "sqdev", src, n, rows, r1, rs0, rs1, is_, res,
               fin=FIN_STD if op == "std" else FIN_VAR, divisor=max(n - correction, 0.0), full_n=n)
     else:
         op2 = _SECOND[base]
