@@ -34,6 +34,7 @@ VARIANTS = [
     "coalescedMemory=128",
     "aimThreads=64",
     "aimThreads=256",
+    "aimThreads=512",
     "registerBoost=1",
     "registerBoost=2",
     "registerBoost4Step=2",

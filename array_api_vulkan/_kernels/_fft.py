@@ -10,9 +10,12 @@ pass; the spec layer scales the other norms. A plan VkFFT refuses raises NotNati
 that supports() answers False for that call after.
 
 How a call runs:
-- an input already laid out as VkFFT reads it (the transformed axes innermost in order, at their
-  lengths, C-contiguous, within the descriptors' reach) is read in place: c2c out of place
-  (VkFFT's formatted input buffer) and r2c straight into the fresh result, never writing it;
+- an input already laid out as VkFFT reads it is read in place, never written: a c2c of a
+  C-contiguous array (within the descriptors' reach, lengths unchanged) whose axes make at most 3
+  VkFFT dimensions (_strided: axes outside the first transformed one a batch, untransformed
+  inner ones omitted dimensions) out of place into a fresh result of its shape (VkFFT's
+  formatted input buffer); an r2c with the transformed axes innermost in order, at their
+  lengths, straight into the fresh result;
 - otherwise (other axes or strides, n= padding/truncation, and every c2r, which overwrites its
   input) the transformed axes are moved innermost (in the order given) and each cut or
   zero-padded to its length, into a new C-contiguous array of the input dtype (strided copies
@@ -308,8 +311,8 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
             # read where it lies (any axes of a C-contiguous array: strided ones are VkFFT's
             # outer dimensions), into a result of x's shape and layout (or in place in ours)
             dims, vbatch, omit = lay
-            y = x if owned else _launch.result_type._new(dev.alloc_bound(math.prod(x._shape) * x._dtype.itemsize),
-                                                         x._dtype, x._shape)
+            nbytes = math.prod(x._shape) * x._dtype.itemsize
+            y = x if owned else _launch.result_type._new(dev.alloc_bound(nbytes), x._dtype, x._shape)
             _run("c2c" if owned else "c2c_out", x, y, dims, vbatch, inverse, normalize, omit)
             return y
     # Read in place (no copy) where x already is laid out as VkFFT reads it: the transformed
@@ -383,8 +386,6 @@ def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
     """Records one VkFFT transform of src into y (the same array for an in-place "c2c");
     NotNative where VkFFT cannot make a plan. omit (c2c): per dimension, whether it is only laid
     out, not transformed. Length-1 dimensions past the first are dropped (identities)."""
-    from . import assign
-
     omit = list(omit) if omit else [False] * len(dims)
     keep = [i for i, d in enumerate(dims) if d != 1 or (i == 0 and kind in ("r2c", "c2r"))]
     dims, omit = [dims[i] for i in keep], [omit[i] for i in keep]
@@ -393,6 +394,8 @@ def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
         omit.pop()
     if not dims:  # the identity (c2c)
         if kind == "c2c_out":
+            from . import assign
+
             _native(assign(y, src) or None, "fft: the identity's copy")
         return
     dev = src._alloc.device
