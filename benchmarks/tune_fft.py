@@ -9,8 +9,8 @@ difference), so a setting that breaks accuracy shows. Prints ONE JSON object.
 
 The settings grid runs on the two goal cases (fft c64 2^24, rfftn f32 4096^2); the other cases
 run the default and the best two settings found there (a setting whose result differs from the
-default's is marked wrong and never chosen). A time budget (default 60 s) stops
-trying settings once spent (cases left say "skipped").
+default's is marked wrong and never chosen). Every case's default runs first; a time budget
+(default 50 s, from the start) then stops trying settings once spent (those left say "skipped").
 """
 import argparse
 import json
@@ -67,6 +67,11 @@ def cases(m, arr, n, k, n128):
                               lambda a: fft.irfftn(a, s=(k, k))),
         "fft_c128_2^22": (lambda: (arr(n128, "complex128"),), lambda a: fft.fft(a)),
         "fft_batched_c64_4096x4096": (lambda: (sq(arr(k * k, "complex64")),), lambda a: fft.fft(a)),  # (the last axis)
+        # a strided axis (ours: read where it lies, VkFFT's omitted inner dimension)
+        "fft_axis0_c64_4096sq": (lambda: (sq(arr(k * k, "complex64")),),
+                                 lambda a: fft.fft(a, **{("dim" if m.__name__ == "torch" else "axis"): 0})),
+        # the fixed cost of one synchronized call
+        "fft_c64_256": (lambda: (arr(256, "complex64"),), lambda a: fft.fft(a)),
     }
 
 
@@ -96,8 +101,8 @@ def ours(res, c, only, budget, t0, repeats):
     refs = {}
     inputs = {}  # the same input for every setting of a case
 
-    def run(name, variant):
-        if time.perf_counter() - t0 > budget:
+    def run(name, variant, force=False):
+        if not force and time.perf_counter() - t0 > budget:
             out.setdefault(name, {})[variant or "default"] = "skipped (budget)"
             return None
         os.environ[ENV] = variant
@@ -131,11 +136,16 @@ def ours(res, c, only, budget, t0, repeats):
         return None if wrong else t
 
     names = [n for n in c if not only or n in only]
+    # every case's default first (whatever the budget), then the settings grid on the goals
     best = {}
+    for name in names:
+        t = run(name, "", force=True)
+        if name in GOALS and t is not None:
+            best.setdefault("", []).append(t)
     for name in names:
         if name not in GOALS:
             continue
-        for v in VARIANTS:
+        for v in VARIANTS[1:]:
             t = run(name, v)
             if t is not None:
                 best.setdefault(v, []).append(t)
@@ -147,7 +157,7 @@ def ours(res, c, only, budget, t0, repeats):
     for name in names:
         if name in GOALS:
             continue
-        for v in [""] + top:
+        for v in top:
             run(name, v)
         inputs.pop(name, None)
         refs.pop(name, None)
@@ -185,7 +195,7 @@ def other(lib, res, c, only, repeats):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
-    ap.add_argument("--budget", type=float, default=60.0, help="seconds for our settings grid")
+    ap.add_argument("--budget", type=float, default=50.0, help="seconds for our settings grid")
     ap.add_argument("--only", default="")
     args = ap.parse_args()
     only = set(filter(None, args.only.split(",")))
