@@ -435,8 +435,8 @@ def supports(kind, x, axes, sizes):
     limit = _reach(dev)
     rest = math.prod(n for i, n in enumerate(x._shape) if i not in axes)
     in_len, out_len = _lengths(kind, sizes)
-    csize = x._dtype.itemsize * (2 if kind == "r2c" else 1)  # the complex side's element
-    largest = rest * max(math.prod(in_len), math.prod(out_len)) * csize
+    out_size = {"r2c": 2 * x._dtype.itemsize, "c2r": x._dtype.itemsize // 2}.get(kind, x._dtype.itemsize)
+    largest = rest * max(math.prod(in_len) * x._dtype.itemsize, math.prod(out_len) * out_size)
     if largest > limit:
         return False
     return _call_key(kind, x, axes, sizes) not in _refused
