@@ -94,7 +94,7 @@ def _native(name, x, axes, sizes, norm):
     # an inverse's "backward" scaling is VkFFT's own normalisation, in its last pass
     normalize = inverse and norm == "backward"
     try:
-        y = _kernels.fft(kind, x, axes, sizes, inverse, normalize)
+        y = _kernels.fft(kind, x, axes, sizes, inverse, normalize, owned=name == "hfft")  # (conj(x): ours)
     except _kernels.NotNative:
         return None
     n = math.prod(sizes)

@@ -446,13 +446,14 @@ def _call_key(kind, x, axes, sizes):
     return (x._alloc.device, kind, x._dtype.name, tuple(x._shape), tuple(axes), tuple(sizes))
 
 
-def transform(kind, x, axes, sizes, inverse=False, normalize=False):
+def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False):
     """The transform of x over `axes` (distinct, normalised, in order) to lengths `sizes` (the
     real lengths for r2c/c2r), unnormalised, or times 1/prod(sizes) with normalize (an inverse's
     "backward" norm, done by VkFFT in its last pass). The caller checked supports(); NotNative
-    where VkFFT refused a plan (then supports() answers False for the same call)."""
+    where VkFFT refused a plan (then supports() answers False for the same call). owned: x is
+    the caller's own intermediate, which the transform may overwrite (hfft's conjugate)."""
     try:
-        return _transform(kind, x, list(axes), list(sizes), inverse, normalize)
+        return _transform(kind, x, list(axes), list(sizes), inverse, normalize, owned)
     except NotNative:
         _refused.add(_call_key(kind, x, axes, sizes))
         raise
