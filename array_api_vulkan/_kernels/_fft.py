@@ -455,6 +455,8 @@ def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False)
     try:
         return _transform(kind, x, list(axes), list(sizes), inverse, normalize, owned)
     except NotNative:
+        if len(_refused) >= 4096:
+            _refused.clear()  # (a bound: a forgotten call only tries VkFFT again)
         _refused.add(_call_key(kind, x, axes, sizes))
         raise
 
