@@ -324,13 +324,22 @@ def test_c2r_leaves_input_unchanged(dt, norm):
 def test_multi_upload_lengths():
     # lengths past one shared-memory pass (VkFFT's four-step), read in place and copied
     dt = CPLX[0]
-    for n in (1 << 14, 3 * 5 * 7 * 11 * 13):
+    for n in (1 << 14, 3 * 5 * 7 * 11 * 13, 4099):  # (4099: a prime, Bluestein's padded sequence)
         a = rng_c((n,), dt)
         x = xp.asarray(a)
         check(xp.fft.fft(x), np.fft.fft(a), dt)
         check(xp.fft.ifft(x), np.fft.ifft(a), dt)
         check(xp.fft.fft(x[::2]), np.fft.fft(a[::2]), dt)
         np.testing.assert_array_equal(np.asarray(x), a)
+
+
+def test_strided_bluestein():
+    dt = CPLX[-1]
+    a = rng_c((97, 3, 4), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x, axis=0), np.fft.fft(a, axis=0), dt)
+    check(xp.fft.ifftn(x, axes=(0, 1)), np.fft.ifftn(a, axes=(0, 1)), dt)
+    np.testing.assert_array_equal(np.asarray(x), a)
 
 
 def test_fused_input():
