@@ -209,8 +209,8 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst, normalize=False, omit=
 
 def _moved(x, axes, lengths, dtype):
     """x with `axes` moved innermost (in that order), each cut or zero-padded to `lengths`, as a
-    new C-contiguous array of dtype (or x itself when it already is one and may be read as is:
-    never for a c2c or c2r input, which VkFFT overwrites). None where not native."""
+    new C-contiguous array of dtype (always a copy: x is never written). None where not
+    native."""
     from . import assign, astype, full
 
     nd = len(x._shape)
