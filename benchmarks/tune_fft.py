@@ -178,6 +178,28 @@ def ours(res, c, only, budget, t0, repeats):
     res["ours"] = out
 
 
+def summary(res):
+    """Per case: our default's and our fastest correct setting's times, and the ratios of the
+    fastest to CuPy's and torch's (below 1: faster than them)."""
+    out = {}
+    ours_ = res.get("ours")
+    if not isinstance(ours_, dict):
+        return out
+    for name, rows in ours_.items():
+        ok = {v: r["us"] for v, r in rows.items()
+              if isinstance(r, dict) and "us" in r and not r.get("wrong") and not v.startswith("default,")}
+        if not ok:
+            continue
+        best = min(ok, key=ok.get)
+        row = {"default_us": ok.get("default"), "best": best, "best_us": ok[best]}
+        for lib in ("cupy", "torch"):
+            theirs = res.get(lib, {}).get(name) if isinstance(res.get(lib), dict) else None
+            if isinstance(theirs, dict):
+                row[f"best_vs_{lib}"] = round(ok[best] / theirs["us"], 2)
+        out[name] = row
+    return out
+
+
 def other(lib, res, c, only, repeats):
     out = {}
     for name, (setup, fn) in c.items():
@@ -250,6 +272,7 @@ def main():
     except Exception as e:
         res["torch"] = f"unavailable: {type(e).__name__}: {str(e)[:160]}"
     res.pop("_sync", None)
+    res["summary"] = summary(res)
     res["total_s"] = round(time.perf_counter() - t0, 1)
     print(json.dumps(res))
 
