@@ -304,9 +304,11 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
         from . import full
 
         return back(_native(full(out_shape, 0, out_dt, dev), "fft: an empty result"))
-    if kind == "c2c" and READ_IN_PLACE and [x._shape[a] for a in axes] == list(sizes) \
-            and _c_contiguous(x) and _in_range(x):
+    if kind == "c2c" and READ_IN_PLACE and [x._shape[a] for a in axes] == list(sizes) and _c_contiguous(x):
         lay = _strided(x, axes)
+        if lay is not None and not _in_range(x):
+            # past the descriptors' reach (lavapipe's large arenas): one copy within it, ours
+            x, owned = _native(_bound_copy(x), "fft: the copy within the descriptors' reach"), True
         if lay is not None:
             # read where it lies (any axes of a C-contiguous array: strided ones are VkFFT's
             # outer dimensions), into a result of x's shape and layout (or in place in ours)
