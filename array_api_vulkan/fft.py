@@ -1,6 +1,7 @@
 """The fft extension: transforms through VkFFT (the kernels layer's fft, _kernels/_fft.py), the
 frequency helpers and shifts natively; host fallbacks through numpy.fft (counted) where the
-kernels layer answers None. Dtypes as the standard says."""
+kernels layer says a transform is not native (_kernels.supports_fft, asked first) or answers None
+(freq, shift). Dtypes as the standard says."""
 import math
 import operator
 
@@ -81,19 +82,23 @@ def _sizes(name, x, size, axes, nd):
 
 
 def _native(name, x, axes, sizes, norm):
+    """The transform through the kernels layer, or None where it is not native (asked first:
+    _kernels.supports_fft; a plan VkFFT refuses at plan time raises NotNative, remembered)."""
     kind, inverse = _NATIVE[name]
     if name in ("hfft", "ihfft"):
         norm = _SWAP[norm]
-    if not axes:
+    if not _kernels.supports_fft(kind, x, axes, sizes):
         return None
     if name == "hfft":
         x = _conj(x)
-    y = _kernels.fft(kind, x, axes, sizes, inverse)
-    if y is None:
+    # an inverse's "backward" scaling is VkFFT's own normalisation, in its last pass
+    normalize = inverse and norm == "backward"
+    try:
+        y = _kernels.fft(kind, x, axes, sizes, inverse, normalize, owned=name == "hfft")  # (conj(x): ours)
+    except _kernels.NotNative:
         return None
     n = math.prod(sizes)
-    scale = {"backward": 1.0 / n if inverse else 1.0, "ortho": 1.0 / math.sqrt(n),
-             "forward": 1.0 if inverse else 1.0 / n}[norm]
+    scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
     if scale != 1.0:
         y = y * scale
     if name == "ihfft":

@@ -219,3 +219,198 @@ def test_locale_kept(monkeypatch):
     before = locale.setlocale(locale.LC_ALL, None)
     xp.fft.fft(xp.asarray(rng_c((2, 22), CPLX[0])))  # a new layout: a plan is made
     assert locale.setlocale(locale.LC_ALL, None) == before
+
+
+# --- the no-copy paths: an input laid out as VkFFT reads it is read in place (c2c out of place,
+# r2c), never written; every other layout is copied first.
+
+def _forbid_copies(monkeypatch):
+    """Fails a transform that copies an input it could read in place (the _moved path): one
+    within the descriptors' reach (an input placed past it by earlier tests' large arenas, on
+    lavapipe's 128 MiB range, is copied by design)."""
+    orig = _fft._moved
+
+    def moved(x, *a, **k):
+        if _fft._in_range(x):
+            raise AssertionError("the input was copied")
+        return orig(x, *a, **k)
+    monkeypatch.setattr(_fft, "_moved", moved)
+
+
+@pytest.fixture
+def no_copy(monkeypatch):
+    _forbid_copies(monkeypatch)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_c2c_reads_input_in_place(dt, norm, no_copy):
+    a = rng_c((3, 4, 16), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), dt)  # last axis, batched
+    check(xp.fft.ifft(x, norm=norm), np.fft.ifft(a, norm=norm), dt)
+    check(xp.fft.fftn(x, axes=(1, 2), norm=norm), np.fft.fftn(a, axes=(1, 2), norm=norm), dt)  # trailing axes
+    check(xp.fft.ifftn(x, norm=norm), np.fft.ifftn(a, norm=norm), dt)  # all three
+    np.testing.assert_array_equal(np.asarray(x), a)  # the input is unchanged
+
+
+@pytest.mark.parametrize("dt", CPLX)
+@pytest.mark.parametrize("axes, copied", [((0,), False), ((1,), False), ((0, 1), False), ((1, 3), False),
+                                          ((3, 1), False), ((0, 2), True), ((0, 1, 3), True), ((2, 0, 3), True)])
+def test_c2c_strided_axes(dt, axes, copied, monkeypatch):
+    # axes that are not innermost: VkFFT's outer dimensions over untransformed ones (omitted),
+    # read where they lie while that takes at most 3 dimensions (axes outside the first
+    # transformed one are a batch; consecutive untransformed ones merge); copied past that
+    if not copied:
+        _forbid_copies(monkeypatch)
+    a = rng_c((4, 3, 6, 8), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fftn(x, axes=axes), np.fft.fftn(a, axes=axes), dt)
+    check(xp.fft.ifftn(x, axes=axes), np.fft.ifftn(a, axes=axes), dt)
+    check(xp.fft.ifftn(x, axes=axes, norm="ortho"), np.fft.ifftn(a, axes=axes, norm="ortho"), dt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+def test_irfftn_without_copies(dt, no_copy):
+    rdt = {"complex64": "float32", "complex128": "float64"}[dt]
+    a = rng_c((6, 8, 5), dt)
+    x = xp.asarray(a)
+    for norm in ("backward", "ortho", "forward"):
+        check(xp.fft.irfftn(x, norm=norm), np.fft.irfftn(a, norm=norm), rdt)
+        check(xp.fft.irfftn(x, axes=(0, 2), norm=norm), np.fft.irfftn(a, axes=(0, 2), norm=norm), rdt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+def test_c2c_in_place_with_offsets(dt, no_copy):
+    a = rng_c((5, 12), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x[2:]), np.fft.fft(a[2:]), dt)  # a row offset
+    f = xp.asarray(a.reshape(-1))
+    check(xp.fft.ifft(f[1:]), np.fft.ifft(a.reshape(-1)[1:]), dt)  # an offset of one element
+    np.testing.assert_array_equal(np.asarray(x), a)
+    np.testing.assert_array_equal(np.asarray(f), a.reshape(-1))
+
+
+@pytest.mark.parametrize("dt", REAL)
+def test_r2c_reads_input_in_place(dt, no_copy):
+    a = rng_r((3, 4, 10), dt)
+    x = xp.asarray(a)
+    check(xp.fft.rfft(x), np.fft.rfft(a), dt)
+    check(xp.fft.rfftn(x, axes=(1, 2), norm="ortho"), np.fft.rfftn(a, axes=(1, 2), norm="ortho"), dt)
+    f = xp.asarray(a.reshape(-1))
+    check(xp.fft.rfft(f[1:]), np.fft.rfft(a.reshape(-1)[1:]), dt)  # an odd offset
+    check(xp.fft.ihfft(x), np.fft.ihfft(a), dt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+def test_copies_where_layout_needs_it(dt):
+    # strided, transposed, padded and truncated inputs go through a copy; the input is unchanged
+    a = rng_c((6, 16), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x[:, ::2]), np.fft.fft(a[:, ::2]), dt)
+    check(xp.fft.fft(x, axis=0, norm="ortho"), np.fft.fft(a, axis=0, norm="ortho"), dt)
+    check(xp.fft.fft(x, n=20), np.fft.fft(a, n=20), dt)
+    check(xp.fft.ifft(x, n=10, norm="forward"), np.fft.ifft(a, n=10, norm="forward"), dt)
+    check(xp.fft.fftn(x, s=(4, 16)), np.fft.fftn(a, s=(4, 16)), dt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+@pytest.mark.parametrize("dt", CPLX)
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_c2r_leaves_input_unchanged(dt, norm):
+    rdt = {"complex64": "float32", "complex128": "float64"}[dt]
+    a = rng_c((4, 6, 5), dt)  # not Hermitian: the DC/Nyquist imaginary parts matter
+    x = xp.asarray(a)
+    check(xp.fft.irfft(x, norm=norm), np.fft.irfft(a, norm=norm), rdt)
+    check(xp.fft.irfftn(x, norm=norm), np.fft.irfftn(a, norm=norm), rdt)
+    check(xp.fft.irfftn(x, s=(6, 9), axes=(1, 2), norm=norm), np.fft.irfftn(a, s=(6, 9), axes=(1, 2), norm=norm), rdt)
+    check(xp.fft.hfft(x, norm=norm), np.fft.hfft(a, norm=norm), rdt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+def test_multi_upload_lengths():
+    # lengths past one shared-memory pass (VkFFT's four-step), read in place and copied
+    dt = CPLX[0]
+    for n in (1 << 14, 3 * 5 * 7 * 11 * 13, 4099):  # (4099: a prime, Bluestein's padded sequence)
+        a = rng_c((n,), dt)
+        x = xp.asarray(a)
+        check(xp.fft.fft(x), np.fft.fft(a), dt)
+        check(xp.fft.ifft(x), np.fft.ifft(a), dt)
+        check(xp.fft.fft(x[::2]), np.fft.fft(a[::2]), dt)
+        np.testing.assert_array_equal(np.asarray(x), a)
+
+
+def test_strided_bluestein():
+    dt = CPLX[-1]
+    a = rng_c((97, 3, 4), dt)
+    x = xp.asarray(a)
+    check(xp.fft.fft(x, axis=0), np.fft.fft(a, axis=0), dt)
+    check(xp.fft.ifftn(x, axes=(0, 1)), np.fft.ifftn(a, axes=(0, 1)), dt)
+    np.testing.assert_array_equal(np.asarray(x), a)
+
+
+def test_fused_input():
+    # an elementwise result held for fusion is computed before VkFFT reads it
+    from array_api_vulkan._kernels import _fuse
+
+    dt = CPLX[0]
+    a = rng_c((4, 32), dt)
+    x = xp.asarray(a)
+    old = _fuse.MIN_ELEMENTS
+    _fuse.MIN_ELEMENTS = 0
+    try:
+        y = x * 2 + 1
+        check(xp.fft.fft(y), np.fft.fft(a * 2 + 1), dt)
+    finally:
+        _fuse.MIN_ELEMENTS = old
+
+
+def test_vkfft_settings_from_environment(monkeypatch):
+    dt = CPLX[0]
+    a = rng_c((3, 64), dt)
+    x = xp.asarray(a)
+    xp.fft.fft(x)
+    monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "aimThreads=64, coalescedMemory=64")
+    assert _fft.knobs() == "aimThreads=64,coalescedMemory=64"
+    check(xp.fft.fft(x), np.fft.fft(a), dt)
+    assert any(k[7] == "aimThreads=64,coalescedMemory=64" for k in _fft._plans)  # its own plan
+    monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "noSuchSetting=1")
+    with pytest.raises(ValueError, match="noSuchSetting"):
+        xp.fft.fft(xp.asarray(rng_c((3, 66), dt)))
+
+
+def test_past_the_reach_falls_back(monkeypatch):
+    # Arrays larger than what a descriptor reaches (max_storage_buffer_range: 128 MiB on
+    # lavapipe) are not native: supports_fft says so and the host path, counted, computes them.
+    # A real one (2^24 + 16 complex64) took 20 s here (upload and numpy's fft on 2 loaded
+    # cores), too slow for the suite: the reach is shrunk to 256 bytes instead.
+    from array_api_vulkan import _kernels
+
+    dt = CPLX[0]
+    a = rng_c((4, 16), dt)
+    x = xp.asarray(a)
+    assert _kernels.supports_fft("c2c", x, (1,), (16,))
+    monkeypatch.setattr(_fft, "_reach", lambda dev: 256)
+    assert not _kernels.supports_fft("c2c", x, (1,), (16,))
+    assert _kernels.supports_fft("c2c", x[:1], (1,), (16,))  # 128 bytes: still native
+    check(xp.fft.fft(x), np.fft.fft(a), dt)
+    assert xp.runtime_stats()["host_fallbacks"] == {"fft": 1}
+    xp.reset_runtime_stats()
+
+
+def test_refused_plan_falls_back(monkeypatch):
+    # A layout VkFFT refuses at plan time: NotNative, a counted host fallback, remembered.
+    from array_api_vulkan import _kernels
+
+    dt = CPLX[0]
+    a = rng_c((2, 24), dt)
+    x = xp.asarray(a)
+    monkeypatch.setattr(_fft, "_refused", set())
+    monkeypatch.setattr(_fft, "_plan", lambda *a, **k: None)
+    check(xp.fft.fft(x), np.fft.fft(a), dt)
+    assert xp.runtime_stats()["host_fallbacks"] == {"fft": 1}
+    assert not _kernels.supports_fft("c2c", x, (1,), (24,))
+    xp.reset_runtime_stats()

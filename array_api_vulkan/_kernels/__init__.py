@@ -26,7 +26,7 @@ from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # 
 from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401
-from ._fft import freq as fft_freq, shift as fft_shift, transform as fft  # noqa: F401
+from ._fft import freq as fft_freq, shift as fft_shift, supports as supports_fft, transform as fft  # noqa: F401
 from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 
 

@@ -1,17 +1,26 @@
 """FFTs through VkFFT (the runtime's _vkcore.FFTPlan; docs/kernels.md, "fft").
 
-transform(kind, x, axes, sizes, inverse) is the one entry point: kind "c2c" (complex ->
-complex, either direction), "r2c" (real -> complex, forward, the last of `axes` halved) or
-"c2r" (complex -> real, inverse, the last of `axes` of length sizes[-1]). Results are
-unnormalised (the spec layer scales for norm=). It returns None where the case is not native
-(no VkFFT in the build, a dtype the device lacks, data past what VkFFT's descriptors can
-reach), and the spec layer falls back.
+supports(kind, x, axes, sizes) is asked first (the spec layer's ask-first protocol): whether
+VkFFT is in the build, the device has the dtypes, and every array the transform makes fits what
+VkFFT's descriptors reach. transform(kind, x, axes, sizes, inverse, normalize) then runs it: kind
+"c2c" (complex -> complex, either direction), "r2c" (real -> complex, forward, the last of
+`axes` halved) or "c2r" (complex -> real, inverse, the last of `axes` of length sizes[-1]).
+Results are unnormalised, or (normalize, inverses) times 1/prod(sizes) by VkFFT in its last
+pass; the spec layer scales the other norms. A plan VkFFT refuses raises NotNative, remembered so
+that supports() answers False for that call after.
 
 How a call runs:
-- the transformed axes are moved innermost (in the order given) and each is cut or zero-padded
-  to its length, into a new C-contiguous array of the input dtype (strided copies through the
-  cast family: the input is never written); a contiguous real input of the right lengths is
-  read in place;
+- an input already laid out as VkFFT reads it is read in place, never written: a c2c of a
+  C-contiguous array (within the descriptors' reach, lengths unchanged) whose axes make at most 3
+  VkFFT dimensions (_strided: axes outside the first transformed one a batch, untransformed
+  inner ones omitted dimensions) out of place into a fresh result of its shape (VkFFT's
+  formatted input buffer); an r2c with the transformed axes innermost in order, at their
+  lengths, straight into the fresh result;
+- otherwise (other axes or strides, n= padding/truncation, and every c2r, which overwrites its
+  input) the transformed axes are moved innermost (in the order given) and each cut or
+  zero-padded to its length, into a new C-contiguous array of the input dtype (strided copies
+  through the cast family: the user's input is never written), which a c2c then transforms in
+  place;
 - VkFFT transforms up to 3 innermost dimensions, batched over the rest; more axes are done as
   several transforms (c2c is separable; r2c does its last 3 axes first, c2r its others first);
 - the result is allocated contiguous in that order and returned as a view with the axes back
@@ -21,8 +30,9 @@ descriptor sets, so a plan is made per (layout, direction, input arena, output a
 descriptors never change, and allocations anywhere in those arenas reach it by offset. The
 compiled kernels of a layout are kept, so a plan for the same layout on other arenas skips the
 compile, and are saved beside the pipeline cache (device.cache_dir()/vkfft/), so a later process
-skips it too. At most MAX_PLANS plans are kept (least recently used first out; evicting one waits for
-the work that used it), and all are destroyed at exit.
+skips it too. VkFFT's performance settings come from ARRAY_API_VULKAN_VKFFT_CONFIG (knobs()),
+part of both keys. At most MAX_PLANS plans are kept (least recently used first out; evicting one
+waits for the work that used it), and all are destroyed at exit.
 """
 import atexit
 import collections
@@ -32,8 +42,12 @@ import threading
 from .. import _dtypes
 from . import _launch
 from ._launch import table
+from ._reduce import NotNative
 
 MAX_PLANS = 64
+# Whether an input already laid out as VkFFT reads it is read in place (no copy); False makes
+# every c2c/r2c copy its input first, as before (benchmarks/tune_fft.py measures the difference).
+READ_IN_PLACE = True
 MAX_BINARIES = 256
 
 # table.FFT: kind -> {input code: result code}
@@ -42,6 +56,7 @@ _SIGS = table.FFT
 _plans = collections.OrderedDict()  # key -> _vkcore.FFTPlan
 _binaries = collections.OrderedDict()  # layout key -> compiled kernels (bytes)
 _failed = set()  # layout keys VkFFT could not make a plan for
+_refused = set()  # transform calls (_call_key) that met a refused plan: supports() says False
 _lock = threading.RLock()
 
 
@@ -55,9 +70,14 @@ def available():
     return bool(getattr(_vkcore(), "has_vkfft", False))
 
 
+def _reach(dev):
+    """Bytes from a buffer's start that VkFFT's descriptors may cover on dev."""
+    return dev.limits["max_storage_buffer_range"] // 16 * 16
+
+
 def _range(dev, buf):
     """Bytes from a buffer's start that VkFFT's descriptors may cover."""
-    return min(buf.nbytes, dev.limits["max_storage_buffer_range"]) // 16 * 16
+    return min(buf.nbytes, _reach(dev)) // 16 * 16
 
 
 def _clear():
@@ -122,9 +142,26 @@ def _disk_save(layout, binary):
         pass  # a read-only or full cache directory costs compile time, nothing else
 
 
-def _plan(dev, dims, batch, dbl, kind, inverse, src, dst):
-    """The cached plan for this layout on src's and dst's arena buffers, or None."""
-    layout = (dev, tuple(dims), batch, dbl, kind, inverse)
+def knobs():
+    """VkFFT's performance settings from ARRAY_API_VULKAN_VKFFT_CONFIG ("name=value,..."; the
+    names: fft.cpp's apply_knobs), normalised; "" for VkFFT's own choice for the device. Read when
+    a plan is made, so plans and saved kernels are keyed by it."""
+    import os
+
+    raw = os.environ.get("ARRAY_API_VULKAN_VKFFT_CONFIG", "")
+    return ",".join(sorted(p.strip() for p in raw.split(",") if p.strip()))
+
+
+_KIND = {"c2c": 0, "r2c": 1, "c2r": 2, "c2c_out": 3}
+_NORMALIZE = 16
+_OMIT = (32, 64)  # dims[0] / dims[1] laid out, not transformed (VkFFT's omitDimension)
+
+
+def _plan(dev, dims, batch, dbl, kind, inverse, src, dst, normalize=False, omit=0):
+    """The cached plan for this layout on src's and dst's arena buffers, or None. kind "c2c" runs
+    in place, "c2c_out" from src into dst; normalize (inverse only): VkFFT scales by the
+    transformed lengths' product; omit: _OMIT flags."""
+    layout = (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(), omit)
     if layout in _failed:
         return None
     key = layout + (src.arena.serial, dst.arena.serial)
@@ -139,7 +176,7 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst):
             binary = _disk_load(layout)
             from_disk = binary is not None
         vk = _vkcore()
-        kcode = {"c2c": 0, "r2c": 1, "c2r": 2}[kind]
+        kcode = _KIND[kind] | (_NORMALIZE if normalize else 0) | omit
 
         def make(binary):
             return vk.FFTPlan(dev._rec, list(dims), batch, dbl, kcode, inverse, src.buffer,
@@ -172,8 +209,8 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst):
 
 def _moved(x, axes, lengths, dtype):
     """x with `axes` moved innermost (in that order), each cut or zero-padded to `lengths`, as a
-    new C-contiguous array of dtype (or x itself when it already is one and may be read as is:
-    never for a c2c or c2r input, which VkFFT overwrites). None where not native."""
+    new C-contiguous array of dtype (always a copy: x is never written). None where not
+    native."""
     from . import assign, astype, full
 
     nd = len(x._shape)
@@ -196,22 +233,58 @@ def _moved(x, axes, lengths, dtype):
     return out
 
 
-def _one(kind, x, axes, sizes, inverse):
-    """One VkFFT transform over at most 3 axes."""
+def _c_contiguous(x):
+    """Whether x's elements lie one after another in C order (strides of length-1 axes aside)."""
+    acc = 1
+    for n, st in zip(reversed(x._shape), reversed(x._strides)):
+        if n != 1 and st != acc:
+            return False
+        acc *= n
+    return True
+
+
+def _strided(x, axes):
+    """VkFFT's view of a c2c over `axes` of the C-contiguous x read where it lies: (dims
+    innermost first, batch, omitted) with the axes outside the first transformed one a batch,
+    consecutive untransformed axes merged into one untransformed dimension (omitted: VkFFT
+    lays it out and transforms the others across it) and length-1 axes dropped; None where
+    that needs more than 3 dimensions."""
+    groups = []  # outermost first: [length, transformed]
+    batch = 1
+    for i, n in enumerate(x._shape):
+        if n == 1:
+            continue
+        t = i in axes
+        if not groups and not t:
+            batch *= n
+        elif groups and not t and not groups[-1][1]:
+            groups[-1][0] *= n
+        else:
+            groups.append([n, t])
+    if len(groups) > 3:
+        return None
+    groups.reverse()
+    return [n for n, _ in groups], batch, [not t for _, t in groups]
+
+
+def _lengths(kind, sizes):
+    """The input's and the result's lengths over the transformed axes."""
+    if kind == "c2r":
+        return list(sizes[:-1]) + [sizes[-1] // 2 + 1], list(sizes)
+    if kind == "r2c":
+        return list(sizes), list(sizes[:-1]) + [sizes[-1] // 2 + 1]
+    return list(sizes), list(sizes)
+
+
+def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
+    """One VkFFT transform over at most 3 axes (the caller checked supports()); raises NotNative
+    where VkFFT cannot make a plan for the layout (remembered: supports() answers False after).
+    owned: x is an intermediate of ours, which the transform may overwrite."""
     dev = x._alloc.device
     tc = table.DTYPES[x._dtype.name][0]
-    rc = _SIGS[kind].get(tc)
-    if rc is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
-        return None
+    rc = _SIGS[kind][tc]
     out_dt = _dtypes._NAME[table.CODE[rc]]
-    if kind == "c2r":
-        in_len = list(sizes[:-1]) + [sizes[-1] // 2 + 1]
-        out_len = list(sizes)
-    elif kind == "r2c":
-        in_len = list(sizes)
-        out_len = list(sizes[:-1]) + [sizes[-1] // 2 + 1]
-    else:
-        in_len = out_len = list(sizes)
+    in_len, out_len = _lengths(kind, sizes)
     nd = len(x._shape)
     rest = [i for i in range(nd) if i not in axes]
     batch_shape = tuple(x._shape[i] for i in rest)
@@ -230,37 +303,49 @@ def _one(kind, x, axes, sizes, inverse):
     if batch == 0:
         from . import full
 
-        y = full(out_shape, 0, out_dt, dev)
-        return None if y is None else back(y)
-    if kind == "r2c" and perm == list(range(nd)) and tuple(x._shape[-len(axes):]) == tuple(in_len) \
-            and x._strides == _launch._c_strides(x._shape) and x._offset == 0:
-        src = x  # read in place
+        return back(_native(full(out_shape, 0, out_dt, dev), "fft: an empty result"))
+    if kind == "c2c" and READ_IN_PLACE and [x._shape[a] for a in axes] == list(sizes) and _c_contiguous(x):
+        lay = _strided(x, axes)
+        if lay is not None and not _in_range(x):
+            # past the descriptors' reach (lavapipe's large arenas): one copy within it, ours
+            x, owned = _native(_bound_copy(x), "fft: the copy within the descriptors' reach"), True
+        if lay is not None:
+            # read where it lies (any axes of a C-contiguous array: strided ones are VkFFT's
+            # outer dimensions), into a result of x's shape and layout (or in place in ours)
+            dims, vbatch, omit = lay
+            nbytes = math.prod(x._shape) * x._dtype.itemsize
+            y = x if owned else _launch.result_type._new(dev.alloc_bound(nbytes), x._dtype, x._shape)
+            _run("c2c" if owned else "c2c_out", x, y, dims, vbatch, inverse, normalize, omit)
+            return y
+    # Read in place (no copy) where x already is laid out as VkFFT reads it: the transformed
+    # axes innermost in order, at their lengths, C-contiguous, within the descriptors' reach.
+    # A c2r overwrites its input (and clears its DC/Nyquist imaginary parts): only an input of
+    # ours (`owned`: an intermediate result nobody else holds) is used so, as a c2c's is.
+    as_is = (READ_IN_PLACE and (owned or kind != "c2r") and perm == list(range(nd))
+             and tuple(x._shape[len(rest):]) == tuple(in_len) and _c_contiguous(x) and _in_range(x))
+    if as_is:
+        src = x
     else:
-        src = _moved(x, axes, in_len, x._dtype)
-        if src is None:
-            return None
-    if not _in_range(src):
-        src = _bound_copy(src)  # (the arenas past max_storage_buffer_range: lavapipe)
-        if src is None:
-            return None
+        src = _native(_moved(x, axes, in_len, x._dtype), "fft: the copy of the input")
+        if not _in_range(src):
+            src = _native(_bound_copy(src), "fft: the copy within the descriptors' reach")
+        owned = True
     dims = list(reversed(in_len if kind != "c2r" else out_len))  # innermost first, real lengths
-    if kind == "c2r" and not _drop_imag(src, sizes[-1]):
-        return None
+    if kind == "c2r":
+        _native(_drop_imag(src, sizes[-1]) or None, "fft: clearing the DC/Nyquist imaginary parts")
     if dims[0] == 1 and kind != "c2c":
         # a halved axis of length 1 transforms as the identity: the rest is a c2c
         from . import astype, elementwise
 
-        c = astype(src, out_dt) if kind == "r2c" else src
-        if c is None or not _run("c2c", c, c, dims[1:], batch, inverse):
-            return None
-        y = c if kind == "r2c" else elementwise("real", [c], out_dt, out_shape)
-        return None if y is None else back(y)
-    if kind == "c2c":
-        y = src  # in place in the fresh copy
-    else:
-        y = _launch.result_type._new(dev.alloc_bound(math.prod(out_shape) * out_dt.itemsize), out_dt, out_shape)
-    if not _run(kind, src, y, dims, batch, inverse):
-        return None
+        c = _native(astype(src, out_dt), "fft: the real input as complex") if kind == "r2c" else src
+        _run("c2c", c, c, dims[1:], batch, inverse, normalize)  # (c is ours)
+        y = c if kind == "r2c" else _native(elementwise("real", [c], out_dt, out_shape), "fft: the real part")
+        return back(y)
+    if kind == "c2c" and owned:
+        _run("c2c", src, src, dims, batch, inverse, normalize)  # in place in our array
+        return back(src)
+    y = _launch.result_type._new(dev.alloc_bound(math.prod(out_shape) * out_dt.itemsize), out_dt, out_shape)
+    _run("c2c_out" if kind == "c2c" else kind, src, y, dims, batch, inverse, normalize)
     return back(y)
 
 
@@ -299,46 +384,98 @@ def _drop_imag(c, n):
     return True
 
 
-def _run(kind, src, y, dims, batch, inverse):
-    """Records one VkFFT transform of src into y (the same array for c2c); False where not
-    native. Length-1 dimensions past the first are dropped (identities)."""
-    dims = dims[:1] + [d for d in dims[1:] if d != 1]
-    if kind == "c2c":
-        dims = [d for d in dims if d != 1]
-        if not dims:
-            return True  # the identity: y is already src
+def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
+    """Records one VkFFT transform of src into y (the same array for an in-place "c2c");
+    NotNative where VkFFT cannot make a plan. omit (c2c): per dimension, whether it is only laid
+    out, not transformed. Length-1 dimensions past the first are dropped (identities)."""
+    omit = list(omit) if omit else [False] * len(dims)
+    keep = [i for i, d in enumerate(dims) if d != 1 or (i == 0 and kind in ("r2c", "c2r"))]
+    dims, omit = [dims[i] for i in keep], [omit[i] for i in keep]
+    while omit and omit[-1]:  # an untransformed outermost dimension is a batch
+        batch *= dims.pop()
+        omit.pop()
+    if not dims:  # the identity (c2c)
+        if kind == "c2c_out":
+            from . import assign
+
+            _native(assign(y, src) or None, "fft: the identity's copy")
+        return
     dev = src._alloc.device
     sa, ya = src._alloc, y._alloc
     so, yo = src._offset * src._dtype.itemsize, y._offset * y._dtype.itemsize
     if sa.offset + sa.nbytes > _range(dev, sa.buffer) or ya.offset + ya.nbytes > _range(dev, ya.buffer):
-        return False  # past what a descriptor can reach
+        raise NotNative("fft: data past what VkFFT's descriptors reach")  # (supports() said it fits)
     dbl = src._dtype.name in ("float64", "complex128")
-    plan = _plan(dev, dims, batch, dbl, kind, bool(inverse), sa, ya)
+    flags = (_OMIT[0] if omit[0] else 0) | (_OMIT[1] if len(omit) > 1 and omit[1] else 0)
+    plan = _plan(dev, dims, batch, dbl, kind, bool(inverse), sa, ya, normalize and bool(inverse), flags)
     if plan is None:
-        return False
+        raise NotNative(f"fft: VkFFT made no plan for {kind} of lengths {dims} x {batch}")
     plan.exec(sa, so, ya, yo)
-    return True
 
 
-def transform(kind, x, axes, sizes, inverse=False):
-    """The unnormalised transform of x over `axes` (distinct, normalised, in order) to lengths
-    `sizes` (the real lengths for r2c/c2r); None where not native."""
-    if not available():
-        return None
-    axes, sizes = list(axes), list(sizes)
+def _native(value, what):
+    if value is None:
+        raise NotNative(f"{what}: not native here")
+    return value
+
+
+def supports(kind, x, axes, sizes):
+    """Whether transform(kind, x, axes, sizes, ...) runs natively: VkFFT is in the build, the
+    device has the input and result dtypes (and the copies' cast variants), every array the
+    transform makes fits within what VkFFT's descriptors reach (max_storage_buffer_range), and
+    no plan of it was refused before. The spec layer asks this first."""
+    if not available() or not axes:
+        return False
+    dev = x._alloc.device
+    tc = table.DTYPES[x._dtype.name][0]
+    rc = _SIGS.get(kind, {}).get(tc)
+    if rc is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
+        return False
+    for a, b in ((tc, tc), (rc, rc), (tc, rc)):
+        if _launch.variant("cast", a, b, None, dev) is None:
+            return False
+    limit = _reach(dev)
+    rest = math.prod(n for i, n in enumerate(x._shape) if i not in axes)
+    in_len, out_len = _lengths(kind, sizes)
+    out_size = {"r2c": 2 * x._dtype.itemsize, "c2r": x._dtype.itemsize // 2}.get(kind, x._dtype.itemsize)
+    largest = rest * max(math.prod(in_len) * x._dtype.itemsize, math.prod(out_len) * out_size)
+    if largest > limit:
+        return False
+    return _call_key(kind, x, axes, sizes) not in _refused
+
+
+def _call_key(kind, x, axes, sizes):
+    return (x._alloc.device, kind, x._dtype.name, tuple(x._shape), tuple(axes), tuple(sizes))
+
+
+def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False):
+    """The transform of x over `axes` (distinct, normalised, in order) to lengths `sizes` (the
+    real lengths for r2c/c2r), unnormalised, or times 1/prod(sizes) with normalize (an inverse's
+    "backward" norm, done by VkFFT in its last pass). The caller checked supports(); NotNative
+    where VkFFT refused a plan (then supports() answers False for the same call). owned: x is
+    the caller's own intermediate, which the transform may overwrite (hfft's conjugate)."""
+    try:
+        return _transform(kind, x, list(axes), list(sizes), inverse, normalize, owned)
+    except NotNative:
+        if len(_refused) >= 4096:
+            _refused.clear()  # (a bound: a forgotten call only tries VkFFT again)
+        _refused.add(_call_key(kind, x, axes, sizes))
+        raise
+
+
+def _transform(kind, x, axes, sizes, inverse, normalize, owned=False):
     if kind == "c2r" and len(axes) > 1:
         # numpy's irfftn: the inverse c2c over the other axes, then a c2r of the last one, which
         # ignores the imaginary parts of its DC and Nyquist bins; VkFFT's multi-axis c2r would
-        # not ignore them (the same for Hermitian input, not for any other)
-        y = transform("c2c", x, axes[:-1], sizes[:-1], True)
-        return None if y is None else _one("c2r", y, axes[-1:], sizes[-1:], True)
+        # not ignore them (the same for Hermitian input, not for any other). The c2c's result is
+        # ours, so the c2r works in it.
+        y = _transform("c2c", x, axes[:-1], sizes[:-1], True, normalize)
+        return _one("c2r", y, axes[-1:], sizes[-1:], True, normalize, owned=True)
     if len(axes) <= 3:
-        return _one(kind, x, axes, sizes, inverse)
+        return _one(kind, x, axes, sizes, inverse, normalize, owned)
     # more than 3 axes: separable, done 3 at a time (r2c/c2r: the halved axis with its group)
-    first = _one(kind, x, axes[-3:], sizes[-3:], inverse)
-    if first is None:
-        return None
-    return transform("c2c", first, axes[:-3], sizes[:-3], inverse)
+    first = _one(kind, x, axes[-3:], sizes[-3:], inverse, normalize)
+    return _transform("c2c", first, axes[:-3], sizes[:-3], inverse, normalize, owned=True)
 
 
 def shift(x, axes, shifts):

@@ -3,6 +3,8 @@
 #include "compiler.hpp"
 
 #include <clocale>
+#include <cstdlib>
+#include <string>
 
 #ifdef AVK_HAVE_VKFFT
 #include <cstddef>
@@ -120,6 +122,69 @@ force_rebind(VkFFTApplication* app)
     }
 }
 
+// VkFFT's performance settings by name, from "name=value,name=value" (the kernels layer reads
+// ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice for the device. Unknown names or
+// malformed values throw.
+void
+apply_knobs(VkFFTConfiguration& c, const std::string& knobs)
+{
+    struct Knob
+    {
+        const char* name;
+        uint64_t VkFFTConfiguration::*field;
+    };
+    static const Knob table[] = {
+        { "coalescedMemory", &VkFFTConfiguration::coalescedMemory },
+        { "aimThreads", &VkFFTConfiguration::aimThreads },
+        { "numSharedBanks", &VkFFTConfiguration::numSharedBanks },
+        { "registerBoost", &VkFFTConfiguration::registerBoost },
+        { "registerBoostNonPow2", &VkFFTConfiguration::registerBoostNonPow2 },
+        { "registerBoost4Step", &VkFFTConfiguration::registerBoost4Step },
+        { "useLUT", &VkFFTConfiguration::useLUT },
+        { "disableReorderFourStep", &VkFFTConfiguration::disableReorderFourStep },
+        { "performBandwidthBoost", &VkFFTConfiguration::performBandwidthBoost },
+        { "swapTo3Stage4Step", &VkFFTConfiguration::swapTo3Stage4Step },
+        { "fixMaxRadixBluestein", &VkFFTConfiguration::fixMaxRadixBluestein },
+        { "disableMergeSequencesR2C", &VkFFTConfiguration::disableMergeSequencesR2C },
+        { "considerAllAxesStrided", &VkFFTConfiguration::considerAllAxesStrided },
+        { "useUint64", &VkFFTConfiguration::useUint64 },
+        { "devicePageSize", &VkFFTConfiguration::devicePageSize },
+        { "localPageSize", &VkFFTConfiguration::localPageSize },
+        { "halfThreads", &VkFFTConfiguration::halfThreads },
+    };
+    size_t pos = 0;
+    while (pos < knobs.size()) {
+        size_t end = knobs.find(',', pos);
+        if (end == std::string::npos)
+            end = knobs.size();
+        std::string item = knobs.substr(pos, end - pos);
+        pos = end + 1;
+        size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+        item = a == std::string::npos ? "" : item.substr(a, b - a + 1);
+        if (item.empty())
+            continue;
+        size_t eq = item.find('=');
+        std::string name = item.substr(0, eq);
+        const Knob* k = nullptr;
+        for (const Knob& t : table)
+            if (name == t.name)
+                k = &t;
+        if (!k || eq == std::string::npos || eq + 1 == item.size())
+            throw std::invalid_argument("FFTPlan: unknown VkFFT setting '" + item + "'");
+        std::string v = item.substr(eq + 1);
+        size_t used = 0;
+        uint64_t value = 0;
+        try {
+            value = std::stoull(v, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != v.size())
+            throw std::invalid_argument("FFTPlan: bad value in VkFFT setting '" + item + "'");
+        c.*(k->field) = value;
+    }
+}
+
 void
 check(VkFFTResult r, const char* what)
 {
@@ -134,8 +199,9 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
                  uint64_t out_range, py::object binary)
   : mRec(std::move(rec))
   , mApp(new FFTApp())
-  , mKind(kind)
-  , mInverse(kind == C2C ? inverse : kind == C2R)
+  , mKind((kind & ~FLAGS) == C2C_OUT ? C2C : kind & ~FLAGS)
+  , mInPlace((kind & ~FLAGS) == C2C)
+  , mInverse(mKind == C2C ? inverse : mKind == C2R)
   , mIn(std::move(in))
   , mOut(std::move(out))
   , mInRange(in_range)
@@ -146,12 +212,25 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     for (uint64_t d : dims)
         if (!d)
             throw std::invalid_argument("FFTPlan: empty dimension");
-    if (kind < C2C || kind > C2R)
-        throw std::invalid_argument("FFTPlan: kind must be 0 (C2C), 1 (R2C) or 2 (C2R)");
+    bool normalize = kind & NORMALIZE;
+    bool omit[2] = { bool(kind & OMIT0), bool(kind & OMIT1) };
+    kind &= ~FLAGS;
+    if (kind < C2C || kind > C2C_OUT)
+        throw std::invalid_argument("FFTPlan: kind must be 0 (C2C), 1 (R2C), 2 (C2R) or 3 (C2C_OUT), "
+                                    "plus 16 (NORMALIZE) for an inverse, 32/64 (OMIT0/OMIT1) for a C2C");
+    if (normalize && !mInverse)
+        throw std::invalid_argument("FFTPlan: NORMALIZE is for inverse transforms");
+    if ((omit[0] || omit[1]) && mKind != C2C)
+        throw std::invalid_argument("FFTPlan: OMIT0/OMIT1 are for C2C transforms");
+    if ((omit[0] && dims.size() < 2) || (omit[1] && dims.size() < 3) || (omit[0] && omit[1]))
+        throw std::invalid_argument("FFTPlan: an omitted dimension needs a transformed one outside it");
     if (!mIn || !mOut || !in_range || !out_range || in_range > mIn->nbytes || out_range > mOut->nbytes)
         throw std::invalid_argument("FFTPlan: bad buffers or ranges");
     if (kind == C2C && mIn != mOut)
         throw std::invalid_argument("FFTPlan: a C2C plan runs in place (in must be out)");
+    kind = mKind;
+    const char* env = std::getenv("ARRAY_API_VULKAN_VKFFT_CONFIG");
+    std::string knobs = env ? env : "";
     ensure_compiler();
 
     Device& core = mRec->core();
@@ -191,10 +270,8 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
 
     VkFFTConfiguration c = {};
     c.FFTdim = dims.size();
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 3; i++)
         c.size[i] = s[i];
-        c.bufferStride[i] = cstride[i];
-    }
     c.numberBatches = batch;
     c.physicalDevice = &a.physical;
     c.device = &a.device;
@@ -204,10 +281,29 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     c.isCompilerInitialized = 1; // ensure_compiler() did it; VkFFT must never finalize it
     c.doublePrecision = double_precision;
     c.specifyOffsetsAtLaunch = 1;
-    c.bufferNum = 1;
+    // The buffers: VkFFT's `buffer` (where it works; complex, padded for R2C/C2R) and, out of
+    // place, a formatted input (R2C, C2C out of place) or output (C2R) buffer of its own.
+    auto work = [&](VkBuffer* b, uint64_t* size, const uint64_t* stride) {
+        c.bufferNum = 1;
+        c.buffer = b;
+        c.bufferSize = size;
+        for (int i = 0; i < 3; i++)
+            c.bufferStride[i] = stride[i];
+    };
+    auto formatted = [&](bool input, VkBuffer* b, uint64_t* size, const uint64_t* stride) {
+        (input ? c.isInputFormatted : c.isOutputFormatted) = 1;
+        (input ? c.inputBufferNum : c.outputBufferNum) = 1;
+        (input ? c.inputBuffer : c.outputBuffer) = b;
+        (input ? c.inputBufferSize : c.outputBufferSize) = size;
+        for (int i = 0; i < 3; i++)
+            (input ? c.inputBufferStride : c.outputBufferStride)[i] = stride[i];
+    };
     if (kind == C2C) {
-        c.buffer = &a.out;
-        c.bufferSize = &a.out_size;
+        // out of place: VkFFT reads the formatted input buffer in its first pass (in either
+        // direction: inverseReturnToInputBuffer stays off) and never writes it
+        work(&a.out, &a.out_size, cstride);
+        if (!mInPlace)
+            formatted(true, &a.in, &a.in_size, cstride);
         if (one_direction) {
             if (inverse)
                 c.makeInversePlanOnly = 1;
@@ -216,27 +312,19 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
         }
     } else if (kind == R2C) {
         c.performR2C = 1;
-        c.isInputFormatted = 1;
-        c.inputBufferNum = 1;
-        c.inputBuffer = &a.in;
-        c.inputBufferSize = &a.in_size;
-        for (int i = 0; i < 3; i++)
-            c.inputBufferStride[i] = rstride[i];
-        c.buffer = &a.out;
-        c.bufferSize = &a.out_size;
+        work(&a.out, &a.out_size, cstride);
+        formatted(true, &a.in, &a.in_size, rstride);
         c.makeForwardPlanOnly = one_direction;
     } else {
         c.performR2C = 1;
-        c.isOutputFormatted = 1;
-        c.outputBufferNum = 1;
-        c.outputBuffer = &a.out;
-        c.outputBufferSize = &a.out_size;
-        for (int i = 0; i < 3; i++)
-            c.outputBufferStride[i] = rstride[i];
-        c.buffer = &a.in;
-        c.bufferSize = &a.in_size;
+        work(&a.in, &a.in_size, cstride);
+        formatted(false, &a.out, &a.out_size, rstride);
         c.makeInversePlanOnly = one_direction;
     }
+    c.normalize = normalize;
+    c.omitDimension[0] = omit[0];
+    c.omitDimension[1] = omit[1];
+    apply_knobs(c, knobs);
     if (!binary.is_none()) {
         a.binary = std::string(py::bytes(binary));
         c.loadApplicationFromString = 1;
@@ -280,13 +368,15 @@ FFTPlan::exec(Allocation& in, uint64_t in_offset, Allocation& out, uint64_t out_
     if (in_offset + mInBytes > in.nbytes || out_offset + mOutBytes > out.nbytes || ib + mInBytes > mInRange ||
         ob + mOutBytes > mOutRange)
         throw std::invalid_argument("FFTPlan.exec: data outside the allocations or the plan's ranges");
-    if (mKind == C2C && (&in != &out || ib != ob))
-        throw std::invalid_argument("FFTPlan.exec: a C2C plan runs in place");
+    if (mInPlace && (&in != &out || ib != ob))
+        throw std::invalid_argument("FFTPlan.exec: an in-place C2C plan needs in to be out");
+    if (!mInPlace && &in == &out && ib < ob + mOutBytes && ob < ib + mInBytes)
+        throw std::invalid_argument("FFTPlan.exec: an out-of-place plan needs disjoint in and out");
     FFTApp& a = *mApp;
     Allocation* allocs[2] = { &out, &in };
-    // C2C: in place; C2R overwrites its complex input.
+    // C2C in place; C2R overwrites its complex input; R2C and C2C out of place only read it.
     bool writes[2] = { true, mKind == C2R };
-    size_t n = mKind == C2C ? 1 : 2;
+    size_t n = mInPlace ? 1 : 2;
     VkFFTResult r = VKFFT_SUCCESS;
     mRec->record_external(
       allocs, writes, n,
@@ -294,10 +384,10 @@ FFTPlan::exec(Allocation& in, uint64_t in_offset, Allocation& out, uint64_t out_
           VkCommandBuffer vcb = (VkCommandBuffer)cb;
           VkFFTLaunchParams lp = {};
           lp.commandBuffer = &vcb;
-          if (mKind == C2C) {
+          if (mInPlace) {
               lp.buffer = &a.out;
               lp.bufferOffset = ob;
-          } else if (mKind == R2C) {
+          } else if (mKind == C2C || mKind == R2C) {
               lp.inputBuffer = &a.in;
               lp.inputBufferOffset = ib;
               lp.buffer = &a.out;
@@ -329,6 +419,7 @@ struct FFTApp
 FFTPlan::FFTPlan(std::shared_ptr<Recorder>, std::vector<uint64_t>, uint64_t, bool, int, bool, std::shared_ptr<Buffer>,
                  uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object)
   : mKind(0)
+  , mInPlace(false)
   , mInverse(false)
   , mInRange(0)
   , mOutRange(0)

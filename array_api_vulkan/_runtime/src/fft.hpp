@@ -23,13 +23,23 @@ struct FFTApp; // the VkFFTApplication and what it points to (fft.cpp)
 class FFTPlan
 {
   public:
-    enum Kind : int { C2C = 0, R2C = 1, C2R = 2 };
+    enum Kind : int { C2C = 0, R2C = 1, C2R = 2, C2C_OUT = 3 };
+    static constexpr int NORMALIZE = 16; // or'd into an inverse kind: the result times 1/prod(dims)
+    // or'd into a C2C/C2C_OUT kind: dims[0] (OMIT0) or dims[1] (OMIT1) is not transformed, only
+    // laid out (VkFFT's omitDimension): a transform of strided axes without a transposing copy
+    static constexpr int OMIT0 = 32, OMIT1 = 64;
+    static constexpr int FLAGS = NORMALIZE | OMIT0 | OMIT1;
     // dims: transform lengths, innermost first (1 to 3; for R2C/C2R dims[0] is the real length);
     // batch: how many such blocks lie one after another; inverse: the direction (C2C; R2C is
-    // forward, C2R inverse). C2C runs in place on `out` (in must be out); R2C reads real `in` and
-    // writes complex `out` (dims[0]/2 + 1 innermost); C2R reads complex `in`, which it may
-    // overwrite, and writes real `out`. in_range/out_range: bytes from each buffer's start the
-    // descriptors cover. binary: SPIR-V of a plan of the same layout (FFTPlan.binary), or None.
+    // forward, C2R inverse). C2C runs in place on `out` (in must be out); C2C_OUT reads complex
+    // `in` (never writing it) and writes complex `out` (which may be the same buffer: disjoint
+    // ranges); R2C reads real `in` and writes complex `out` (dims[0]/2 + 1 innermost); C2R reads
+    // complex `in`, which it may overwrite, and writes real `out`. in_range/out_range: bytes from
+    // each buffer's start the descriptors cover. binary: SPIR-V of a plan of the same layout
+    // (FFTPlan.binary), or None. VkFFT's performance settings come from the environment
+    // variable ARRAY_API_VULKAN_VKFFT_CONFIG ("coalescedMemory=64,aimThreads=256": fft.cpp's
+    // apply_knobs lists the names), read when the plan is made (the kernels layer keys its plans
+    // and their saved kernels by it).
     FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint64_t batch, bool double_precision,
             int kind, bool inverse, std::shared_ptr<Buffer> in, uint64_t in_range, std::shared_ptr<Buffer> out,
             uint64_t out_range, py::object binary);
@@ -49,7 +59,8 @@ class FFTPlan
   private:
     std::shared_ptr<Recorder> mRec;
     std::unique_ptr<FFTApp> mApp;
-    int mKind;
+    int mKind; // C2C, R2C or C2R
+    bool mInPlace; // C2C in place on `out`
     bool mInverse;
     uint64_t mInBytes = 0, mOutBytes = 0, mSerial = 0;
     std::shared_ptr<Buffer> mIn, mOut;
