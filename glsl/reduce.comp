@@ -384,7 +384,12 @@ Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
         precise R_C m = s1 / R_C(acc.i);
         precise R_C m2 = s2 - s1 * m;
         acc.a = m;
-        acc.b = max(m2, R_C(0));
+#if R_K == K_FLOAT
+        // (rounding can leave a tiny negative M2: clamp it, but keep a NaN, which max() drops)
+        acc.b = m2 < R_C(0) ? R_C(0) : m2;
+#else
+        acc.b = m2; // (var/std are real-only: complex variants never take this op)
+#endif
     }
 #endif
     return acc;

@@ -610,3 +610,20 @@ def test_var_outliers_and_offsets():
         for axis in (0, 1):
             np.testing.assert_allclose(np.asarray(xp.std(x, axis=axis)),
                                        np.std(m.astype(np.float64), axis=axis), rtol=2e-5)
+
+
+@pytest.mark.parametrize("fn", ["var", "std"])
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_var_std_propagate_nan_and_inf_in_a_one_element_lane(fn, dt):
+    """A lane's M2 from a NaN (or inf - inf) stays NaN: its clamp at 0 must not drop it
+    (array-api-tests' test_nan_propagation found var([nan]) == 0)."""
+    if not has(dt):
+        pytest.skip(f"no {dt}")
+    for vals in ([np.nan], [np.inf], [-np.inf], [1.0, np.nan], [2.0]):
+        x = np.array(vals, dtype=dt)
+        got = float(getattr(xp, fn)(xp.asarray(x)))
+        want = float(getattr(np, fn)(x)) if np.isfinite(x).all() else np.nan
+        assert (np.isnan(got) and np.isnan(want)) or got == want, (vals, got)
+    m = np.array([[np.nan, 1.0], [3.0, 4.0]], dtype=dt)
+    got = np.asarray(getattr(xp, fn)(xp.asarray(m), axis=0))
+    assert np.isnan(got[0]) and got[1] == getattr(np, fn)(m[:, 1])
