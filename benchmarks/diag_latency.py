@@ -13,20 +13,15 @@ import time
 
 import numpy as np
 
+from _common import median_time
+
 QUICK = "--quick" in sys.argv
 N = (1 << 20) if QUICK else (1 << 24)
 REPS = 5 if QUICK else 30
 
 
 def median_us(fn, reps=REPS):
-    for _ in range(3):
-        fn()
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return sorted(ts)[len(ts) // 2] * 1e6
+    return median_time(fn, reps) * 1e6
 
 
 def ours():

@@ -502,14 +502,8 @@ def _emit(q, nodes, leaves, shape):
         words += (a & 0xFFFFFFFF, a >> 32)
         buffers.append(lf.alloc)
         writes.append(False)
-    for k in outs:
-        al = nodes[sel[k]].alloc
-        a = al.address
-        words += (a & 0xFFFFFFFF, a >> 32)
-        buffers.append(al)
-        writes.append(True)
-    for k in reds:
-        al = nodes[sel[k]].part
+    # written: each result, then each held reduction's partials
+    for al in [nodes[sel[k]].alloc for k in outs] + [nodes[sel[k]].part for k in reds]:
         a = al.address
         words += (a & 0xFFFFFFFF, a >> 32)
         buffers.append(al)
