@@ -6,8 +6,9 @@
 # SUITE=only runs just the suite (no tests, no other benchmarks). SUITE_ARGS passes options to it
 # (e.g. "--libs ours,cupy,torch --only dataops,linalg"); SUITE_TIMEOUT (s, default 540) bounds it:
 # it saves its JSON and report after each library, so a cut-off run keeps what it finished. For the
-# plot on a host without registry access, carry matplotlib's wheels in .gpu:
-#   bash ../shared/gpu/prepare.sh $(cat benchmarks/plot-wheels.txt)
+# plot on a host without registry access, matplotlib's wheels would have to travel in .gpu
+# (bash ../shared/gpu/prepare.sh $(cat benchmarks/plot-wheels.txt)), but with them the tree is
+# over the device tool's 64 MiB: carry .gpu without them and redraw the plot here:
 # or redraw it here afterwards: python benchmarks/suite.py --replot DIR
 # TUNE=only runs just the families' tuning scripts (benchmarks/tune_*.py, each into
 # $out/tune_<name>.json) and benchmarks/diag_latency.py: the first thing to run on a GPU after
