@@ -9,7 +9,7 @@
 # plot on a host without registry access, matplotlib's wheels would have to travel in .gpu
 # (bash ../shared/gpu/prepare.sh $(cat benchmarks/plot-wheels.txt)), but with them the tree is
 # over the device tool's 64 MiB: carry .gpu without them and redraw the plot here:
-# or redraw it here afterwards: python benchmarks/suite.py --replot DIR
+#   python benchmarks/suite.py --replot DIR
 # TUNE=only runs just the families' tuning scripts (benchmarks/tune_*.py, each into
 # $out/tune_<name>.json) and benchmarks/diag_latency.py: the first thing to run on a GPU after
 # kernels changed without one (their defaults then come from these numbers).
