@@ -180,12 +180,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     if final is None:
         temps.append(N * 4)
         final = (TMP, len(temps) - 1)
-    steps = []
-    if keys is not None:
-        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
-                           _launch.grid_1d(N),
-                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
-                            (TMP, V0, True, 2, None)]))
+    steps = _keys_steps(keys, N, descending, K0, V0)
     base = dict(w0=N, w1=n, w2=G, w4=F_DESC if descending else 0, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
@@ -210,12 +205,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         steps.append(radix_step("sort_scan", q, (1 if G <= SERIAL_SCAN else BINS, 1, 1),
                                 [(TMP, HIST, True, 6, None), allb[7]]))
         steps.append(radix_step("sort_scatter", q, _groups(G), allb))
-    if gather is not None:
-        steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
-                           [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
-                            (OUT, out_idx["values"], True, 2, None)]))
-    outs = [(nb, dt if dt is not None else _uint32(), sh, st) for nb, dt, sh, st in outputs]
-    return dev.compile_plan(_launch.result_type, [("array", dtype.itemsize)], outs, temps, steps)
+    return _compile(dev, dtype, N, steps, temps, gather, final, outputs, out_idx)
 
 
 def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, out_idx, final,
@@ -231,12 +221,7 @@ def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, ou
     if final is None:
         temps.append(N * 4)
         final = (TMP, len(temps) - 1)
-    steps = []
-    if keys is not None:
-        steps.append(_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0),
-                           _launch.grid_1d(N),
-                           [(ARG, 0, False, 0, W_IN_OFF), (TMP, K0, True, 1, None),
-                            (TMP, V0, True, 2, None)]))
+    steps = _keys_steps(keys, N, descending, K0, V0)
     rpw = min(LOCAL * kpt // n, rows, BINS)  # rows a workgroup (their index: one more pass)
     w = _words(w0=N, w1=n, w2=rows, w3=rpw, w4=F_DESC if descending else 0, w5=kw, w7=PK,
                w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w11=om, w12=pw)
@@ -244,6 +229,21 @@ def _rows_plan(dev, dtype, rows, n, descending, keys, radix, gather, outputs, ou
                        [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
                         final + (True, 5, None)],
                        spec=[CODES["sort_rows"], kpt, HIST_AGG, GH_AGG]))
+    return _compile(dev, dtype, N, steps, temps, gather, final, outputs, out_idx)
+
+
+def _keys_steps(keys, N, descending, k0, v0):
+    """The steps list, starting with the keys kernel (8/16-bit dtypes and bool) where there
+    is one: the input's N values as sort keys into temp k0, their indices into temp v0."""
+    if keys is None:
+        return []
+    return [_step(keys, "sort_keys", _words(w0=N, w4=F_DESC if descending else 0), _launch.grid_1d(N),
+                  [(ARG, 0, False, 0, W_IN_OFF), (TMP, k0, True, 1, None), (TMP, v0, True, 2, None)])]
+
+
+def _compile(dev, dtype, N, steps, temps, gather, final, outputs, out_idx):
+    """The plan of steps, after the gather of the values through the final permutation where
+    there is one."""
     if gather is not None:
         steps.append(_step(gather, "sort_gather", _words(w0=N), _launch.grid_1d(N),
                            [(final[0], final[1], False, 0, None), (ARG, 0, False, 1, W_IN_OFF),
