@@ -748,19 +748,12 @@ def _run_blocked(key, build, *args):
     if UPDATE == "matmul":
         rec = build()
         return None if rec is None else rec.run(args)
-    plan = _plans.get(key)
-    if plan is None:
+
+    def compiled():
         rec = build()
-        if rec is None:
-            return None
-        plan = rec.compile(len(args))
-        if len(_plans) >= MAX_PLANS:
-            _plans.clear()
-        _plans[key] = plan
-    out = plan(*args)
-    if out is None:
-        return None
-    return out if isinstance(out, tuple) else (out,)
+        return None if rec is None else rec.compile(len(args))
+
+    return _cached(key, compiled, *args)
 
 
 def _copy_in(rec, x, bst, rows, cols, d):
