@@ -237,6 +237,15 @@ def for_each_lib(libs, fn, res):
             res[name] = f"unavailable: {type(e).__name__}: {e}"
 
 
+def run_libs(args, run_lib, *extra):
+    """The table scripts' main: run_lib(lib, res, only, repeats, *extra) for each of --libs
+    (7 repeats, 3 with --quick), then the JSON."""
+    res = {"device": device_name()}
+    for_each_lib(args.libs, lambda lib: run_lib(lib, res, only_set(args), 3 if args.quick else 7, *extra),
+                 res)
+    emit(res, args.out)
+
+
 def emit(res, out=None, indent=1):
     """Prints res as JSON, and writes it to `out` where given."""
     text = json.dumps(res, indent=indent, default=str)

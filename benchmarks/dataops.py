@@ -8,7 +8,7 @@ import numpy as np
 
 import array_api_vulkan as xp
 
-from _common import device_name, emit, for_each_lib, lib_namespace, only_set, parser, run_table
+from _common import lib_namespace, parser, run_libs, run_table
 
 N = 16 << 20
 
@@ -84,11 +84,7 @@ def run_lib(name, res, only, repeats):
 
 
 def main():
-    args = parser(__doc__).parse_args()
-    res = {"device": device_name()}
-    for_each_lib(args.libs, lambda lib: run_lib(lib, res, only_set(args), 3 if args.quick else 7),
-                 res)
-    emit(res, args.out)
+    run_libs(parser(__doc__).parse_args(), run_lib)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import numpy as np
 
 import array_api_vulkan as xp
 
-from _common import device_name, emit, for_each_lib, lib_namespace, only_set, parser, run_table
+from _common import lib_namespace, parser, run_libs, run_table
 
 
 def host_inputs(n, batch):
@@ -75,10 +75,7 @@ def main():
     ap.add_argument("--n", type=int, default=1024)
     ap.add_argument("--batch", type=int, default=4096)
     args = ap.parse_args()
-    res = {"device": device_name()}
-    for_each_lib(args.libs, lambda lib: run_lib(lib, res, only_set(args), 3 if args.quick else 7,
-                                                args.n, args.batch), res)
-    emit(res, args.out)
+    run_libs(args, run_lib, args.n, args.batch)
 
 
 if __name__ == "__main__":
