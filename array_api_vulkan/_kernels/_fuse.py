@@ -261,6 +261,15 @@ def _leaf_mode(a, shape, cstr):
     return "s", bst
 
 
+def _fits(q, shape, nbuf, scalar_words, strided):
+    """Whether a kernel of q's device with nbuf buffers (inputs and written results), these
+    scalar words and `strided` strided inputs fits one dispatch: the recorder's buffers and
+    the push words (the count, an address a buffer, the scalars, then where any input is
+    strided the result's non-unit dimensions and each strided input's strides over them)."""
+    dims = sum(1 for m in shape if m != 1) if strided else 0
+    return nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + scalar_words + (strided + 1) * dims <= q.words
+
+
 def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     """Holds the op out = op(args) (what _launch.map_op(variant, opcode, out, args, nin, dynamic,
     tcode) would record) for fusion; False where it is not held (the caller records it)."""
@@ -339,13 +348,13 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
                 # Results: at most every held op's; if that is too many, those still held outside
                 # the queue (a result nobody holds now never will be: only the queue can reach it).
                 ns = q.strided + sum(1 for t in new.values() if t[1].mode == "s")
-                sw2 = q.scalar_words + sw + (ns + 1) * sum(1 for m in shape if m != 1) * (ns > 0)
+                sw2 = q.scalar_words + sw
                 nbuf = len(q.leaves) + len(new) + len(q.nodes) + 1
-                if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + sw2 > q.words:
+                if not _fits(q, shape, nbuf, sw2, ns):
                     nodes = q.nodes
                     q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
                     nbuf = len(q.leaves) + len(new) + 1 + len(q.live)
-                if nbuf <= MAX_BUFFERS and 1 + 2 * nbuf + sw2 <= q.words:
+                if _fits(q, shape, nbuf, sw2, ns):
                     break
             if not q.nodes:
                 return False  # too large for one kernel even alone
@@ -411,8 +420,8 @@ def hold_reduce(op, x, axes, keepdims, dtype):
         if (k is None or q.shape != shape or math.prod(shape) < 2 or x._offset != 0 or x._strides != _launch._c_strides(shape)
                 or q.nodes[k].family == "reduce" or len(q.nodes) >= MAX_NODES):
             return None
-        nbuf = len(q.leaves) + len(q.nodes) + 2
-        if nbuf > MAX_BUFFERS or 1 + 2 * nbuf + q.scalar_words + 2 * len(shape) * (q.strided + 1) > q.words:
+        # (as record counts: every node a written result, this one included, and its partials)
+        if not _fits(q, shape, len(q.leaves) + len(q.nodes) + 2, q.scalar_words, q.strided):
             return None
         n = math.prod(shape)
         rshape = (1,) * len(shape) if keepdims else ()
