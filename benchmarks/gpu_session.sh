@@ -12,7 +12,8 @@
 #   python benchmarks/suite.py --replot DIR
 # TUNE=only runs just the families' tuning scripts (benchmarks/tune_*.py, each into
 # $out/tune_<name>.json) and benchmarks/diag_latency.py: the first thing to run on a GPU after
-# kernels changed without one (their defaults then come from these numbers).
+# kernels changed without one (their defaults then come from these numbers). TUNE_NAMES="reduce sort"
+# limits it to those scripts; SKIP_DIAG=1 skips the latency diagnostic (to split it over two calls).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
@@ -28,10 +29,11 @@ if [ "${SUITE:-}" = only ]; then run_suite; exit 0; fi
 if [ "${TUNE:-}" = only ]; then
   for t in benchmarks/tune_*.py; do
     name=$(basename "$t" .py)
+    case " ${TUNE_NAMES:-${name#tune_}} " in *" ${name#tune_} "*) ;; *) continue ;; esac
     timeout "${TUNE_TIMEOUT:-150}" python3 "$t" > "$out/$name.json" 2> "$out/$name.err"
     echo "$name exit $?"
   done
-  timeout 150 python3 benchmarks/diag_latency.py > "$out/diag_latency.json" 2> "$out/diag_latency.err"
+  [ -n "${SKIP_DIAG:-}" ] || timeout 150 python3 benchmarks/diag_latency.py > "$out/diag_latency.json" 2> "$out/diag_latency.err"
   echo "diag_latency exit $?"
   exit 0
 fi
