@@ -257,14 +257,14 @@ def main():
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
-    variants = [{}, {"PANEL_IB": 0}, {"NB": 32}, {"NB": 32, "PANEL_IB": 0}, {"NB": 128},
-                {"NB": 128, "PANEL_IB": 32}, {"NB": 16}, {"PANEL_IB": 8}, {"TRSM_CW": 8},
-                {"TRSM_CW": 32}, {"TRSM_SHARED": False}, {"SHARED_MAX": 1024},
-                {"PANEL_NT": 512}, {"PANEL_NT": 1024}, {"UPDATE": "mmstep"},
-                {"UPDATE": "mmstep", "NB": 128}, {"UPDATE": "matmul"}]
+    # around the defaults (NB 32, TRSM_CW 8, PANEL_NT 1024: run 8 on the H100)
+    variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"NB": 16}, {"NB": 16, "TRSM_CW": 4},
+                {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"TRSM_CW": 16}, {"TRSM_SHARED": False},
+                {"SHARED_MAX": 1024}, {"PANEL_NT": 256}, {"PANEL_NT": 512},
+                {"NB_OP": {"cholesky": 16}}, {"UPDATE": "matmul"}]
     if args.quick:
-        variants = [{}, {"PANEL_IB": 0}, {"NB": 32}, {"TRSM_SHARED": False},
-                    {"SHARED_MAX": 1024}, {"PANEL_NT": 512}, {"UPDATE": "mmstep"},
+        variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
+                    {"SHARED_MAX": 1024}, {"PANEL_NT": 256},
                     {"UPDATE": "matmul"}]
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}

@@ -30,7 +30,7 @@ T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
          "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
-         "SWIZZLE", "NVIDIA")
+         "SWIZZLE", "NVIDIA", "GEMM_STEP_CODES")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -112,6 +112,10 @@ def variants(name):
 
 def _variants(name):
     v = []
+    if name in ("f32_4096", "f32_1024", "f32_batched_64x256", "mlp_4096x1024_1024sq"):
+        v += [("gemm_step", {"GEMM_STEP_CODES": "fd"})]
+    if name in ("f64_4096", "f64_1024", "mlp_f64_4096x1024_1024sq"):
+        v += [("matmul_kernel", {"GEMM_STEP_CODES": ""})]
     if name == "f32_4096":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}}) for c in F32_BIG[1:]]

@@ -196,6 +196,7 @@ def main():
         cfg = dict(dict(SERIAL_SCAN=64, GH_AGG=0, ROW_KPT=16), **cfg)
         for key, v in cfg.items():
             setattr(_sort, key, v)
+        _sort.KPT_GPU = _sort.KPT  # (the variant's KPT on every device kind)
         row = {}
         for name, fn in cases(xp, d, "ours").items():
             try:
@@ -221,6 +222,7 @@ def main():
     # cumulative prefixes of the default plan (restore the defaults first)
     for key, v in configs(dev, args.quick)[0].items():
         setattr(_sort, key, v)
+    _sort.KPT_GPU = _sort.KPT
     _sort.SERIAL_SCAN, _sort.GH_AGG, _sort.ROW_KPT = 64, 0, 16
     res["breakdown_us"] = {}
     for name, key in (("sort_f32_16M", "f32"), ("sort_f64_4M", "f64"), ("sort_i32_16M", "i32")):

@@ -334,19 +334,19 @@ def test_repeated_calls_replay_plans():
 from array_api_vulkan._kernels import _linalg as _klinalg  # noqa: E402
 
 
-@pytest.fixture(params=["default", "nb32-whole-global", "nb16-matmul"])
+@pytest.fixture(params=["default", "nb64-whole-global", "nb16-matmul"])
 def knobs(request, monkeypatch):
-    """The blocked paths under their tuning knobs: the defaults (LU panels in inner blocks of
-    16); NB = 32 with whole LU panels, the TRSM in device memory, panels of up to 1024
-    invocations and the updates as steps of the matmul family's kernel; NB = 16 with the trailing updates through
-    _matmul.matmul_update (steps recorded one by one)."""
-    if request.param == "nb32-whole-global":
-        monkeypatch.setattr(_klinalg, "NB", 32)
+    """The blocked paths under their tuning knobs: the defaults (NB = 32, LU panels in inner
+    blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
+    whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
+    invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
+    recorded one by one)."""
+    if request.param == "nb64-whole-global":
+        monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
         monkeypatch.setattr(_klinalg, "TRSM_SHARED", False)
-        monkeypatch.setattr(_klinalg, "TRSM_CW", 8)
-        monkeypatch.setattr(_klinalg, "PANEL_NT", 1024)
-        monkeypatch.setattr(_klinalg, "UPDATE", "mmstep")
+        monkeypatch.setattr(_klinalg, "TRSM_CW", 16)
+        monkeypatch.setattr(_klinalg, "PANEL_NT", 256)
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")

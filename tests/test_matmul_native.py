@@ -314,10 +314,45 @@ def _fast_case(m, k, n, dt, ta, tb, offset=0, batch=()):
     _check(got, np.matmul(a, b), k)
 
 
+@pytest.fixture
+def own_kernel(monkeypatch):
+    """float64 through this family's own fast kernel (by default its tiled products take the
+    linalg family's GEMM step: _matmul.GEMM_STEP_CODES)."""
+    from array_api_vulkan._kernels import _matmul
+
+    monkeypatch.setattr(_matmul, "GEMM_STEP_CODES", "")
+    monkeypatch.setattr(_matmul, "_plans", {})
+
+
+@pytest.mark.parametrize("codes", ["d", "fd"])
+def test_matmul_gemm_step(codes, monkeypatch):
+    """Tiled products through the linalg family's GEMM step: transposed operands, offsets,
+    one batch dimension (broadcast too); split-K and two batch dimensions keep the own kernel."""
+    from array_api_vulkan._kernels import _matmul
+
+    monkeypatch.setattr(_matmul, "GEMM_STEP_CODES", codes)
+    monkeypatch.setattr(_matmul, "_plans", {})
+    taken = []
+    real = _matmul._gemm_step
+    monkeypatch.setattr(_matmul, "_gemm_step", lambda *a: taken.append(real(*a)) or taken[-1])
+    for dt in [d for d in FAST_DTYPES if np.dtype(d.name).char in codes]:
+        taken.clear()
+        for ta, tb in [(False, False), (True, False), (False, True), (True, True)]:
+            _fast_case(130, 68, 150, dt, ta, tb)
+            _fast_case(70, 40, 90, dt, ta, tb, offset=3)
+        _fast_case(68, 40, 36, dt, False, True, offset=2, batch=(3,))
+        _matmul_case((40, 24), (3, 24, 52), dt)              # a broadcast batch (stride 0)
+        assert taken and all(taken), taken
+        n = len(taken)
+        _fast_case(40, 3000, 36, dt, True, False)           # split-K: the own kernel
+        _matmul_case((2, 3, 40, 24), (3, 24, 52), dt)        # two batch dimensions
+        assert taken[n:] == [False], taken
+
+
 @pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
 @pytest.mark.parametrize("ta,tb", [(False, False), (True, False), (False, True), (True, True)])
 @pytest.mark.parametrize("m,k,n", [(130, 68, 150), (129, 33, 67), (300, 64, 20), (20, 64, 300)])
-def test_matmul_fast_layouts(dt, ta, tb, m, k, n):
+def test_matmul_fast_layouts(dt, ta, tb, m, k, n, own_kernel):
     from array_api_vulkan._kernels import _matmul
 
     assert _matmul.fast_tiles(xp.asarray(np.ones(1))._alloc.device, np.dtype(dt.name).char,
@@ -326,7 +361,7 @@ def test_matmul_fast_layouts(dt, ta, tb, m, k, n):
 
 
 @pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
-def test_matmul_fast_misaligned_batched_split(dt):
+def test_matmul_fast_misaligned_batched_split(dt, own_kernel):
     _fast_case(70, 40, 90, dt, False, False, offset=1)   # scalar loads (offsets not aligned)
     _fast_case(70, 40, 90, dt, True, True, offset=3)
     _fast_case(68, 40, 36, dt, False, True, offset=2, batch=(3,))
@@ -336,7 +371,7 @@ def test_matmul_fast_misaligned_batched_split(dt):
 
 @pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
 @pytest.mark.parametrize("cls", ["big", "med", "tall", "wide"])
-def test_matmul_fast_each_config(dt, cls, monkeypatch):
+def test_matmul_fast_each_config(dt, cls, monkeypatch, own_kernel):
     from array_api_vulkan._kernels import _matmul
 
     width = np.dtype(dt.name).itemsize
@@ -364,7 +399,7 @@ def test_matmul_update_vector_lanes():
 
 
 @pytest.mark.parametrize("group", [3, 8])
-def test_matmul_fast_swizzle(group, monkeypatch):
+def test_matmul_fast_swizzle(group, monkeypatch, own_kernel):
     from array_api_vulkan._kernels import _matmul
 
     monkeypatch.setattr(_matmul, "SWIZZLE", group)
@@ -375,7 +410,7 @@ def test_matmul_fast_swizzle(group, monkeypatch):
         _fast_case(70, 20, 290, dt, True, False, batch=(2,))
 
 
-def test_matmul_nvidia_knobs(monkeypatch):
+def test_matmul_nvidia_knobs(monkeypatch, own_kernel):
     """NVIDIA's own knob values (unmeasured defaults, _matmul.NVIDIA): chosen on an NVIDIA
     device only, and correct when applied here."""
     from types import SimpleNamespace
@@ -384,11 +419,11 @@ def test_matmul_nvidia_knobs(monkeypatch):
 
     nv = SimpleNamespace(info={"vendor_id": 0x10DE},
                          limits={"max_compute_shared_memory_size": 49152})
-    assert _matmul._knob(nv, "SWIZZLE") == _matmul.NVIDIA["SWIZZLE"]
-    assert _matmul.fast_tiles(nv, "d", 4096, 4096, 1) == _matmul.NVIDIA["FAST"][8]["big"]
+    name = "DIRECT_SPLIT_THREADS"
+    assert _matmul._knob(nv, name) == _matmul.NVIDIA[name]
     dev = xp.asarray(np.ones(1))._alloc.device
     if dev.info.get("vendor_id") != 0x10DE:
-        assert _matmul._knob(dev, "SWIZZLE") == _matmul.SWIZZLE
+        assert _matmul._knob(dev, name) == getattr(_matmul, name)
     monkeypatch.setattr(_matmul, "_plans", {})
     for name, value in _matmul.NVIDIA.items():
         monkeypatch.setattr(_matmul, name, value)

@@ -193,6 +193,7 @@ SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int6
 def test_radix_configs(cfg, monkeypatch):
     for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT"), cfg):
         monkeypatch.setattr(_sort, name, v)
+    monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])  # (the same tiles on a GPU run)
     rng = np.random.default_rng(7)
     xp.reset_runtime_stats()
     for dt in SOME:

@@ -48,11 +48,13 @@ ENV = "ARRAY_API_VULKAN_FUSION"
 # several times a compiled per-op plan's replay), while a large one's is memory traffic, which
 # fusion cuts. ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS moves it (0: every op; tests use that).
 MIN_ELEMENTS = int(os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS", 1 << 20))
-# From an idle GPU the first large op is recorded at once rather than held: the runtime then
-# submits it early and the GPU works while the host makes the next ops, which are held and fused
-# (they read its result). Holding it would leave the GPU idle until the next record or
-# synchronize. ARRAY_API_VULKAN_FUSION_EAGER=0 holds every op (tests of whole-chain fusion).
-EAGER = os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "1") != "0"
+# From an idle GPU the first large op may be recorded at once rather than held
+# (ARRAY_API_VULKAN_FUSION_EAGER=1): the runtime then submits it early and the GPU works while
+# the host makes the next ops. Off by default: on the H100 (benchmarks/diag_latency.py,
+# 2026-11-23 run 8) it made the 5-op chain of 16M float32 slower, 245-289 us batched against
+# 142-145 held (the first op is then written and read back rather than fused), and a + b with
+# a synchronize no faster.
+EAGER = os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "0") == "1"
 # Whether ops are held; read on the hot path as a module global.
 on = os.environ.get(ENV, "1") != "0"
 _checked = False

@@ -33,9 +33,11 @@ MAX_GRID = 65535
 MAX_PLANS = 256
 # matrices of order above BLOCKED_MIN are factorized in block columns of NB (NB_OP: per
 # factorization, "cholesky", "lu", "qr", where it differs) (a panel dispatch,
-# then the trailing update as a matmul); smaller ones whole, in one dispatch
+# then the trailing update as a matmul); smaller ones whole, in one dispatch. 32: on the H100
+# (tune_linalg.py, 2026-11-23 run 8) float64 1024^2 cholesky 2.25 ms against 2.93 with 64, solve
+# 11.7 against 12.9, qr 48.8 against 57.3 (a diagonal block or panel is one workgroup's work)
 BLOCKED_MIN = 64
-NB = 64
+NB = 32
 NB_OP = {}
 
 _plans = {}
@@ -435,51 +437,29 @@ GEMM_TILE = 64
 S_UPPER, S_UNIT, S_CONJ, S_SHARED = 1, 2, 4, 8
 X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
 X_UPPER, X_IDENT = 16, 32
-# columns of X per TRSM workgroup (256 / TRSM_CW invocations per column)
-TRSM_CW = 16
+# columns of X per TRSM workgroup (256 / TRSM_CW invocations per column); 8: on the H100, float64
+# 1024^2 cholesky 2.29 ms against 2.93 with 16, solve 11.2 against 12.9 (run 8)
+TRSM_CW = 8
 # the most elements of the shared array (GS; 4096: a 64 x 64 cholesky diagonal block)
 SHARED_MAX = 4096
 # invocations of the one-workgroup-a-matrix steps (panels, the cholesky diagonal block): 256,
-# or up to 1024 where the device's shared memory holds their reduction arrays
-PANEL_NT = 256
+# or up to 1024 where the device's shared memory holds their reduction arrays. 1024: on the H100,
+# float64 1024^2 qr 38.2 ms against 57.3 with 256, and no slower elsewhere (run 8)
+PANEL_NT = 1024
 # the TRSM's block of X in shared memory (else read and written in device memory)
 TRSM_SHARED = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
 # 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
 # of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
-# (chosen by that reasoning and lavapipe; not measured on a GPU yet)
+# (on the H100, run 8: float64 1024^2 solve 12.9 ms against 23.9 with 0)
 PANEL_IB = 16
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
-# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison) or
-# "mmstep" (the matmul family's kernel as steps of the plan, as matmul_update records it)
+# "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
+# H100 the plan was 1.3-1.5x faster, run 8)
 UPDATE = "plan"
 # most workgroups of an AUX step (grid-stride loop)
 AUX_GROUPS = 1024
 MAX_Z = 65535
-
-
-class _Capture:
-    """A device proxy that keeps the dispatches recorded through it (_Rec._mm_step)."""
-
-    def __init__(self, dev):
-        self._dev = dev
-        self.calls = []
-
-    def __getattr__(self, name):
-        return getattr(self._dev, name)
-
-    def launch(self, shader, spec, buffers, writes, push, count=0, groups=(), **kw):
-        if count or not groups:
-            self.calls.append(None)   # (a 1-D launch: not captured)
-            return
-        self.calls.append((shader, spec, list(buffers), list(writes), np.array(push), groups))
-
-
-class _Placeholder:
-    """An allocation stand-in: its device, a marker address, a size."""
-
-    def __init__(self, device, address, nbytes):
-        self.device, self.address, self.nbytes = device, address, nbytes
 
 
 def shared_elements(dev, dt):
@@ -563,70 +543,10 @@ class _Rec:
         if UPDATE == "matmul":
             self.steps.append(("mm", c, a, b, m, n, k, flags))
             return
-        if UPDATE == "mmstep" and self._mm_step(c, a, b, m, n, k, flags):
-            return
         w = [m, n, k, flags, 0, a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]]
         g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
         self.step("linalg_gemm", w, g, [(a[0], False, 16, None), (b[0], False, 18, None),
                                         (c[0], True, 20, None)])
-
-    def _mm_step(self, c, a, b, m, n, k, flags):
-        """C +-= op(A) op(B) as a step of the matmul family's kernel within this plan: the
-        dispatch that _matmul.matmul_update records, captured from it (through a device proxy
-        and placeholder allocations whose addresses mark the words to patch), so that the
-        matmul family's push layout stays its own. False where it does not apply (conjugated
-        operands, an assignment, a layout matmul_update refuses, more than one dispatch): the
-        own GEMM step then."""
-        from . import _matmul as mm
-
-        if table.DTYPES[self.dt.name][3] != "c":
-            flags &= ~(G_CA | G_CB)
-        if flags & (G_CA | G_CB) or not flags & G_ACC:
-            return False
-        dt, nbatch, it = self.dt, self.nbatch, self.dt.itemsize
-        cap = _Capture(self.dev)
-        marks = {}
-
-        def view(op, rows, cols, trans):
-            ref, off, ld, bs = op
-            st = (1, ld) if trans else (ld, 1)
-            shape, strides = (rows, cols), st
-            if nbatch > 1:
-                shape, strides = (nbatch, rows, cols), (bs,) + st
-            extent = off + 1 + sum((d - 1) * abs(x) for d, x in zip(shape, strides))
-            fake = marks.get(ref)
-            if fake is None:
-                fake = marks[ref] = _Placeholder(cap, (len(marks) + 1) << 44, extent * it)
-            fake.nbytes = max(fake.nbytes, extent * it)
-            return _launch.result_type._new(fake, dt, shape, strides, off)
-
-        C = view(c, m, n, False)
-        A = view(a, m, k, flags & G_TA)
-        B = view(b, k, n, flags & G_TB)
-        try:
-            if not mm.supports_matmul_update(C, A, B):
-                return False
-            mm.matmul_update(C, A, B, -1 if flags & G_NEG else 1)
-        except NotNative:
-            return False
-        if len(cap.calls) != 1 or cap.calls[0] is None:
-            return False
-        shader, spec, allocs, writes, push, groups = cap.calls[0]
-        by_addr = {f.address >> 32: ref for ref, f in marks.items()}
-        words, patches = [int(v) for v in push], []
-        for i in range(len(words) - 1):
-            ref = by_addr.get(words[i + 1]) if words[i] == 0 else None
-            if ref is not None:
-                patches.append((i, ADDRESS) + ref)
-                words[i] = words[i + 1] = 0
-        if {p[2:] for p in patches} != {by_addr[f.address >> 32] for f in allocs}:
-            return False
-        buffers = []
-        for f, wr in zip(allocs, writes):
-            ref = by_addr[f.address >> 32]
-            buffers.append((ref[0], ref[1], bool(wr)))
-        self.steps.append((shader, list(spec), words, tuple(groups), buffers, patches))
-        return True
 
     def trsm(self, t, x, nb, ncols, flags):
         """X = T^-1 X; t (ref, offset, ld, batch stride), x (ref, offset, rs, cs, batch stride)."""

@@ -98,17 +98,19 @@ FORCE_TILES = None
 SWIZZLE = 0
 
 # NVIDIA's (vendor 0x10DE) own values of the knobs above and below, replacing them on such
-# devices. NOT MEASURED ON A GPU YET (no H100 run this session: benchmarks/tune_matmul.py times
-# every alternative); reasoned from the hardware: float64 128 x 64 tiles (32 double accumulators
-# per invocation: about 110 registers, two workgroups per SM, where 8 x 8 doubles need ~170 and
-# allow one), tile rows in groups of 8 (a 4096^2 float32 B is 64 MiB, more than the H100's 50 MiB
-# L2), and 2^18 invocations for the direct path's split-K (about 1 MiB of loads in flight, what
-# HBM3's bandwidth-latency product asks for; 2^16 leaves it latency-bound).
+# devices: 2^18 invocations for the direct path's split-K (about 1 MiB of loads in flight, what
+# HBM3's bandwidth-latency product asks for; reasoned, not yet measured). The H100 run of
+# 2026-11-23 (run 8, tune_matmul.py) dropped the others: SWIZZLE = 8 made float32 4096^2 slower
+# (6.5 TFLOP/s against 9.0 without) and float64 128 x 64 tiles changed nothing.
 NVIDIA = {
-    "FAST": {4: FAST[4], 8: dict(FAST[8], big=(16, 16, 8, 4, 8))},
-    "SWIZZLE": 8,
     "DIRECT_SPLIT_THREADS": 1 << 18,
 }
+# dtypes whose tiled products (one batch dimension at most, no split-K) run as the linalg
+# family's GEMM step (64 x 64 tiles, 4 x 4 an invocation, strided through shared memory) rather
+# than this family's kernel. On the H100 (2026-11-23 run 8) that step made float64 1024^3 in
+# 0.24 ms (8.8 TFLOP/s) against 2.7 ms for this kernel, whose float64 paths all ran at about
+# 1 TFLOP/s (every tile shape tried; cause not found); float32 was 11.5 against 15.3 TFLOP/s.
+GEMM_STEP_CODES = "d"
 
 
 def _knob(dev, name):
@@ -458,6 +460,11 @@ def _matmul(x1, x2):
     spec, gxy, splits, kc, mode = _config(
         dev, code, m, n, k, nbatch, (x1._offset, a_st[-2], a_st[-1], bs[0]),
         (x2._offset, b_st[-1], b_st[-2], bs[1]))
+    b = _reduce._Builder()
+    res = b.out(total * dt.itemsize, dt, out_shape)
+    if (code in GEMM_STEP_CODES and gxy is not None and splits == 1
+            and _gemm_step(b, res, dev, dt, m, n, k, nbatch, len(bsh), a_st, b_st, bs)):
+        return _compiled(key, dev, dt, b)(x1, x2)
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
@@ -469,8 +476,6 @@ def _matmul(x1, x2):
         groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
         groups = (gxy[0], gxy[1], min(nbatch * splits, MAX_GRID))
-    b = _reduce._Builder()
-    res = b.out(total * dt.itemsize, dt, out_shape)
     dst = res if splits == 1 else b.temp(splits * total * dt.itemsize)
     buffers = [(dst[0], dst[1], True), (ARG, 0, False), (ARG, 1, False)]
     patches = [(A_C, ADDRESS, dst[0], dst[1]), (A_A, ADDRESS, ARG, 0), (W_A_OFF, OFFSET, ARG, 0),
@@ -486,9 +491,46 @@ def _matmul(x1, x2):
         b.second_shader = sum_shader
         _reduce._pass(b, sum_shader, "sum", dst, splits, total, total, 0, 1, total, res,
                       single=splits <= SPLIT_SINGLE_PASS)
+    return _compiled(key, dev, dt, b)(x1, x2)
+
+
+def _compiled(key, dev, dt, b):
     args = [("array", dt.itemsize), ("array", dt.itemsize)]
     plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
     _plans[key] = plan
-    return plan(x1, x2)
+    return plan
+
+
+def _gemm_step(b, res, dev, dt, m, n, k, nbatch, nbdims, a_st, b_st, bs):
+    """Records x1 @ x2 as the linalg family's GEMM step (see GEMM_STEP_CODES) into builder b;
+    False where its layout does not fit: more than one batch dimension, an operand with
+    neither a unit column nor a unit row stride, a negative stride."""
+    from . import _linalg
+
+    shader = _linalg._shader("linalg_gemm", dt, dev)
+    if shader is None or nbdims > 1 or nbatch > _linalg.MAX_Z:
+        return False
+    flags, lds = 0, []
+    for st, bsx, flag in ((a_st, bs[0][1], _linalg.G_TA), (b_st, bs[1][1], _linalg.G_TB)):
+        if min(st[-2], st[-1], bsx) < 0:
+            return False
+        if st[-1] == 1:
+            lds.append(st[-2])
+        elif st[-2] == 1:
+            lds.append(st[-1])
+            flags |= flag
+        else:
+            return False
+    w = [0] * _linalg.PUSH_WORDS
+    w[0:14] = [m, n, k, flags, 0, 0, lds[0], bs[0][1], 0, lds[1], bs[1][1], 0, n, m * n]
+    w = [v & 0xFFFFFFFF for v in w]
+    t = _linalg.GEMM_TILE
+    groups = (-(-n // t), -(-m // t), nbatch)
+    buffers = [(ARG, 0, False), (ARG, 1, False), (res[0], res[1], True)]
+    patches = [(16, ADDRESS, ARG, 0), (5, OFFSET, ARG, 0), (18, ADDRESS, ARG, 1),
+               (8, OFFSET, ARG, 1), (20, ADDRESS, res[0], res[1])]
+    b.steps.append((shader, [_linalg.CODES["linalg_gemm"], 256, 1024], w, groups, buffers,
+                    patches))
+    return True

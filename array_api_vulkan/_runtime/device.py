@@ -24,13 +24,16 @@ MAX_PENDING_BYTES = 1 << 30
 MAX_INFLIGHT = 2
 # Past these, pending work is also submitted whenever the GPU has finished everything submitted
 # before, so that it runs while the host records the next ops instead of after (a poll of the
-# last batch's fence per op until then). Submits go through the runtime's submit thread. The
-# count stays above a thousand so that a chain of a thousand small ops is still one submission.
-EARLY_SUBMIT_DISPATCHES = 1024
+# last batch's fence per op until then). On the H100 (benchmarks/diag_latency.py, 2026-11-23
+# run 8) a dependent chain of 1000 small ops took 7.8 us an op at 64 dispatches, 8.1 at 128,
+# 8.6 at 256 and 11.6 at 1024 (torch: 12.5): the GPU starts on the chain sooner.
+EARLY_SUBMIT_DISPATCHES = 64
 EARLY_SUBMIT_BYTES = 16 << 20  # read and written
 # Whether that early submit is made by the recording thread itself rather than the submit
-# thread (ARRAY_API_VULKAN_EARLY_INLINE=1; benchmarks/diag_latency.py compares the two).
-EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "0") == "1"
+# thread (ARRAY_API_VULKAN_EARLY_INLINE=0 hands it to the thread). Inline, with fusion on, an
+# a + b of 16M float32 with a synchronize took 135 us against 169, and the 5-op chain 264
+# against 315 (run 8).
+EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "1") == "1"
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
