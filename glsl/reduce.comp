@@ -384,8 +384,12 @@ Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
         precise R_C m = s1 / R_C(acc.i);
         precise R_C m2 = s2 - s1 * m;
         acc.a = m;
-#if R_K == K_FLOAT
-        // (rounding can leave a tiny negative M2: clamp it, but keep a NaN, which max() drops)
+#if R_K == K_FLOAT && R_BITS == 32
+        // (rounding can leave a tiny negative M2: clamp it, but keep a NaN, which max() drops.
+        // The NaN test is on the bits: NVIDIA's float32 code gave var([nan]) == 0 with the
+        // select alone (H100, 2026-11-23), as if it had become a max().)
+        acc.b = (floatBitsToUint(m2) & 0x7fffffffu) > 0x7f800000u ? m2 : (m2 < R_C(0) ? R_C(0) : m2);
+#elif R_K == K_FLOAT
         acc.b = m2 < R_C(0) ? R_C(0) : m2;
 #else
         acc.b = m2; // (var/std are real-only: complex variants never take this op)
