@@ -26,6 +26,12 @@
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
 //   7 GEMM, 8 TRSM, 9 AUX: the blocked paths' many-workgroup steps (a batch item per
 //              gl_WorkGroupID.z; push layouts at their functions below)
+//  10 EIGH     symmetric eigensolver (real dtypes), cyclic Jacobi in parallel (round-robin)
+//              order: the lower triangle of A symmetrized and scaled by a power of two into a
+//              working copy (gS where FLAG_SHARED, else W), V (FLAG_VECTORS) accumulated in P;
+//              eigenvalues ascending in O1 (n), eigenvectors as columns in O2 (n x n);
+//              w[4] the most sweeps. NaN or inf in the lower triangle: all NaN. Needs NT >= n
+//              rounded up to even (the pairs' rotations live in red_v / red_c / red_i).
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
 // (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises. FLAG_ST0 zeroes
 // ST[b] first (the first step of a blocked factorization).
@@ -79,6 +85,9 @@ layout(constant_id = 1) const uint NT = 256;
 #define OP_GEMM 7
 #define OP_TRSM 8
 #define OP_AUX 9
+#define OP_EIGH 10
+#define FLAG_VECTORS 8192u
+#define FLAG_SHARED 16384u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -1023,6 +1032,245 @@ void aux()
     }
 }
 
+#if T_K != K_CPLX
+// -- EIGH: cyclic Jacobi, parallel ordering (docs/kernels.md, "eigh") ------------------------
+// Push: w[0] n, w[2] nbatch, w[3] flags (FLAG_VECTORS, FLAG_SHARED), w[4] the most sweeps,
+// w[5..8] A's offset and strides (only its lower triangle is read); addresses A 16, W 20 (the
+// working copy where it is not in gS), P 22 (V), O1 24 (eigenvalues), O2 26 (eigenvectors).
+// A sweep is m - 1 steps (m = n rounded up to even; index n is a dummy for odd n) of m / 2
+// disjoint rotations (the circle method: index 0 fixed, the others turning), every step two
+// phases between barriers: (1) one invocation a pair computes its rotation (Rutishauser:
+// t = sign(th) / (|th| + sqrt(th^2 + 1)), th = (aqq - app) / (2 apq)); (2) one invocation a 2 x 2
+// block of pairs (k1 <= k2) applies both rotations, J1^T A12 J2, writing the block and its
+// mirror (A stays exactly symmetric), the diagonal block gets app - t apq, aqq + t apq and
+// zeros; V's rows are rotated in the same phase. A rotation is skipped where |apq| is at most
+// eps sqrt(|app aqq|) (relative accuracy) or eps^2 ||A||_F; sweeps end after one without a
+// rotation, or after w[4].
+#if T_BITS == 64
+#define EIGH_EPS 2.220446049250313e-16lf
+#else
+#define EIGH_EPS 1.1920929e-07
+#endif
+bool e_sh;
+uint e_wb;
+
+T_R ega(MatT W, uint e)
+{
+    return e_sh ? T_R(gS[e]) : T_R(W.v[e_wb + e]);
+}
+
+void esa(MatT W, uint e, T_R v)
+{
+    if (e_sh)
+        gS[e] = T_C(v);
+    else
+        W.v[e_wb + e] = T_S(v);
+}
+
+// the workgroup's sum (max where !add) of v, the same in every invocation
+T_R wg_reduce(T_R v, bool add)
+{
+    uint lid = gl_LocalInvocationID.x;
+    sync();
+    red_v[lid] = v;
+    sync();
+    if (lid == 0) {
+        T_R r = red_v[0];
+        for (uint i = 1; i < NT; i++)
+            r = add ? r + red_v[i] : max(r, red_v[i]);
+        red_v[0] = r;
+    }
+    sync();
+    T_R r = red_v[0];
+    sync();
+    return r;
+}
+
+T_R eigh_nan()
+{
+#if T_BITS == 64
+    return packDouble2x32(uvec2(0u, 0x7ff80000u));
+#else
+    return uintBitsToFloat(0x7fc00000u);
+#endif
+}
+
+void eigh(uint b)
+{
+    uint n = p.w[0], flags = p.w[3], maxsw = p.w[4];
+    uint lid = gl_LocalInvocationID.x;
+    bool vec = (flags & FLAG_VECTORS) != 0u;
+    e_sh = (flags & FLAG_SHARED) != 0u;
+    uint nn = n * n;
+    e_wb = b * nn;
+    MatT W = MatT(addr(20));
+    MatT V = MatT(addr(22));
+    OutR O1 = OutR(addr(24));
+    MatT O2 = MatT(addr(26));
+    InT A = InT(addr(16));
+    uint base = p.w[5] + b * p.w[8], rs = p.w[6], cs = p.w[7];
+    // the lower triangle's largest |a|, or -1 where one is NaN or inf
+    T_R mx = T_R(0);
+    for (uint e = lid; e < nn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        if (j <= i) {
+            T_R v = T_R(A.v[base + i * rs + j * cs]);
+            if (isnan(v) || isinf(v))
+                mx = T_R(-1);
+            else if (mx >= T_R(0))
+                mx = max(mx, abs(v));
+        }
+    }
+    // any non-finite entry: every output NaN
+    T_R badc = wg_reduce(mx < T_R(0) ? T_R(1) : T_R(0), true);
+    if (badc > T_R(0)) {
+        T_R nv = eigh_nan();
+        for (uint i = lid; i < n; i += NT)
+            O1.v[b * n + i] = nv;
+        if (vec)
+            for (uint e = lid; e < nn; e += NT)
+                O2.v[b * nn + e] = T_S(nv);
+        return;
+    }
+    mx = wg_reduce(mx, false);
+    // scale by a power of two (exact) so that the largest |a| is in [0.5, 1)
+    int ex = 0;
+    if (mx > T_R(0))
+        frexp(mx, ex);
+    T_R sc = ldexp(T_R(1), -ex);
+    T_R ss = T_R(0);
+    for (uint e = lid; e < nn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        uint hi = max(i, j), lo = min(i, j);
+        T_R v = T_R(A.v[base + hi * rs + lo * cs]) * sc;
+        esa(W, e, v);
+        ss += v * v;
+        if (vec)
+            V.v[b * nn + e] = T_S(i == j ? T_R(1) : T_R(0));
+    }
+    T_R fro = sqrt(wg_reduce(ss, true));
+    T_R floor_ = T_R(EIGH_EPS) * T_R(EIGH_EPS) * fro;
+    uint m = n + (n & 1u);
+    uint P = m / 2u, hf = NT / 2u;
+    for (uint sw = 0; sw < maxsw; sw++) {
+        T_R rot = T_R(0);
+        for (uint st = 0; st + 1u < m; st++) {
+            // (1) the rotations of this step's pairs
+            for (uint k = lid; k < P; k += NT) {
+                uint ia = k == 0u ? 0u : ((k - 1u + st) % (m - 1u)) + 1u;
+                uint kb = m - 1u - k;
+                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (m - 1u)) + 1u;
+                uint pi = min(ia, ib), qi = max(ia, ib);
+                T_R c = T_R(1), s = T_R(0), dp = T_R(0), dq = T_R(0);
+                if (qi < n) {
+                    T_R app = ega(W, pi * n + pi), aqq = ega(W, qi * n + qi);
+                    T_R apq = ega(W, pi * n + qi);
+                    T_R aa = abs(apq);
+                    if (aa > floor_ && aa > T_R(EIGH_EPS) * sqrt(abs(app)) * sqrt(abs(aqq))) {
+                        T_R th = (aqq - app) / (T_R(2) * apq);
+                        T_R at = abs(th);
+                        T_R t = at * T_R(EIGH_EPS) > T_R(1) ? T_R(0.5) / at
+                                                             : T_R(1) / (at + sqrt(at * at + T_R(1)));
+                        if (th < T_R(0))
+                            t = -t;
+                        c = T_R(1) / sqrt(t * t + T_R(1));
+                        s = t * c;
+                        dp = app - t * apq;
+                        dq = aqq + t * apq;
+                        rot += T_R(1);
+                    }
+                }
+                red_v[k] = c;
+                red_c[k] = T_C(s);
+                red_v[hf + k] = dp;
+                red_c[hf + k] = T_C(dq);
+                red_i[k] = pi | (qi << 16);
+            }
+            sync();
+            // (2) the 2 x 2 blocks of pairs (k1 <= k2), and V's rows
+            for (uint t2 = lid; t2 < P * P; t2 += NT) {
+                uint k1 = t2 / P, k2 = t2 - k1 * P;
+                if (k1 > k2)
+                    continue;
+                T_R c1 = red_v[k1], s1 = T_R(red_c[k1]);
+                T_R c2 = red_v[k2], s2 = T_R(red_c[k2]);
+                if (s1 == T_R(0) && s2 == T_R(0))
+                    continue;
+                uint p1 = red_i[k1] & 0xffffu, q1 = red_i[k1] >> 16;
+                uint p2 = red_i[k2] & 0xffffu, q2 = red_i[k2] >> 16;
+                if (k1 == k2) {
+                    esa(W, p1 * n + p1, red_v[hf + k1]);
+                    esa(W, q1 * n + q1, T_R(red_c[hf + k1]));
+                    esa(W, p1 * n + q1, T_R(0));
+                    esa(W, q1 * n + p1, T_R(0));
+                    continue;
+                }
+                bool h1 = q1 < n, h2 = q2 < n;
+                T_R apr = ega(W, p1 * n + p2);
+                T_R aps = h2 ? ega(W, p1 * n + q2) : T_R(0);
+                T_R aqr = h1 ? ega(W, q1 * n + p2) : T_R(0);
+                T_R aqs = h1 && h2 ? ega(W, q1 * n + q2) : T_R(0);
+                T_R bpr = c1 * apr - s1 * aqr, bps = c1 * aps - s1 * aqs;
+                T_R bqr = s1 * apr + c1 * aqr, bqs = s1 * aps + c1 * aqs;
+                T_R npr = c2 * bpr - s2 * bps, nps = s2 * bpr + c2 * bps;
+                T_R nqr = c2 * bqr - s2 * bqs, nqs = s2 * bqr + c2 * bqs;
+                esa(W, p1 * n + p2, npr);
+                esa(W, p2 * n + p1, npr);
+                if (h2) {
+                    esa(W, p1 * n + q2, nps);
+                    esa(W, q2 * n + p1, nps);
+                }
+                if (h1) {
+                    esa(W, q1 * n + p2, nqr);
+                    esa(W, p2 * n + q1, nqr);
+                }
+                if (h1 && h2) {
+                    esa(W, q1 * n + q2, nqs);
+                    esa(W, q2 * n + q1, nqs);
+                }
+            }
+            if (vec) {
+                for (uint t2 = lid; t2 < n * P; t2 += NT) {
+                    uint i = t2 / P, k = t2 - i * P;
+                    T_R s = T_R(red_c[k]);
+                    if (s == T_R(0))
+                        continue;
+                    T_R c = red_v[k];
+                    uint pi = red_i[k] & 0xffffu, qi = red_i[k] >> 16;
+                    uint vp = b * nn + i * n + pi, vq = b * nn + i * n + qi;
+                    T_R a = T_R(V.v[vp]), d = T_R(V.v[vq]);
+                    V.v[vp] = T_S(c * a - s * d);
+                    V.v[vq] = T_S(s * a + c * d);
+                }
+            }
+            sync();
+        }
+        if (wg_reduce(rot, true) == T_R(0))
+            break;
+    }
+    // eigenvalues ascending: the rank of each (ties by index), into red_i
+    T_R us = ldexp(T_R(1), ex);
+    for (uint i = lid; i < n; i += NT) {
+        T_R di = ega(W, i * n + i);
+        uint r = 0;
+        for (uint j = 0; j < n; j++) {
+            T_R dj = ega(W, j * n + j);
+            if (dj < di || (dj == di && j < i))
+                r++;
+        }
+        red_i[i] = r;
+        O1.v[b * n + r] = di * us;
+    }
+    if (vec) {
+        sync();
+        for (uint e = lid; e < nn; e += NT) {
+            uint i = e / n, j = e - i * n;
+            O2.v[b * nn + i * n + red_i[j]] = V.v[b * nn + e];
+        }
+    }
+}
+#endif
+
 void main()
 {
     if (OP == OP_GEMM) {
@@ -1050,4 +1298,8 @@ void main()
         qr(b);
     else if (OP == OP_LU)
         lu_panel(b);
+#if T_K != K_CPLX
+    else if (OP == OP_EIGH)
+        eigh(b);
+#endif
 }
