@@ -1149,7 +1149,7 @@ void eigh(uint b)
             V.v[b * nn + e] = T_S(i == j ? T_R(1) : T_R(0));
     }
     T_R fro = sqrt(wg_reduce(ss, true));
-    T_R floor_ = T_R(EIGH_EPS) * T_R(EIGH_EPS) * fro;
+    T_R floor_ = T_R(EIGH_EPS) * fro / T_R(4u * n);
     uint m = n + (n & 1u);
     uint P = m / 2u, hf = NT / 2u;
     for (uint sw = 0; sw < maxsw; sw++) {
