@@ -4,8 +4,8 @@ Native (kernels layer, asked first through _kernels._linalg.supports): cholesky,
 solve, inv, qr (_kernels/_linalg.py: one dispatch each for small matrices, one compiled plan of
 blocked steps for large ones), matmul, tensordot, vecdot, matrix_power (repeated squaring on
 matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf,
--inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh of real matrices up to
-256 x 256 (cyclic Jacobi, one workgroup a matrix). Complex or larger eigh and eigvalsh, eig,
+-inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh up to 256 x 256
+(cyclic Jacobi, one workgroup a matrix). Larger eigh and eigvalsh, eig,
 eigvals, svd, svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
 host (counted fallbacks).
 """

@@ -134,9 +134,9 @@ def supports(op, x, b=None):
     if b is not None and (b._dtype != dt or not _fits(b)):
         return False
     if op == "eigh":
-        # real dtypes; one workgroup a matrix, the rotations of a step in its reduction arrays
+        # one workgroup a matrix, the rotations of a step in its reduction arrays
         # (NT >= n), O(n^3) a sweep in one workgroup: larger ones go to the host
-        return table.DTYPES[dt.name][3] != "c" and x._shape[-1] <= EIGH_MAX
+        return x._shape[-1] <= EIGH_MAX
     if op == "qr":
         order = min(x._shape[-2:])
         batch = x._shape[:-2]
@@ -235,8 +235,8 @@ def qr(x, complete):
 
 
 def eigh(x, want_vectors):
-    """(eigenvalues, eigenvectors or None) Arrays of symmetric x (its lower triangle), the
-    eigenvalues ascending: the caller has asked supports("eigh", x)."""
+    """(eigenvalues (real dtype), eigenvectors or None) Arrays of symmetric or Hermitian x (its
+    lower triangle), the eigenvalues ascending: the caller has asked supports("eigh", x)."""
     return _native(_eigh(x, want_vectors), "eigh")
 
 
@@ -460,7 +460,8 @@ def _eigh_gs(dev, dt, n, nt):
     limits = getattr(dev, "limits", None) or {}
     limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
     it = dt.itemsize
-    other = nt * (it + 4 + it) + 2048 * 4
+    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
+    other = nt * (real + 4 + it) + 2048 * 4
     need = -(-n * n // 64) * 64
     if need <= 1024:
         return 1024, True
@@ -473,7 +474,7 @@ def _eigh(x, want_vectors):
     dev = x._alloc.device
     dt = x._dtype
     shader = _shader("linalg_eigh", dt, dev)
-    if shader is None or not _fits(x) or table.DTYPES[dt.name][3] == "c":
+    if shader is None or not _fits(x):
         return None
     n = x._shape[-1]
     if n > EIGH_MAX:
@@ -484,8 +485,9 @@ def _eigh(x, want_vectors):
     x, batch, bst = prep
     nbatch = math.prod(batch)
     wshape, vshape = batch + (n,), batch + (n, n)
+    rdt = _real(dt)
     if nbatch == 0 or n == 0:
-        return (_launch.result_type._new(dev.alloc(0), dt, wshape),
+        return (_launch.result_type._new(dev.alloc(0), rdt, wshape),
                 _launch.result_type._new(dev.alloc(0), dt, vshape) if want_vectors else None)
     nt = _eigh_nt(n)
     gs, shared = _eigh_gs(dev, dt, n, nt)
@@ -495,7 +497,7 @@ def _eigh(x, want_vectors):
         flags = (FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
         w[0:5] = [n, n, nbatch, flags, EIGH_SWEEPS]
         _matrix_words(w, W_A, x, bst)
-        outs = [(nbatch * n * dt.itemsize, dt, wshape, _launch._c_strides(wshape))]
+        outs = [(nbatch * n * rdt.itemsize, rdt, wshape, _launch._c_strides(wshape))]
         bufs = [(ARG, 0, False, A_IN, W_A), (OUT, 0, True, A_O1, None)]
         temps = [4 if shared else nbatch * n * n * dt.itemsize]
         bufs.append((TMP, 0, True, A_W, None))
