@@ -1148,6 +1148,12 @@ void eigh(uint b)
     int ex = 0;
     if (mx > T_R(0))
         frexp(mx, ex);
+    // 2^-ex and 2^ex both normal (near the range's ends the largest |a| lands beside [0.5, 1))
+#ifdef EIGH_DOUBLE
+    ex = clamp(ex, -1020, 1020);
+#else
+    ex = clamp(ex, -124, 124);
+#endif
     T_R sc = ldexp(T_R(1), -ex);
     T_R ss = T_R(0);
     for (uint e = lid; e < nn; e += NT) {

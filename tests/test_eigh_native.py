@@ -134,8 +134,10 @@ def test_eigh_special(dt):
     qh = np.conj(q.T)
     d = np.array([3.0, 3.0, 3.0, -1.0, -1.0, 0.0, 0.0, 2.0, 5.0, 5.0, -7.0, 1e-3])
     big = 1e30 if _real(dt) == np.float64 else 1e18
+    top = 1e300 if _real(dt) == np.float64 else 4e37     # near the range's end: no overflow
     cases = [np.eye(n), np.diag(d), (q * d) @ qh, -((q * np.abs(d + 1)) @ qh) - np.eye(n),
-             np.zeros((n, n)), np.ones((n, n)), np.diag(d) * big, (q * d) @ qh * 1e-20]
+             np.zeros((n, n)), np.ones((n, n)), np.diag(d) * big, (q * d) @ qh * 1e-20,
+             (q * d) @ qh * top]
     for c in cases:
         a = c.astype(_np(dt))
         with native(dt):
