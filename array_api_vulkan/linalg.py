@@ -4,8 +4,9 @@ Native (kernels layer, asked first through _kernels._linalg.supports): cholesky,
 solve, inv, qr (_kernels/_linalg.py: one dispatch each for small matrices, one compiled plan of
 blocked steps for large ones), matmul, tensordot, vecdot, matrix_power (repeated squaring on
 matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf,
--inf, 'fro') through elementwise ops and reductions. eigh, eigvalsh, eig, eigvals, svd,
-svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
+-inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh up to 256 x 256
+(cyclic Jacobi, one workgroup a matrix). Larger eigh and eigvalsh, eig,
+eigvals, svd, svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
 host (counted fallbacks).
 """
 import math
@@ -158,6 +159,8 @@ def diagonal(x, /, *, offset=0):
 
 def eigh(x, /):
     dt = _float(x, "eigh", square=True)
+    if _klinalg.supports("eigh", x):
+        return EighResult(*_klinalg.eigh(x, True))
     w, v = _host("eigh", lambda a: tuple(np.linalg.eigh(a)), x)
     from ._data_type_functions import astype
     return EighResult(astype(w, _real(dt), copy=False), astype(v, dt, copy=False))
@@ -165,6 +168,8 @@ def eigh(x, /):
 
 def eigvalsh(x, /):
     dt = _float(x, "eigvalsh", square=True)
+    if _klinalg.supports("eigh", x):
+        return _klinalg.eigh(x, False)[0]
     return _host("eigvalsh", np.linalg.eigvalsh, x, dtype=_real(dt))
 
 

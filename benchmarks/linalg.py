@@ -22,9 +22,19 @@ def host_inputs(n, batch):
     return a, s, b, small
 
 
+def sym_inputs():
+    """eigh's inputs: a 64 x 64 covariance (the PCA workload's size) and 1000 symmetric 32 x 32."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((2000, 64))
+    cov = np.cov(x, rowvar=False)
+    g = rng.standard_normal((1000, 32, 32))
+    return cov, g + np.swapaxes(g, -1, -2)
+
+
 def workloads(m, to_dev, n, batch):
     """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
     a, s, b, small = host_inputs(n, batch)
+    cov, syms = sym_inputs()
     la = m.linalg
     f64 = "float64"
 
@@ -51,6 +61,12 @@ def workloads(m, to_dev, n, batch):
         f"batched_cholesky_f32_{batch}x32": (
             lambda: (dev(small @ np.swapaxes(small, -1, -2) + np.eye(32), "float32"),),
             lambda x: la.cholesky(x), batch * 32 ** 3 / 3),
+        # eigh: ours is a cyclic Jacobi (one workgroup a matrix); flops vary with the sweeps
+        "eigh_f32_64": (lambda: (dev(cov, "float32"),), lambda x: la.eigh(x), None),
+        "eigh_f64_64": (lambda: (dev(cov),), lambda x: la.eigh(x), None),
+        "eigvalsh_f64_64": (lambda: (dev(cov),), lambda x: la.eigvalsh(x), None),
+        "batched_eigh_f32_1000x32": (lambda: (dev(syms, "float32"),), lambda x: la.eigh(x), None),
+        "batched_eigh_f64_1000x32": (lambda: (dev(syms),), lambda x: la.eigh(x), None),
     }
     return w
 

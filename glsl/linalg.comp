@@ -26,6 +26,12 @@
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
 //   7 GEMM, 8 TRSM, 9 AUX: the blocked paths' many-workgroup steps (a batch item per
 //              gl_WorkGroupID.z; push layouts at their functions below)
+//  10 EIGH     symmetric / Hermitian eigensolver, cyclic Jacobi in parallel (round-robin)
+//              order: the lower triangle of A symmetrized and scaled by a power of two into a
+//              working copy (gS where FLAG_SHARED, else W), V (FLAG_VECTORS) accumulated in P;
+//              eigenvalues ascending in O1 (n), eigenvectors as columns in O2 (n x n);
+//              w[4] the most sweeps. NaN or inf in the lower triangle: all NaN. Needs NT >= n
+//              rounded up to even (the pairs' rotations live in red_v / red_c / red_i).
 // CHOL and SOLVE write ST[b] = 0, or j + 1 for the first column j without a positive pivot
 // (CHOL) or with a zero pivot (SOLVE): the kernels layer reads it and raises. FLAG_ST0 zeroes
 // ST[b] first (the first step of a blocked factorization).
@@ -79,6 +85,9 @@ layout(constant_id = 1) const uint NT = 256;
 #define OP_GEMM 7
 #define OP_TRSM 8
 #define OP_AUX 9
+#define OP_EIGH 10
+#define FLAG_VECTORS 8192u
+#define FLAG_SHARED 16384u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -1023,6 +1032,269 @@ void aux()
     }
 }
 
+// -- EIGH: cyclic Jacobi, parallel ordering (docs/kernels.md, "eigh") ------------------------
+// Push: w[0] n, w[2] nbatch, w[3] flags (FLAG_VECTORS, FLAG_SHARED), w[4] the most sweeps,
+// w[5..8] A's offset and strides (only its lower triangle is read); addresses A 16, W 20 (the
+// working copy where it is not in gS), P 22 (V), O1 24 (eigenvalues), O2 26 (eigenvectors).
+// A sweep is m - 1 steps (m = n rounded up to even; index n is a dummy for odd n) of m / 2
+// disjoint rotations (the circle method: index 0 fixed, the others turning), every step two
+// phases between barriers: (1) one invocation a pair computes its rotation (Rutishauser:
+// t = sign(th) / (|th| + sqrt(th^2 + 1)), th = (aqq - app) / (2 apq)); (2) one invocation a 2 x 2
+// block of pairs (k1 <= k2) applies both rotations, J1^T A12 J2, writing the block and its
+// mirror (A stays exactly symmetric), the diagonal block gets app - t apq, aqq + t apq and
+// zeros; V's rows are rotated in the same phase. A rotation is skipped where |apq| is at most
+// eps sqrt(|app aqq|) (relative accuracy) or eps^2 ||A||_F; sweeps end after one without a
+// rotation, or after w[4].
+#if (T_K == K_CPLX && T_BITS == 128) || (T_K != K_CPLX && T_BITS == 64)
+#define EIGH_DOUBLE 1
+#define EIGH_EPS 2.220446049250313e-16lf
+#else
+#define EIGH_EPS 1.1920929e-07
+#endif
+bool e_sh;
+uint e_wb;
+
+T_C ega(MatT W, uint e)
+{
+    return e_sh ? gS[e] : T_C(W.v[e_wb + e]);
+}
+
+void esa(MatT W, uint e, T_C v)
+{
+    if (e_sh)
+        gS[e] = v;
+    else
+        W.v[e_wb + e] = T_S(v);
+}
+
+#if T_K == K_CPLX
+bool e_bad(T_C v) { return any(isnan(v)) || any(isinf(v)); }
+bool e_zero(T_C v) { return v.x == T_R(0) && v.y == T_R(0); }
+#else
+bool e_bad(T_C v) { return isnan(v) || isinf(v); }
+bool e_zero(T_C v) { return v == T_R(0); }
+#endif
+
+// the workgroup's sum (max where !add) of v, the same in every invocation
+T_R wg_reduce(T_R v, bool add)
+{
+    uint lid = gl_LocalInvocationID.x;
+    sync();
+    red_v[lid] = v;
+    sync();
+    if (lid == 0) {
+        T_R r = red_v[0];
+        for (uint i = 1; i < NT; i++)
+            r = add ? r + red_v[i] : max(r, red_v[i]);
+        red_v[0] = r;
+    }
+    sync();
+    T_R r = red_v[0];
+    sync();
+    return r;
+}
+
+T_R eigh_nan()
+{
+#ifdef EIGH_DOUBLE
+    return packDouble2x32(uvec2(0u, 0x7ff80000u));
+#else
+    return uintBitsToFloat(0x7fc00000u);
+#endif
+}
+
+// Hermitian (real: symmetric) A: the rotation of a pair is J with J[p][p] = J[q][q] = c (real),
+// J[p][q] = sg = s apq / |apq|, J[q][p] = -conj(sg): J^H A J zeroes apq (the real rotation of
+// D^H A D, D = diag(1, conj(apq) / |apq|), conjugated back by D).
+void eigh(uint b)
+{
+    uint n = p.w[0], flags = p.w[3], maxsw = p.w[4];
+    uint lid = gl_LocalInvocationID.x;
+    bool vec = (flags & FLAG_VECTORS) != 0u;
+    e_sh = (flags & FLAG_SHARED) != 0u;
+    uint nn = n * n;
+    e_wb = b * nn;
+    MatT W = MatT(addr(20));
+    MatT V = MatT(addr(22));
+    OutR O1 = OutR(addr(24));
+    MatT O2 = MatT(addr(26));
+    InT A = InT(addr(16));
+    uint base = p.w[5] + b * p.w[8], rs = p.w[6], cs = p.w[7];
+    // the lower triangle's largest |re| + |im|, or -1 where one is NaN or inf
+    T_R mx = T_R(0);
+    for (uint e = lid; e < nn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        if (j <= i) {
+            T_C v = T_C(A.v[base + i * rs + j * cs]);
+            if (e_bad(v))
+                mx = T_R(-1);
+            else if (mx >= T_R(0))
+                mx = max(mx, cabs1(v));
+        }
+    }
+    // any non-finite entry: every output NaN
+    T_R badc = wg_reduce(mx < T_R(0) ? T_R(1) : T_R(0), true);
+    if (badc > T_R(0)) {
+        T_R nv = eigh_nan();
+        for (uint i = lid; i < n; i += NT)
+            O1.v[b * n + i] = nv;
+        if (vec)
+            for (uint e = lid; e < nn; e += NT)
+                O2.v[b * nn + e] = T_S(T_C(nv));
+        return;
+    }
+    mx = wg_reduce(mx, false);
+    // scale by a power of two (exact) so that the largest |re| + |im| is in [0.5, 1)
+    int ex = 0;
+    if (mx > T_R(0))
+        frexp(mx, ex);
+    // 2^-ex and 2^ex both normal (near the range's ends the largest |a| lands beside [0.5, 1))
+#ifdef EIGH_DOUBLE
+    ex = clamp(ex, -1020, 1020);
+#else
+    ex = clamp(ex, -124, 124);
+#endif
+    T_R sc = ldexp(T_R(1), -ex);
+    T_R ss = T_R(0);
+    for (uint e = lid; e < nn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        uint hi = max(i, j), lo = min(i, j);
+        T_C v = cscale(T_C(A.v[base + hi * rs + lo * cs]), sc);
+        // the mirror conjugated, the diagonal real (its imaginary part not read, as LAPACK)
+        v = i == j ? creal(re(v)) : (i < j ? cconj(v) : v);
+        esa(W, e, v);
+        ss += abs2(v);
+        if (vec)
+            V.v[b * nn + e] = T_S(creal(i == j ? T_R(1) : T_R(0)));
+    }
+    T_R fro = sqrt(wg_reduce(ss, true));
+    T_R floor_ = T_R(EIGH_EPS) * fro / T_R(4u * n);
+    uint m = n + (n & 1u);
+    uint P = m / 2u, hf = NT / 2u;
+    for (uint sw = 0; sw < maxsw; sw++) {
+        T_R rot = T_R(0);
+        for (uint st = 0; st + 1u < m; st++) {
+            // (1) the rotations of this step's pairs
+            for (uint k = lid; k < P; k += NT) {
+                uint ia = k == 0u ? 0u : ((k - 1u + st) % (m - 1u)) + 1u;
+                uint kb = m - 1u - k;
+                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (m - 1u)) + 1u;
+                uint pi = min(ia, ib), qi = max(ia, ib);
+                T_R c = T_R(1), dp = T_R(0), dq = T_R(0);
+                T_C sg = creal(T_R(0));
+                if (qi < n) {
+                    T_R app = re(ega(W, pi * n + pi)), aqq = re(ega(W, qi * n + qi));
+                    T_C apq = ega(W, pi * n + qi);
+                    T_R aa = cabs(apq);
+                    if (aa > floor_ && aa > T_R(EIGH_EPS) * sqrt(abs(app)) * sqrt(abs(aqq))) {
+                        T_R th = (aqq - app) / (T_R(2) * aa);
+                        T_R at = abs(th);
+                        T_R t = at * T_R(EIGH_EPS) > T_R(1) ? T_R(0.5) / at
+                                                             : T_R(1) / (at + sqrt(at * at + T_R(1)));
+                        if (th < T_R(0))
+                            t = -t;
+                        c = T_R(1) / sqrt(t * t + T_R(1));
+                        sg = cscale(apq, t * c / aa);
+                        dp = app - t * aa;
+                        dq = aqq + t * aa;
+                        rot += T_R(1);
+                    }
+                }
+                red_v[k] = c;
+                red_c[k] = sg;
+                red_v[hf + k] = dp;
+                red_c[hf + k] = creal(dq);
+                red_i[k] = pi | (qi << 16);
+            }
+            sync();
+            // (2) the 2 x 2 blocks of pairs (k1 <= k2): J1^H A12 J2 and its mirror; V's rows
+            for (uint t2 = lid; t2 < P * P; t2 += NT) {
+                uint k1 = t2 / P, k2 = t2 - k1 * P;
+                if (k1 > k2)
+                    continue;
+                T_R c1 = red_v[k1], c2 = red_v[k2];
+                T_C s1 = red_c[k1], s2 = red_c[k2];
+                if (e_zero(s1) && e_zero(s2))
+                    continue;
+                uint p1 = red_i[k1] & 0xffffu, q1 = red_i[k1] >> 16;
+                uint p2 = red_i[k2] & 0xffffu, q2 = red_i[k2] >> 16;
+                if (k1 == k2) {
+                    T_C z = creal(T_R(0));
+                    esa(W, p1 * n + p1, creal(red_v[hf + k1]));
+                    esa(W, q1 * n + q1, red_c[hf + k1]);
+                    esa(W, p1 * n + q1, z);
+                    esa(W, q1 * n + p1, z);
+                    continue;
+                }
+                bool h1 = q1 < n, h2 = q2 < n;
+                T_C z = creal(T_R(0));
+                T_C apr = ega(W, p1 * n + p2);
+                T_C aps = h2 ? ega(W, p1 * n + q2) : z;
+                T_C aqr = h1 ? ega(W, q1 * n + p2) : z;
+                T_C aqs = h1 && h2 ? ega(W, q1 * n + q2) : z;
+                // rows: J1^H
+                T_C bpr = cscale(apr, c1) - cmul(s1, aqr), bps = cscale(aps, c1) - cmul(s1, aqs);
+                T_C bqr = cmul(cconj(s1), apr) + cscale(aqr, c1);
+                T_C bqs = cmul(cconj(s1), aps) + cscale(aqs, c1);
+                // columns: J2
+                T_C npr = cscale(bpr, c2) - cmul(bps, cconj(s2)), nps = cmul(bpr, s2) + cscale(bps, c2);
+                T_C nqr = cscale(bqr, c2) - cmul(bqs, cconj(s2)), nqs = cmul(bqr, s2) + cscale(bqs, c2);
+                esa(W, p1 * n + p2, npr);
+                esa(W, p2 * n + p1, cconj(npr));
+                if (h2) {
+                    esa(W, p1 * n + q2, nps);
+                    esa(W, q2 * n + p1, cconj(nps));
+                }
+                if (h1) {
+                    esa(W, q1 * n + p2, nqr);
+                    esa(W, p2 * n + q1, cconj(nqr));
+                }
+                if (h1 && h2) {
+                    esa(W, q1 * n + q2, nqs);
+                    esa(W, q2 * n + q1, cconj(nqs));
+                }
+            }
+            if (vec) {
+                for (uint t2 = lid; t2 < n * P; t2 += NT) {
+                    uint i = t2 / P, k = t2 - i * P;
+                    T_C sg = red_c[k];
+                    if (e_zero(sg))
+                        continue;
+                    T_R c = red_v[k];
+                    uint pi = red_i[k] & 0xffffu, qi = red_i[k] >> 16;
+                    uint vp = b * nn + i * n + pi, vq = b * nn + i * n + qi;
+                    T_C a = T_C(V.v[vp]), d = T_C(V.v[vq]);
+                    V.v[vp] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
+                    V.v[vq] = T_S(cmul(a, sg) + cscale(d, c));
+                }
+            }
+            sync();
+        }
+        if (wg_reduce(rot, true) == T_R(0))
+            break;
+    }
+    // eigenvalues ascending: the rank of each (ties by index), into red_i
+    T_R us = ldexp(T_R(1), ex);
+    for (uint i = lid; i < n; i += NT) {
+        T_R di = re(ega(W, i * n + i));
+        uint r = 0;
+        for (uint j = 0; j < n; j++) {
+            T_R dj = re(ega(W, j * n + j));
+            if (dj < di || (dj == di && j < i))
+                r++;
+        }
+        red_i[i] = r;
+        O1.v[b * n + r] = di * us;
+    }
+    if (vec) {
+        sync();
+        for (uint e = lid; e < nn; e += NT) {
+            uint i = e / n, j = e - i * n;
+            O2.v[b * nn + i * n + red_i[j]] = V.v[b * nn + e];
+        }
+    }
+}
+
 void main()
 {
     if (OP == OP_GEMM) {
@@ -1050,4 +1322,6 @@ void main()
         qr(b);
     else if (OP == OP_LU)
         lu_panel(b);
+    else if (OP == OP_EIGH)
+        eigh(b);
 }

@@ -112,7 +112,7 @@ def _expanded(a, batch):
 
 
 _OPS = {"cholesky": "linalg_cholesky", "det": "linalg_det", "slogdet": "linalg_slogdet",
-        "solve": "linalg_solve", "inv": "linalg_solve", "qr": "linalg_qr"}
+        "solve": "linalg_solve", "inv": "linalg_solve", "qr": "linalg_qr", "eigh": "linalg_eigh"}
 _BLOCKED_OPS = {"cholesky": ("linalg_gemm", "linalg_trsm", "linalg_aux"),
                 "qr": ("linalg_gemm", "linalg_aux")}
 
@@ -133,6 +133,10 @@ def supports(op, x, b=None):
         return False
     if b is not None and (b._dtype != dt or not _fits(b)):
         return False
+    if op == "eigh":
+        # one workgroup a matrix, the rotations of a step in its reduction arrays
+        # (NT >= n), O(n^3) a sweep in one workgroup: larger ones go to the host
+        return x._shape[-1] <= EIGH_MAX
     if op == "qr":
         order = min(x._shape[-2:])
         batch = x._shape[:-2]
@@ -228,6 +232,12 @@ def solve(a, b, inv=False):
 def qr(x, complete):
     """(Q, R) Arrays of Householder QR."""
     return _native(_qr(x, complete), "qr")
+
+
+def eigh(x, want_vectors):
+    """(eigenvalues (real dtype), eigenvectors or None) Arrays of symmetric or Hermitian x (its
+    lower triangle), the eigenvalues ascending: the caller has asked supports("eigh", x)."""
+    return _native(_eigh(x, want_vectors), "eigh")
 
 
 def _cholesky(x, upper):
@@ -426,6 +436,84 @@ def _qr(x, complete):
     if out is None:
         return None
     return out
+
+
+# eigh: the largest order served natively (the workgroup holds a step's n / 2 rotations in its
+# reduction arrays of NT <= 256 entries; a sweep is O(n^3) work in one workgroup), the most
+# sweeps (Jacobi converges quadratically: 6 to 12 sweeps in float64 are usual)
+EIGH_MAX = 256
+EIGH_SWEEPS = 30
+FLAG_VECTORS, FLAG_SHARED = 8192, 16384
+
+
+def _eigh_nt(n):
+    m = n + (n & 1)
+    nt = 64
+    while nt < m or (nt < 256 and nt * 16 < n * n):
+        nt *= 2
+    return nt
+
+
+def _eigh_gs(dev, dt, n, nt):
+    """GS for an eigh of order n: n * n (its working copy in shared memory) where that fits the
+    device's shared memory beside the other shared arrays, else 1024 (device memory)."""
+    limits = getattr(dev, "limits", None) or {}
+    limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+    it = dt.itemsize
+    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
+    other = nt * (real + 4 + it) + 2048 * 4
+    need = -(-n * n // 64) * 64
+    if need <= 1024:
+        return 1024, True
+    if need * it + other <= limit:
+        return need, True
+    return 1024, False
+
+
+def _eigh(x, want_vectors):
+    dev = x._alloc.device
+    dt = x._dtype
+    shader = _shader("linalg_eigh", dt, dev)
+    if shader is None or not _fits(x):
+        return None
+    n = x._shape[-1]
+    if n > EIGH_MAX:
+        return None
+    prep = _prepare(x)
+    if prep is None:
+        return None
+    x, batch, bst = prep
+    nbatch = math.prod(batch)
+    wshape, vshape = batch + (n,), batch + (n, n)
+    rdt = _real(dt)
+    if nbatch == 0 or n == 0:
+        return (_launch.result_type._new(dev.alloc(0), rdt, wshape),
+                _launch.result_type._new(dev.alloc(0), dt, vshape) if want_vectors else None)
+    nt = _eigh_nt(n)
+    gs, shared = _eigh_gs(dev, dt, n, nt)
+
+    def build():
+        w = [0] * PUSH_WORDS
+        flags = (FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
+        w[0:5] = [n, n, nbatch, flags, EIGH_SWEEPS]
+        _matrix_words(w, W_A, x, bst)
+        outs = [(nbatch * n * rdt.itemsize, rdt, wshape, _launch._c_strides(wshape))]
+        bufs = [(ARG, 0, False, A_IN, W_A), (OUT, 0, True, A_O1, None)]
+        temps = [4 if shared else nbatch * n * n * dt.itemsize]
+        bufs.append((TMP, 0, True, A_W, None))
+        if want_vectors:
+            outs.append((nbatch * n * n * dt.itemsize, dt, vshape, _launch._c_strides(vshape)))
+            temps.append(nbatch * n * n * dt.itemsize)
+            bufs += [(TMP, 1, True, A_P, None), (OUT, 1, True, A_O2, None)]
+        step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs)
+        step = (step[0], step[1] + [gs]) + step[2:]
+        return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
+
+    key = ("eigh", dt, x._shape, x._strides, bool(want_vectors), dev)
+    out = _cached(key, build, x)
+    if out is None:
+        return None
+    return (out[0], out[1] if want_vectors else None)
 
 
 # -- blocked paths: every step of a factorization recorded as one compiled plan per layout ----
