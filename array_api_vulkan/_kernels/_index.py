@@ -108,7 +108,7 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
 
 def gather(x, out_shape, xs, xoff, idx):
     """A new C-contiguous array of out_shape: element at coordinates c is
-    x[xoff + sum_d c_d xs_d + sum_k wrapclamp(I_k[c]) s_k] (glsl/gather.comp), or None.
+    x[xoff + sum_d c_d xs_d + sum_k wrapclamp(I_k[c]) s_k] (glsl/gather.comp).
     idx: up to two (index Array, strides over out_shape, axis length n_k, x stride s_k);
     negative indices wrap once, then every index is clamped into [0, n_k - 1].
     After supports_gather(x, out_shape, xs, idx)."""

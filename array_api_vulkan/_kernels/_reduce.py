@@ -334,10 +334,6 @@ def _replay(plans, op, key, x):
     return cache, (plan(x) if plan is not None else None)
 
 
-def _cast_supported(tc, rc, dev):
-    return _launch.cast_variant(tc, rc, dev) is not None
-
-
 def supports_reduce(op, x, dtype):
     """Whether reduce(op, x, axes, keepdims, dtype) runs natively: the op table has the
     signatures, the device the dtypes and the compiled variants, for every pass the call needs
@@ -349,10 +345,11 @@ def supports_reduce(op, x, dtype):
         return False  # (32-bit element indices)
     base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
     if op in ("sum", "prod", "mean", "var", "std") and rc not in _SIGS.get((base, tc), ()):
-        if not _cast_supported(tc, rc, dev):
+        if _launch.cast_variant(tc, rc, dev) is None:
             return False
         tc = rc  # converted first
-    if _variant(base, tc, rc, dev) is None or not _cast_supported(tc, tc, dev):
+    if (_variant(base, tc, rc, dev) is None or _launch.cast_variant(tc, tc, dev) is None
+            or _launch.variant("fill", None, rc, None, dev) is None):  # (an empty reduction's fill)
         return False
     if op in ("var", "std"):
         return True  # (one pass and its second pass: the same variant)
@@ -511,11 +508,13 @@ def supports_scan(op, x, dtype):
     if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
         return False
     if rc not in _SCAN_SIGS.get((op, tc), ()):
-        if rc not in _SCAN_SIGS.get((op, rc), ()) or not _cast_supported(tc, rc, dev):
+        if rc not in _SCAN_SIGS.get((op, rc), ()) or _launch.cast_variant(tc, rc, dev) is None:
             return False
         tc = rc
     return (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)
-            and _launch.variant("scan", tc, rc, None, dev) is not None and _cast_supported(tc, tc, dev)
+            and _launch.variant("scan", tc, rc, None, dev) is not None
+            and _launch.cast_variant(tc, tc, dev) is not None
+            and _launch.variant("fill", None, rc, None, dev) is not None  # (an empty axis's fill)
             and _launch.variant("scan", rc, rc, None, dev) is not None)  # (chunk totals of long rows)
 
 

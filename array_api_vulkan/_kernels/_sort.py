@@ -444,14 +444,16 @@ def unique(x, values, index, inverse, counts, index_dtype):
 
 def supports_searchsorted(x1, x2, sorter, index_dtype):
     """Whether searchsorted(x1, x2, side, sorter, index_dtype) runs natively: x1 and x2 Arrays
-    of one sortable dtype, the search variant, the contiguous copy of a strided x2 and the
-    conversion of sorter (an integer Array or None) to index_dtype. The spec layer asks this
+    of one sortable dtype, the search variant, the contiguous copy of a strided x2, the zero
+    fill of an empty x1's answer and the conversion of sorter (an integer Array or None) to
+    index_dtype. The spec layer asks this
     first."""
     if not (_supported(x1) and _supported(x2)) or x1._dtype != x2._dtype:
         return False
     dev = x1._alloc.device
     tc, ic = _code(x1._dtype), _code(index_dtype)
-    need = [_variant("sort_search", tc, ic, dev), _launch.cast_variant(tc, tc, dev)]
+    need = [_variant("sort_search", tc, ic, dev), _launch.cast_variant(tc, tc, dev),
+            _launch.variant("fill", None, ic, None, dev)]  # (an empty x1: zeros)
     if sorter is not None:
         if sorter._alloc.device != dev:
             return False
