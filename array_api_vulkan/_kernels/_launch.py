@@ -319,12 +319,13 @@ state = _LaunchState()
 def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tcode=None,
            tail=()):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
-    to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
-    beyond what the push block can describe. tcode: the dtype code scalars are stored in
+    to out's shape, or Python scalars (already of the input dtype's kind). tcode: the dtype
+    code scalars are stored in
     (default: the first Array argument's). tail: words for the op itself, put last in the
     layout words (w[LAYOUT_WORDS - len(tail) ..]), e.g. tril's columns, rows and k.
     Strided inputs of more dimensions than the push block describes are first copied
-    contiguous (_allow_copy: contiguous's own call, which asks _map_fits first); returns True."""
+    contiguous (not with _allow_copy False: contiguous's own call, which asks _map_fits
+    first); returns True (_fuse tests it)."""
     key = (shader, op_code, out._shape, out._dtype, dynamic, tail,
            tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
                   for a in args]))
