@@ -319,12 +319,12 @@ class Array(Storage):
                 return False
             if overlap:
                 # Source and destination may overlap: copy the source first, as numpy does.
-                value = _kernels.native.copy(value)
+                value = _kernels.copy(value)
         else:
             if not _kernels.supports_cast(view._dtype, view._dtype, view._alloc.device):
                 return False
             value = _dtypes.scalar_value(value, view._dtype)
-        _kernels.native.assign(view, value)
+        _kernels.assign(view, value)
         return True
 
     def _overwrite(self, other, name):

@@ -44,7 +44,7 @@ def _shape(shape):
 def _copy(x):
     """A new C-contiguous array with the values of x on x's device."""
     if _kernels.supports_cast(x.dtype, x.dtype, x.device):
-        return _kernels.native.copy(x)
+        return _kernels.copy(x)
     return _fallback.call("copy", np.array, x, dtype=x.dtype)
 
 
@@ -136,7 +136,7 @@ def _fill(fname, shape, fill_value, dtype, device):
         warnings.simplefilter("ignore")
         value = np.array(fill_value, dtype=dtype._np).item()
     if _kernels.supports_fill("full", dtype, device):
-        return _kernels.native.full(shape, value, dtype, device)
+        return _kernels.full(shape, value, dtype, device)
     return _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
                           device=device, dtype=dtype)
 
@@ -223,7 +223,7 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     else:
         n = max(0, math.ceil((stop - start) / step))
     if _kernels.supports_fill("arange", dt, dev):
-        return _kernels.native.arange(start, stop, step, n, dt, dev)
+        return _kernels.arange(start, stop, step, n, dt, dev)
 
     def host():
         if dt.kind in "iu" or all_int:
@@ -240,7 +240,7 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     for v in (n_rows, n_cols, k):
         operator.index(v)
     if _kernels.supports_fill("eye", dt, dev):
-        return _kernels.native.eye(n_rows, n_cols, k, dt, dev)
+        return _kernels.eye(n_rows, n_cols, k, dt, dev)
     return _fallback.call("eye", lambda: np.eye(n_rows, n_cols, k=k, dtype=dt._np),
                           device=dev, dtype=dt)
 
@@ -263,7 +263,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     # (float32 / complex64 on a device without float64)
     cdt = _dtypes.defaults(dev)["complex floating" if cplx else "real floating"]
     if _kernels.supports_linspace(dt, cdt, dev):
-        return _kernels.native.linspace(start, stop, num, endpoint, dt, cdt, dev)
+        return _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
     return _fallback.call(
         "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),
         device=dev, dtype=dt)
@@ -302,7 +302,7 @@ def _tri(fname, npfn, x, k):
         raise ValueError(f"{fname}() needs an array of at least two dimensions")
     k = operator.index(k)
     if _kernels.supports_cast(x.dtype, x.dtype, x.device):
-        return _kernels.native.tri(x, k, fname == "triu")
+        return _kernels.tri(x, k, fname == "triu")
     return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
 
 

@@ -24,7 +24,7 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return x
     _dtypes.check_supported(dtype, x.device)
     if _kernels.supports_cast(x.dtype, dtype, x.device):
-        return _kernels.native.astype(x, dtype)
+        return _kernels.astype(x, dtype)
     return _fallback.call("astype", lambda a: a.astype(dtype._np), x, dtype=dtype)
 
 

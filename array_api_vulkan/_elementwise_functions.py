@@ -188,7 +188,7 @@ class ElementwiseOp:
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
         the general path (which then raises or falls back as it should)."""
-        name, elementwise, astype = self.__name__, _kernels.native.elementwise, _kernels.native.astype
+        name, elementwise, astype = self.__name__, _kernels.elementwise, _kernels.astype
         pdev = next(a._alloc.device for a in args if a.__class__ is Array)
         feats, features = _kernels._launch.features(pdev), _kernels._launch.features
         steps = []
@@ -258,9 +258,9 @@ class ElementwiseOp:
                 for a in args if isinstance(a, Array))
                 and _kernels.supports_elementwise(
                     self.__name__, [ct if isinstance(a, Array) else None for a in args], rdt, dev)):
-            kargs = [(a if a.dtype == ct else _kernels.native.astype(a, ct)) if isinstance(a, Array)
+            kargs = [(a if a.dtype == ct else _kernels.astype(a, ct)) if isinstance(a, Array)
                      else _dtypes.scalar_value(a, ct) for a in args]
-            out = _kernels.native.elementwise(self.__name__, kargs, rdt, shape)
+            out = _kernels.elementwise(self.__name__, kargs, rdt, shape)
             # (Arrays and Python scalars only: numpy scalars take the general path every time)
             if key is not None and all(k.__class__ is _dtypes.DType or k in _SCALARS for k in key):
                 self._plans[key] = self._make_plan(args, ct, rdt)
@@ -377,7 +377,7 @@ def clip(x, /, min=None, max=None):
     dev = x.device
     if min is None and max is None:
         if _kernels.supports_cast(x.dtype, x.dtype, dev):
-            return _kernels.native.copy(x)
+            return _kernels.copy(x)
         return _fallback.call("clip", np.copy, x, dtype=x.dtype)
     arrays = [b for b in bounds if isinstance(b, Array)]
     if (all(b.dtype == x.dtype or _kernels.supports_cast(b.dtype, x.dtype, dev) for b in arrays)
@@ -387,11 +387,11 @@ def clip(x, /, min=None, max=None):
         kargs = [x]
         for b in bounds:
             if isinstance(b, Array):
-                b = b if b.dtype == x.dtype else _kernels.native.astype(b, x.dtype)
+                b = b if b.dtype == x.dtype else _kernels.astype(b, x.dtype)
             elif b is not None:
                 b = _dtypes.scalar_value(b, x.dtype)
             kargs.append(b)
-        return _kernels.native.elementwise("clip", kargs, x.dtype, shape)
+        return _kernels.elementwise("clip", kargs, x.dtype, shape)
     npdt = x.dtype._np
 
     def host(a, lo, hi):

@@ -56,7 +56,7 @@ def take(x, indices, /, *, axis=None):
         ist = [0] * axis + _bstrides(indices, indices._shape) + [0] * (x.ndim - axis - 1)
         idx = [(indices, ist, sh[axis], st[axis])]
         if _kernels.supports_gather(x, out_shape, xs, idx):
-            return _kernels.native.gather(x, out_shape, xs, x._offset, idx)
+            return _kernels.gather(x, out_shape, xs, x._offset, idx)
     return _fallback.call("take", lambda a, i: np.take(a, i, axis=axis), x, indices,
                           dtype=x.dtype)
 
@@ -80,7 +80,7 @@ def take_along_axis(x, indices, /, *, axis=-1):
             ist = _bstrides(indices, out_shape)
             idx = [(indices, ist, x._shape[axis], x._strides[axis])]
             if _kernels.supports_gather(x, out_shape, xs, idx):
-                return _kernels.native.gather(x, out_shape, xs, x._offset, idx)
+                return _kernels.gather(x, out_shape, xs, x._offset, idx)
     return _fallback.call("take_along_axis",
                           lambda a, i: np.take_along_axis(a, i, axis=axis), x, indices,
                           dtype=x.dtype)
@@ -181,7 +181,7 @@ def _mask_ready(m, x, dev):
 
 def _prepare_mask(m, x):
     if not m._is_c_contiguous() or m._alloc is x._alloc:
-        m = _kernels.native.copy(m)
+        m = _kernels.copy(m)
     return m
 
 
@@ -309,7 +309,7 @@ class _Advanced:
             elif e[0] == "m":
                 runs = _runs(e[2])
                 m = _prepare_mask(e[1], x)
-                c, count = _kernels.native.compact(m, tuple(n for n, _ in runs), it)
+                c, count = _kernels.compact(m, tuple(n for n, _ in runs), it)
                 for d, run in enumerate(runs):
                     arrays.append(Array._new(c._alloc, it, (count,), (1,), c._offset + d * count))
                     terms.append(run)
@@ -318,7 +318,7 @@ class _Advanced:
             raise IndexError("shape mismatch: indexing arrays could not be broadcast together "
                              f"with shapes {[a._shape for a in arrays]}")
         if self.conv:
-            arrays = [a if a._dtype == it else _kernels.native.astype(a, it) for a in arrays]
+            arrays = [a if a._dtype == it else _kernels.astype(a, it) for a in arrays]
         off_extra = 0
         if len(arrays) > 2:
             if math.prod(b) == 0 or any(n == 0 for n, _ in terms):
@@ -351,7 +351,7 @@ def _combine(terms, shape, it):
     (broadcast) with P = sum_k wrapclamp(I_k) * s_k - lo >= 0, lo the sum's least value
     (negative strides). Indices wrap once and clamp as the gather kernel does: remainder(clip(I,
     -n, n - 1), n). After _combine_supported."""
-    ew = _kernels.native.elementwise
+    ew = _kernels.elementwise
     acc, lo = None, 0
     for a, n, s in terms:
         a = ew("clip", [a, -n, n - 1], it, a._shape)
@@ -374,11 +374,11 @@ def getitem_native(x, key):
     run = _mask_run(x, entries)
     if run is not None:
         n, off, st, m, row, d, rs = run
-        return _kernels.native.compact_values(x, n, off, st, _prepare_mask(m, x), row, d, rs)
+        return _kernels.compact_values(x, n, off, st, _prepare_mask(m, x), row, d, rs)
     adv = _Advanced(x, entries)
     if not adv.native:
         return None
-    return _kernels.native.gather(x, *adv.geometry())
+    return _kernels.gather(x, *adv.geometry())
 
 
 def _source_supported(x, value):
@@ -396,9 +396,9 @@ def _source(x, value, shape):
         if _bshape(value._shape, shape) != tuple(shape):
             raise ValueError(f"cannot assign a value of shape {value._shape} to the "
                              f"{tuple(shape)} elements indexed")
-        v = value if value._dtype == x._dtype else _kernels.native.astype(value, x._dtype)
-        return _kernels.native.contiguous(v, shape)
-    return _kernels.native.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype,
+        v = value if value._dtype == x._dtype else _kernels.astype(value, x._dtype)
+        return _kernels.contiguous(v, shape)
+    return _kernels.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype,
                                 x.device)
 
 
@@ -429,16 +429,16 @@ def setitem_native(x, key, value):
     if run is not None:
         n, off, st, m, row, d, rs = run
         if not isinstance(value, Array):
-            _kernels.native.mask_fill(x, n, off, st, _prepare_mask(m, x), words, d, rs)
+            _kernels.mask_fill(x, n, off, st, _prepare_mask(m, x), words, d, rs)
             return True
         if _source_supported(x, value):
             mc = _prepare_mask(m, x)
             if n == 0:
                 _source(x, value, (0,) + tuple(row))
                 return True
-            counted = _kernels.native.mask_count(x, mc, n)
+            counted = _kernels.mask_count(x, mc, n)
             src = _source(x, value, (counted[-1],) + tuple(row))
-            _kernels.native.mask_scatter(x, n, off, st, mc, src, counted, d, rs)
+            _kernels.mask_scatter(x, n, off, st, mc, src, counted, d, rs)
             return True
     adv = _Advanced(x, entries)
     if not (adv.native and _source_supported(x, value)):
@@ -447,5 +447,5 @@ def setitem_native(x, key, value):
     src = _source(x, value, out_shape)
     if math.prod(out_shape) == 0:
         return True
-    _kernels.native.scatter(x, src, out_shape, xs, off, idx)
+    _kernels.scatter(x, src, out_shape, xs, off, idx)
     return True

@@ -45,10 +45,16 @@ def matmul(x1, x2, /):
 DOT_AS_SUM = 4096
 
 
+def _as(x, dt):
+    """x converted to dt natively (x itself if it has dt), or None where that is not native."""
+    if x.dtype == dt:
+        return x
+    return _kernels.astype(x, dt) if _kernels.supports_cast(x.dtype, dt, x.device) else None
+
+
 def _native_matmul(x1, x2, dt):
     """x1 @ x2 through the matmul kernels (operands converted to dt first), or None."""
-    a = x1 if x1.dtype == dt else _kernels.astype(x1, dt)
-    b = x2 if x2.dtype == dt else _kernels.astype(x2, dt)
+    a, b = _as(x1, dt), _as(x2, dt)
     if a is None or b is None:
         return None
     if a.ndim == 1 and b.ndim == 1 and a.shape[0] >= DOT_AS_SUM:
@@ -146,8 +152,7 @@ def vecdot(x1, x2, /, *, axis=-1):
     from ._statistical_functions import sum as _sum
 
     if dt.kind in "iufc":
-        a = x1 if x1.dtype == dt else _kernels.astype(x1, dt)
-        b = x2 if x2.dtype == dt else _kernels.astype(x2, dt)
+        a, b = _as(x1, dt), _as(x2, dt)
         if a is not None and b is not None:
             # sum(conj(a) * b) natively: the product broadcasts, the sum is compensated
             return _sum(multiply(conj(a) if dt.kind == "c" else a, b), axis=ax, dtype=dt)

@@ -101,7 +101,7 @@ def concat(arrays, /, *, axis=0):
                 raise ValueError(f"concat(): all dimensions but axis {axis} must match, got "
                                  f"{ref} and {a.shape}")
     dev = arrays[0].device
-    if all(_kernels.can_copy(a.dtype, dt, dev) for a in arrays):
+    if all(_kernels.supports_cast(a.dtype, dt, dev) for a in arrays):
         if axis is None:
             out = _new(dev, dt, (sum(a.size for a in arrays),))
             off = 0
@@ -141,7 +141,7 @@ def stack(arrays, /, *, axis=0):
     dt = _result_dtype(arrays)
     axis = _axis(axis, arrays[0].ndim + 1)
     dev = arrays[0].device
-    if all(_kernels.can_copy(a.dtype, dt, dev) for a in arrays):
+    if all(_kernels.supports_cast(a.dtype, dt, dev) for a in arrays):
         shape = list(arrays[0].shape)
         shape.insert(axis, len(arrays))
         out = _new(dev, dt, shape)
@@ -300,13 +300,13 @@ def roll(x, /, shift, *, axis=None):
                 raise ValueError("roll(): axis=None takes one shift")
             shift = shift[0]
         shift = operator.index(shift)
-        if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+        if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
             return _fallback.call("roll", lambda a: np.roll(a, shift), x, dtype=x.dtype)
         flat = reshape(x, (-1,))
         out = roll(flat, shift, axis=0)
         return out._view(x.shape, None, 0)
     shifts = _shifts(shift, axis, x.ndim)
-    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+    if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _fallback.call("roll", lambda a: np.roll(a, shift, axis=axis), x, dtype=x.dtype)
     out = _new(x.device, x.dtype, x.shape)
     if x.size == 0:
@@ -344,7 +344,7 @@ def repeat(x, repeats, /, *, axis=None):
         raise ValueError("repeat(): repeats must be non-negative")
     if axis is not None:
         axis = _axis(axis, x.ndim)
-    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+    if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _fallback.call("repeat", lambda a, r: np.repeat(a, r, axis=axis), x, repeats,
                               dtype=x.dtype)
     if axis is None:
@@ -396,7 +396,7 @@ def tile(x, repetitions, /):
     reps = tuple(operator.index(r) for r in repetitions)
     if any(r < 0 for r in reps):
         raise ValueError("tile(): repetitions must be non-negative")
-    if not _kernels.can_copy(x.dtype, x.dtype, x.device):
+    if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _fallback.call("tile", lambda a: np.tile(a, reps), x, dtype=x.dtype)
     nd = max(len(reps), x.ndim)
     reps = (1,) * (nd - len(reps)) + reps

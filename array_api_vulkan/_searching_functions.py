@@ -71,10 +71,10 @@ def nonzero(x, /):
         m = x
         if ne:
             zero = {"i": 0, "u": 0, "f": 0.0, "c": 0j}[x.dtype.kind]
-            m = _kernels.native.elementwise("not_equal", [x, zero], _dtypes.bool, x.shape)
+            m = _kernels.elementwise("not_equal", [x, zero], _dtypes.bool, x.shape)
         elif copy:
-            m = _kernels.native.copy(x)
-        out, count = _kernels.native.compact(m, x.shape, it)
+            m = _kernels.copy(x)
+        out, count = _kernels.compact(m, x.shape, it)
         return tuple(Array._new(out._alloc, out._dtype, (count,), (1,), out._offset + d * count)
                      for d in range(x.ndim))
     return _fallback.call("nonzero", lambda a: tuple(np.nonzero(a)), x, dtype=_index_dtype(x))
@@ -110,8 +110,9 @@ def _searchsorted_native(x1, x2, dt, side, sorter):
         ok = {bool: "b", int: "iuf", float: "f"}[x2.__class__]
         if dt.kind not in ok or (dt.kind in "iu" and not np.iinfo(dt._np).min <= x2 <= np.iinfo(dt._np).max):
             return None
-        v = _dtypes.scalar_value(x2, dt)
-        x2 = _kernels.full((), v, dt, x1.device)
+        if not _kernels.supports_fill("full", dt, x1.device):
+            return None
+        x2 = _kernels.full((), _dtypes.scalar_value(x2, dt), dt, x1.device)
     elif isinstance(x2, Array) and x2.device != x1.device:
         return None
     if not isinstance(x2, Array) or (sorter is not None and sorter.device != x1.device):
@@ -119,9 +120,9 @@ def _searchsorted_native(x1, x2, dt, side, sorter):
     args = []
     for a in (x1, x2):
         if a.dtype != dt:
-            a = _kernels.astype(a, dt)
-            if a is None:
+            if not _kernels.supports_cast(a.dtype, dt, a.device):
                 return None
+            a = _kernels.astype(a, dt)
         args.append(a)
     if not _kernels.supports_searchsorted(args[0], args[1], sorter, _index_dtype(x1)):
         return None
@@ -148,11 +149,11 @@ def where(condition, x1, x2, /):
         kargs = [condition]
         for a in (x1, x2):
             if isinstance(a, Array):
-                a = a if a.dtype == dt else _kernels.native.astype(a, dt)
+                a = a if a.dtype == dt else _kernels.astype(a, dt)
             else:
                 a = _dtypes.scalar_value(a, dt)
             kargs.append(a)
-        return _kernels.native.elementwise("where", kargs, dt, shape)
+        return _kernels.elementwise("where", kargs, dt, shape)
     return _fallback.call(
         "where", lambda c, a, b: np.where(c, np.asarray(a, dtype=dt._np),
                                           np.asarray(b, dtype=dt._np)),

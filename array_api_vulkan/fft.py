@@ -185,9 +185,8 @@ def _freq(name, npfn, n, d, dtype, device):
     n = operator.index(n)
     if n < 1:
         raise ValueError(f"{name}(): n must be positive")
-    y = _kernels.fft_freq(n, float(d), dt, dev, name == "rfftfreq")
-    if y is not None:
-        return y
+    if _kernels.supports_fft_freq(dt, dev):
+        return _kernels.fft_freq(n, float(d), dt, dev, name == "rfftfreq")
     return _fallback.call(name, lambda: npfn(n, d=d).astype(dt._np), device=dev, dtype=dt)
 
 
@@ -206,9 +205,8 @@ def _shift(name, npfn, x, axes):
         axes = _axes(axes, x.ndim)
     norm_axes = tuple(range(x.ndim)) if axes is None else axes
     sign = 1 if name == "fftshift" else -1
-    y = _kernels.fft_shift(x, norm_axes, [sign * (x.shape[a] // 2) for a in norm_axes])
-    if y is not None:
-        return y
+    if _kernels.supports_fft_shift(x):
+        return _kernels.fft_shift(x, norm_axes, [sign * (x.shape[a] // 2) for a in norm_axes])
     return _fallback.call(name, lambda a: npfn(a, axes=axes), x, dtype=x.dtype)
 
 

@@ -1,14 +1,15 @@
 """Kernels layer: the Python side of every native op (see docs/design.md).
 
-Ask first: the spec layer asks a `supports_*` function (dtypes, device features, compiled
-variants, sizes: no dispatch) whether a call is native, and calls the kernel only on a yes; the
-kernel then always returns the result, raising `NotNative` (a bug in the answer) where it
-cannot. The spec layer falls back to numpy (counted) on a no. The entries of the families
-converted this way: reduce/scan/sort here, the rest in `native` (elementwise, astype, creation,
-assign, indexing). The functions of this module named like them (elementwise, astype, full,
-arange, eye, linspace, tri, assign, gather, scatter, compact...) still answer None / False for
-"not native", for the kernels layer's own callers (linalg, fft, matmul, sort, reduce) that
-check for it.
+Ask first, one entry set: every entry of this package (elementwise, astype, copy, full,
+arange, eye, linspace, tri, assign, contiguous, copy_into, gather, scatter, compact, ...,
+reduce, scan, sort, unique, searchsorted, matmul, fft...) is called only after its `supports_*`
+function (dtypes, device features, compiled variants, sizes: no dispatch) answered yes, and then
+always returns the result, raising `NotNative` (a bug in the answer) where it cannot: none
+answers None / False for "not native". The spec layer falls back to numpy (counted) on a no;
+the kernels layer's own families (linalg, fft, matmul, sort, reduce) call the same entries after
+their own supports_* asked for every step they take (a family's supports_* asks for its copies,
+casts and fills too), and where they choose between native routes ask a predicate first
+(e.g. supports_transpose_copy).
 
 What is native is decided by the op table (table.py) and the shader variants it generates
 (variants.py); the launch mechanics (modes, strides, push constants) are in _launch.py.
@@ -19,14 +20,17 @@ from . import _fuse, _launch, _manip
 from ._launch import table
 from ._matmul import matmul, matmul_update, supports_matmul, supports_matmul_update  # noqa: F401
 from . import _reduce
-from ._reduce import NotNative, scan, supports_reduce, supports_scan  # noqa: F401
+from ._launch import NotNative  # noqa: F401
+from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
-from ._manip import can_copy, copy_into, linspace, transpose_copy, tri  # noqa: F401
+from ._manip import copy_into, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
+from ._launch import contiguous  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401
 from ._fft import freq as fft_freq, shift as fft_shift, supports as supports_fft, transform as fft  # noqa: F401
+from ._fft import supports_freq as supports_fft_freq, supports_shift as supports_fft_shift  # noqa: F401
 from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 
 
@@ -150,10 +154,20 @@ def _supports_elementwise(name, operands, dtype, dev):
     return _resolve(name, tc, rc, len(operands), dev) is not False
 
 
-def full(shape, fill_value, dtype, device):
+def _no(what):
+    raise NotNative(f"{what}: not native here, though supports_* said it was")
+
+
+def _fill(dtype, device, op):
     variant = _fill_variant(dtype, device)
-    if variant is None:
-        return None
+    if variant is None or not supports_fill(op, dtype, device):
+        _no(f"{op} {dtype.name}")
+    return variant
+
+
+def full(shape, fill_value, dtype, device):
+    """After supports_fill("full", dtype, device)."""
+    variant = _fill(dtype, device, "full")
     code = _code(dtype)
     out = _empty(device, dtype, shape)
     words = _launch.scalar_words(fill_value, code)
@@ -162,11 +176,10 @@ def full(shape, fill_value, dtype, device):
 
 
 def arange(start, stop, step, n, dtype, device):
+    """After supports_fill("arange", dtype, device)."""
     code = _code(dtype)
     kind = table.DTYPES[dtype.name][3]
-    variant = _fill_variant(dtype, device)
-    if kind not in "iuf" or variant is None:
-        return None
+    variant = _fill(dtype, device, "arange")
     out = _empty(device, dtype, (n,))
     if kind == "f":
         # numpy: the first two elements are dtype(start) and dtype(start + step), the others
@@ -191,9 +204,8 @@ def arange(start, stop, step, n, dtype, device):
 
 
 def eye(n_rows, n_cols, k_diag, dtype, device):
-    variant = _fill_variant(dtype, device)
-    if variant is None:
-        return None
+    """After supports_fill("eye", dtype, device)."""
+    variant = _fill(dtype, device, "eye")
     out = _empty(device, dtype, (n_rows, n_cols))
     k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k_diag)))
     _launch.fill(device, variant, table.FILL_CODES["eye"], out, [n_cols, k & 0xFFFFFFFF])
@@ -201,39 +213,40 @@ def eye(n_rows, n_cols, k_diag, dtype, device):
 
 
 def astype(x, dtype):
-    """A new C-contiguous array of x's values converted to dtype (numpy's conversions)."""
+    """A new C-contiguous array of x's values converted to dtype (numpy's conversions). After
+    supports_cast(x.dtype, dtype, device)."""
     tc, rc = _code(x._dtype), _code(dtype)
     dev = x._alloc.device
     variant = _launch.cast_variant(tc, rc, dev)
     if variant is None:
-        return None
-    if tc == rc:
-        out = transpose_copy(x)  # a transposed view: through shared-memory tiles
-        if out is not None:
-            return out
+        _no(f"astype {x._dtype.name} to {dtype.name}")
+    if tc == rc and supports_transpose_copy(x):
+        return transpose_copy(x)  # a transposed view: through shared-memory tiles
     out = _empty(dev, dtype, x._shape)
     if _fuse.on and _fuse.record(variant, "cast", 0, tc, rc, out, [x], 1, False, tc):
         return out
-    if not _launch.map_op(variant, 0, out, [x], 1):
-        return None
+    _launch.map_op(variant, 0, out, [x], 1)
     return out
+
+
+def copy(x):
+    """A new C-contiguous copy of the view x. After supports_cast(x.dtype, x.dtype, device)."""
+    return astype(x, x._dtype)
 
 
 def assign(dst, src):
     """Writes src into the strided view dst in place (every view of its allocation sees it):
     src an Array broadcastable to dst.shape, converted to dst's dtype as astype does, or a Python
-    scalar of dst's kind. True when done natively, False where the spec layer must fall back.
-    For in-place operators and basic-index __setitem__. A view of more dimensions than the push
-    block describes is written as several (_manip.copy_into)."""
+    scalar of dst's kind. For in-place operators and basic-index __setitem__, after
+    supports_cast(src's dtype (dst's for a Python scalar), dst.dtype, device). A view of more
+    dimensions than the push block describes is written as several (_launch.assign_split)."""
     dev = dst._alloc.device
     rc = _code(dst._dtype)
     tc = rc if isinstance(src, (bool, int, float, complex)) else _code(src._dtype)
     variant = _launch.cast_variant(tc, rc, dev)
     if variant is None:
-        return False
-    if _launch.assign(variant, dst, src):
-        return True
-    return _manip._split(variant, dst, src)
+        _no(f"assign to {dst._dtype.name}")
+    _launch.assign_split(variant, dst, src)
 
 
 def _clip_bounds(args):
@@ -265,11 +278,14 @@ def _resolve(name, tc, rc, nargs, dev):
 
 
 def elementwise(name, args, dtype, shape):
+    """A new C-contiguous array of shape: op `name` of the op table over args (Arrays
+    broadcastable to shape, Python scalars) into dtype. After supports_elementwise(name,
+    operand dtypes, dtype, device)."""
     if name == "clip" and len(args) == 3 and (args[1] is None or args[2] is None):
         args = _clip_bounds(args)
     arrays = [a for a in args if not isinstance(a, (bool, int, float, complex))]
     if not arrays:
-        return None
+        _no(f"elementwise {name} of Python scalars")
     dev = arrays[0]._alloc.device
     rc = _code(dtype)
     key = table.KEY_INPUT.get(name)
@@ -285,17 +301,14 @@ def elementwise(name, args, dtype, shape):
             if isinstance(a, (bool, int, float, complex)):
                 conv.append(float(a))
             else:
-                a = astype(a, dtype)
-                if a is None:
-                    return None
-                conv.append(a)
+                conv.append(astype(a, dtype))
         args, tc = conv, rc
     key = (name, tc, rc, len(args), dev)
     found = _resolved.get(key)
     if found is None:
         found = _resolved[key] = _resolve(name, tc, rc, len(args), dev)
     if found is False:
-        return None
+        _no(f"elementwise {name}")
     op, variant = found
     if name == "clip" and tc in table._INT:
         args = [_launch.clamp_int(a, tc) if isinstance(a, int) else a for a in args]
@@ -306,9 +319,5 @@ def elementwise(name, args, dtype, shape):
     dynamic = op.family in _launch.DYNAMIC_MODES
     if _fuse.on and _fuse.record(variant, op.family, op.code, tc, rc, out, list(args), nin, dynamic, tc):
         return out  # held: recorded with the ops around it as one kernel (_fuse.py)
-    if not _launch.map_op(variant, op.code, out, list(args), nin, dynamic=dynamic, tcode=tc):
-        return None
+    _launch.map_op(variant, op.code, out, list(args), nin, dynamic=dynamic, tcode=tc)
     return out
-
-
-from . import native  # noqa: E402,F401  (the raising entries; imports this module)

@@ -1,6 +1,7 @@
 """FFTs through VkFFT (the runtime's _vkcore.FFTPlan; docs/kernels.md, "fft").
 
-supports(kind, x, axes, sizes) is asked first (the spec layer's ask-first protocol): whether
+supports(kind, x, axes, sizes) is asked first (the spec layer's ask-first protocol; shift and
+freq have supports_shift and supports_freq): whether
 VkFFT is in the build, the device has the dtypes, and every array the transform makes fits what
 VkFFT's descriptors reach. transform(kind, x, axes, sizes, inverse, normalize) then runs it: kind
 "c2c" (complex -> complex, either direction), "r2c" (real -> complex, forward, the last of
@@ -42,7 +43,7 @@ import threading
 from .. import _dtypes
 from . import _launch
 from ._launch import table
-from ._reduce import NotNative
+from ._launch import NotNative
 
 MAX_PLANS = 64
 # Whether an input already laid out as VkFFT reads it is read in place (no copy); False makes
@@ -209,8 +210,7 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst, normalize=False, omit=
 
 def _moved(x, axes, lengths, dtype):
     """x with `axes` moved innermost (in that order), each cut or zero-padded to `lengths`, as a
-    new C-contiguous array of dtype (always a copy: x is never written). None where not
-    native."""
+    new C-contiguous array of dtype (always a copy: x is never written). After supports()."""
     from . import assign, astype, full
 
     nd = len(x._shape)
@@ -224,12 +224,8 @@ def _moved(x, axes, lengths, dtype):
     if cut == want:
         return astype(view, dtype)
     out = full(want, 0, dtype, x._alloc.device)
-    if out is None:
-        return None
     if math.prod(cut):
-        dst = _launch.result_type._new(out._alloc, dtype, cut, out._strides, 0)
-        if not assign(dst, view):
-            return None
+        assign(_launch.result_type._new(out._alloc, dtype, cut, out._strides, 0), view)
     return out
 
 
@@ -303,12 +299,12 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
     if batch == 0:
         from . import full
 
-        return back(_native(full(out_shape, 0, out_dt, dev), "fft: an empty result"))
+        return back(full(out_shape, 0, out_dt, dev))
     if kind == "c2c" and READ_IN_PLACE and [x._shape[a] for a in axes] == list(sizes) and _c_contiguous(x):
         lay = _strided(x, axes)
         if lay is not None and not _in_range(x):
             # past the descriptors' reach (lavapipe's large arenas): one copy within it, ours
-            x, owned = _native(_bound_copy(x), "fft: the copy within the descriptors' reach"), True
+            x, owned = _bound_copy(x), True
         if lay is not None:
             # read where it lies (any axes of a C-contiguous array: strided ones are VkFFT's
             # outer dimensions), into a result of x's shape and layout (or in place in ours)
@@ -326,20 +322,20 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
     if as_is:
         src = x
     else:
-        src = _native(_moved(x, axes, in_len, x._dtype), "fft: the copy of the input")
+        src = _moved(x, axes, in_len, x._dtype)
         if not _in_range(src):
-            src = _native(_bound_copy(src), "fft: the copy within the descriptors' reach")
+            src = _bound_copy(src)
         owned = True
     dims = list(reversed(in_len if kind != "c2r" else out_len))  # innermost first, real lengths
     if kind == "c2r":
-        _native(_drop_imag(src, sizes[-1]) or None, "fft: clearing the DC/Nyquist imaginary parts")
+        _drop_imag(src, sizes[-1])
     if dims[0] == 1 and kind != "c2c":
         # a halved axis of length 1 transforms as the identity: the rest is a c2c
         from . import astype, elementwise
 
-        c = _native(astype(src, out_dt), "fft: the real input as complex") if kind == "r2c" else src
+        c = astype(src, out_dt) if kind == "r2c" else src
         _run("c2c", c, c, dims[1:], batch, inverse, normalize)  # (c is ours)
-        y = c if kind == "r2c" else _native(elementwise("real", [c], out_dt, out_shape), "fft: the real part")
+        y = c if kind == "r2c" else elementwise("real", [c], out_dt, out_shape)
         return back(y)
     if kind == "c2c" and owned:
         _run("c2c", src, src, dims, batch, inverse, normalize)  # in place in our array
@@ -357,13 +353,14 @@ def _in_range(a):
 
 
 def _bound_copy(a):
-    """A C-contiguous copy of a in memory that descriptors reach (Device.alloc_bound), or None."""
+    """A C-contiguous copy of a in memory that descriptors reach (Device.alloc_bound)."""
     from . import assign
 
     dev = a._alloc.device
     b = _launch.result_type._new(dev.alloc_bound(math.prod(a._shape) * a._dtype.itemsize), a._dtype, a._shape)
-    if not _in_range(b) or not assign(b, a):
-        return None
+    if not _in_range(b):
+        raise NotNative("fft: no memory within the descriptors' reach")  # (supports() said it fits)
+    assign(b, a)
     return b
 
 
@@ -379,9 +376,8 @@ def _drop_imag(c, n):
     strides = tuple(2 * st for st in c._strides[:-1])
     for k in ([0, m - 1] if n % 2 == 0 and m > 1 else [0]):
         v = _launch.result_type._new(c._alloc, rdt, lead, strides, 2 * (c._offset + k) + 1)
-        if math.prod(lead) and not assign(v, 0.0):
-            return False
-    return True
+        if math.prod(lead):
+            assign(v, 0.0)
 
 
 def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
@@ -398,7 +394,7 @@ def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
         if kind == "c2c_out":
             from . import assign
 
-            _native(assign(y, src) or None, "fft: the identity's copy")
+            assign(y, src)
         return
     dev = src._alloc.device
     sa, ya = src._alloc, y._alloc
@@ -411,12 +407,6 @@ def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
     if plan is None:
         raise NotNative(f"fft: VkFFT made no plan for {kind} of lengths {dims} x {batch}")
     plan.exec(sa, so, ya, yo)
-
-
-def _native(value, what):
-    if value is None:
-        raise NotNative(f"{what}: not native here")
-    return value
 
 
 def supports(kind, x, axes, sizes):
@@ -432,8 +422,10 @@ def supports(kind, x, axes, sizes):
     if rc is None or not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return False
     for a, b in ((tc, tc), (rc, rc), (tc, rc)):
-        if _launch.variant("cast", a, b, None, dev) is None:
+        if _launch.cast_variant(a, b, dev) is None:
             return False
+    if not _steps_native(kind, tc, rc, dev):
+        return False
     limit = _reach(dev)
     rest = math.prod(n for i, n in enumerate(x._shape) if i not in axes)
     in_len, out_len = _lengths(kind, sizes)
@@ -442,6 +434,24 @@ def supports(kind, x, axes, sizes):
     if largest > limit:
         return False
     return _call_key(kind, x, axes, sizes) not in _refused
+
+
+def _steps_native(kind, tc, rc, dev):
+    """Whether the steps around VkFFT are native: the zero fills (padding in the input dtype,
+    an empty result), and for c2r the clearing of the DC/Nyquist imaginary parts (a scalar
+    assignment to a real view) and the real part of a length-1 halved axis."""
+    from . import supports_elementwise, supports_fill
+
+    def dt(code):
+        return _dtypes._NAME[table.CODE[code]]
+
+    if not (supports_fill("full", dt(tc), dev) and supports_fill("full", dt(rc), dev)):
+        return False
+    if kind == "c2r":
+        real = {"F": "f", "D": "d"}[tc]
+        return (_launch.cast_variant(real, real, dev) is not None
+                and supports_elementwise("real", [dt(tc)], dt(rc), dev))
+    return True
 
 
 def _call_key(kind, x, axes, sizes):
@@ -478,9 +488,15 @@ def _transform(kind, x, axes, sizes, inverse, normalize, owned=False):
     return _transform("c2c", first, axes[:-3], sizes[:-3], inverse, normalize, owned=True)
 
 
+def supports_shift(x):
+    """Whether shift(x, ...) is native: strided copies of x's dtype (the cast family)."""
+    code = table.DTYPES[x._dtype.name][0]
+    return _launch.cast_variant(code, code, x._alloc.device) is not None
+
+
 def shift(x, axes, shifts):
     """x rolled by shifts[i] along axes[i] (fftshift/ifftshift), as a new C-contiguous array:
-    one strided copy (the cast family) per block of the result. None where not native."""
+    one strided copy (the cast family) per block of the result. After supports_shift(x)."""
     from . import assign, astype
 
     dev = x._alloc.device
@@ -505,15 +521,24 @@ def shift(x, axes, shifts):
             continue
         src = _launch.result_type._new(x._alloc, x._dtype, shape, x._strides, soff)
         dst = _launch.result_type._new(out._alloc, x._dtype, shape, out._strides, doff)
-        if not assign(dst, src):
-            return None
+        assign(dst, src)
     return out
+
+
+def supports_freq(dtype, dev):
+    """Whether freq(n, d, dtype, dev, real) is native: an arange of dtype, its shift (a strided
+    copy) and a multiplication by a Python float."""
+    from . import supports_elementwise, supports_fill
+
+    code = table.DTYPES[dtype.name][0]
+    return (supports_fill("arange", dtype, dev) and _launch.cast_variant(code, code, dev) is not None
+            and supports_elementwise("multiply", [dtype, None], dtype, dev))
 
 
 def freq(n, d, dtype, dev, real):
     """fftfreq (real=False) or rfftfreq values of n points at spacing d, in dtype: an arange
     fill, times 1/(n*d) (numpy's order of operations); fftfreq's negative half moved first by
-    shift(). None where not native."""
+    shift(). After supports_freq(dtype, dev)."""
     from . import arange, elementwise
 
     if real:
@@ -521,9 +546,5 @@ def freq(n, d, dtype, dev, real):
         k = arange(0, m, 1, m, dtype, dev)
     else:
         lo = -(n // 2)
-        k = arange(lo, lo + n, 1, n, dtype, dev)
-        if k is not None:
-            k = shift(k, (0,), (-(n // 2),))
-    if k is None:
-        return None
+        k = shift(arange(lo, lo + n, 1, n, dtype, dev), (0,), (-(n // 2),))
     return elementwise("multiply", [k, 1.0 / (n * d)], dtype, k._shape)

@@ -2,15 +2,16 @@
 compaction of a boolean mask (glsl/compact.comp). See docs/kernels.md, "Indexing".
 
 The spec layer (array_api_vulkan/_indexing.py) maps take, take_along_axis, integer-array and
-boolean-mask __getitem__/__setitem__ and nonzero onto these. Each function returns None / False
-where no kernel covers the case (the spec layer falls back to numpy, counted).
+boolean-mask __getitem__/__setitem__ and nonzero onto these, after asking supports_gather /
+supports_compact / supports_compact_values (a no: the spec layer falls back to numpy, counted);
+the entries then serve, raising NotNative where they cannot (a bug in the answer).
 """
 import math
 
 import numpy as np
 
 from . import _launch, _reduce
-from ._launch import table
+from ._launch import NotNative, table
 
 GATHER, SCATTER = 1, 2
 _FIRST_LIST = 10  # first push word of shape / strides (glsl/gather.comp)
@@ -73,10 +74,10 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
     dev = x._alloc.device
     n = math.prod(out_shape)
     if n == 0:
-        return True
+        return
     layout = _index_layout(x, out_shape, xs, idx, other)
     if layout is None:
-        return False
+        raise NotNative("gather/scatter: no kernel covers this layout, though supports_gather said one did")
     shader, sh, sts = layout
     nd = len(sh)
     words = [0] * _launch.LAYOUT_WORDS
@@ -103,31 +104,30 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
     dev.launch(shader, (op,), buffers, writes, push, n)
     _launch.state.launches += 1
     _launch.state.last_plan = None
-    return True
 
 
 def gather(x, out_shape, xs, xoff, idx):
     """A new C-contiguous array of out_shape: element at coordinates c is
-    x[xoff + sum_d c_d xs_d + sum_k wrapclamp(I_k[c]) s_k] (glsl/gather.comp), or None.
+    x[xoff + sum_d c_d xs_d + sum_k wrapclamp(I_k[c]) s_k] (glsl/gather.comp).
     idx: up to two (index Array, strides over out_shape, axis length n_k, x stride s_k);
-    negative indices wrap once, then every index is clamped into [0, n_k - 1]."""
+    negative indices wrap once, then every index is clamped into [0, n_k - 1].
+    After supports_gather(x, out_shape, xs, idx)."""
     dev = x._alloc.device
     n = math.prod(out_shape)
     out = _launch.result_type._new(dev.alloc(max(n, 1) * x._dtype.itemsize), x._dtype,
                                    tuple(out_shape))
-    return out if _index_op(GATHER, x, out, out_shape, xs, xoff, idx) else None
+    _index_op(GATHER, x, out, out_shape, xs, xoff, idx)
+    return out
 
 
 def scatter(x, src, out_shape, xs, xoff, idx):
     """x[position of c] = src[c] for every c of out_shape (positions as gather's); src a
     C-contiguous array of x's dtype and out_shape. Where several c reach one position, one of
-    them wins (which one is unspecified: the dispatch's invocations race). False: not done."""
-    if src._alloc is x._alloc:
-        return False
-    for k in idx:
-        if k[0]._alloc is x._alloc:
-            return False
-    return _index_op(SCATTER, x, src, out_shape, xs, xoff, idx)
+    them wins (which one is unspecified: the dispatch's invocations race). After
+    supports_gather(x, out_shape, xs, idx), src and the index arrays not x's memory."""
+    if src._alloc is x._alloc or any(k[0]._alloc is x._alloc for k in idx):
+        raise NotNative("scatter: the source or an index array is the destination's memory")
+    _index_op(SCATTER, x, src, out_shape, xs, xoff, idx)
 
 
 # -- compaction (glsl/compact.comp) ----------------------------------------------------------
@@ -153,13 +153,12 @@ def _mask_words(mask, n, L, G):
 
 def _offsets(shader, mask, n):
     """The count pass and the exclusive scan of the counts of the contiguous n-element bool
-    mask: (L, G, offsets Allocation (G + 1 uint32), total), one small read back (the total)."""
+    mask: (L, G, offsets Allocation (G + 1 uint32), total), one small read back (the total).
+    After _chunks_ok(n, dev)."""
     dev = mask._alloc.device
-    if _launch.variant("scan", "I", "I", None, dev) is None:
-        return None
+    if not _chunks_ok(n, dev):
+        raise NotNative("compaction: no scan variant, or too many chunks")
     L, G = _compact_chunks(n, dev)
-    if G > 65535:
-        return None
     counts = dev.alloc(G * 4)
     push = _mask_words(mask, n, L, G)
     _launch.put_address(push, _launch.ADDR_WORD, counts)
@@ -216,24 +215,20 @@ def _chunks_ok(n, dev):
 
 def compact(mask, shape, index_dtype):
     """The coordinates of the set elements of the C-contiguous bool array `mask` (viewed with
-    `shape`) in C order: (Array of shape (len(shape), count) of index_dtype, count), or None.
-    Count pass, scan of the counts, then the coordinates at each element's rank; one small read
-    back (the count) is made here: the result's shape depends on the data."""
+    `shape`) in C order: (Array of shape (len(shape), count) of index_dtype, count). After
+    supports_compact(size, len(shape), index_dtype, device). Count pass, scan of the counts,
+    then the coordinates at each element's rank; one small read back (the count) is made here:
+    the result's shape depends on the data."""
     dev = mask._alloc.device
-    icode = _code(index_dtype)
-    shader = _launch.subgroup_variant(_launch.named(f"compact_{index_dtype.name}", dev), dev)
     n = math.prod(shape)
     k = len(shape)
-    if (shader is None or icode not in table.COMPACT_CODES or 7 + k > _launch.LAYOUT_WORDS
-            or n >= 1 << 31):
-        return None
+    if not supports_compact(n, k, index_dtype, dev):
+        raise NotNative(f"compact into {index_dtype.name}: not native here")
+    shader = _launch.subgroup_variant(_launch.named(f"compact_{index_dtype.name}", dev), dev)
     if n == 0:
         out = _launch.result_type._new(dev.alloc(index_dtype.itemsize), index_dtype, (k, 0))
         return out, 0
-    r = _offsets(shader, mask, n)
-    if r is None:
-        return None
-    L, G, offs, count = r
+    L, G, offs, count = _offsets(shader, mask, n)
     out = _launch.result_type._new(dev.alloc(max(k * count, 1) * index_dtype.itemsize),
                                    index_dtype, (k, count))
     if count == 0:
@@ -249,18 +244,20 @@ def compact(mask, shape, index_dtype):
     return out, count
 
 
+def _value_check(x, n, xoff, xs, d, rs, what):
+    """compact_values' shader for x, after supports_compact_values(x, n, xoff, xs, d, rs)."""
+    if not supports_compact_values(x, n, xoff, xs, d, rs):
+        raise NotNative(f"{what}: not native here, though supports_compact_values said it was")
+    return _value_shader(x)
+
+
 def compact_values(x, n, xoff, xs, mask, row=(), d=1, rs=0):
     """x[mask] for x's n rows at xoff + i * xs (of `row` shape: d elements j * rs apart) and
     the C-contiguous n-element bool mask: a new (count,) + row array of x's dtype, the set rows
-    in order (no index arrays), or None."""
+    in order (no index arrays). After supports_compact_values(x, n, xoff, xs, d, rs)."""
     dev = x._alloc.device
-    shader = _value_shader(x)
-    if shader is None or n >= 1 << 31 or (n and d and not _strided_ok(x, n, xoff, xs, d, rs)):
-        return None
-    r = _offsets(shader, mask, n) if n else (0, 0, None, 0)
-    if r is None:
-        return None
-    L, G, offs, count = r
+    shader = _value_check(x, n, xoff, xs, d, rs, "compact values")
+    L, G, offs, count = _offsets(shader, mask, n) if n else (0, 0, None, 0)
     out = _launch.result_type._new(dev.alloc(max(count * d, 1) * x._dtype.itemsize), x._dtype,
                                    (count,) + tuple(row))
     if count * d == 0:
@@ -278,25 +275,25 @@ def compact_values(x, n, xoff, xs, mask, row=(), d=1, rs=0):
 
 
 def mask_count(x, mask, n):
-    """(shader, L, G, offsets, count) for a later mask_scatter of x, or None."""
+    """(shader, L, G, offsets, count) for a later mask_scatter of x's n rows. After
+    supports_compact_values, n > 0."""
     shader = _value_shader(x)
-    if shader is None or n == 0 or n >= 1 << 31:
-        return None
-    r = _offsets(shader, mask, n)
-    return None if r is None else (shader,) + r
+    if shader is None or n == 0 or n >= 1 << 31 or not _chunks_ok(n, x._alloc.device):
+        raise NotNative("mask count: not native here")
+    return (shader,) + _offsets(shader, mask, n)
 
 
 def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
     """Row i of x (xoff + i * xs + j * rs, j < d) = src's row of i's rank, for the set elements
     i of the n-element mask; src a C-contiguous (count,) + row array of x's dtype (counted:
-    mask_count's answer). False: not done."""
+    mask_count's answer). After supports_compact_values, src and mask not x's memory."""
     shader, L, G, offs, count = counted
     if src._alloc is x._alloc or mask._alloc is x._alloc:
-        return False
+        raise NotNative("mask scatter: the source or the mask is the destination's memory")
     if count == 0 or d == 0:
-        return True
+        return
     if not _strided_ok(x, n, xoff, xs, d, rs):
-        return False
+        raise NotNative("mask scatter: beyond 32-bit element indices")
     dev = x._alloc.device
     push = _mask_words(mask, n, L, G)
     _row_words(push, xoff, xs, d, rs)
@@ -308,21 +305,18 @@ def mask_scatter(x, n, xoff, xs, mask, src, counted, d=1, rs=0):
                [True, False, False, False], push, groups=(G, 1, 1))
     _launch.state.launches += 1
     _launch.state.last_plan = None
-    return True
 
 
 def mask_fill(x, n, xoff, xs, mask, value_words, d=1, rs=0):
     """Row i of x (xoff + i * xs + j * rs, j < d) = the value (its bytes as uint32 words) for
-    the set elements i of the n-element C-contiguous bool mask: one dispatch, no count. False:
-    not done."""
+    the set elements i of the n-element C-contiguous bool mask: one dispatch, no count. After
+    supports_compact_values, mask not x's memory."""
     dev = x._alloc.device
-    shader = _value_shader(x)
-    if shader is None or n >= 1 << 31 or mask._alloc is x._alloc:
-        return False
+    shader = _value_check(x, n, xoff, xs, d, rs, "mask fill")
+    if mask._alloc is x._alloc:
+        raise NotNative("mask fill: the mask is the destination's memory")
     if n == 0 or d == 0:
-        return True
-    if not _strided_ok(x, n, xoff, xs, d, rs):
-        return False
+        return
     push = _mask_words(mask, n, 0, 0)
     _row_words(push, xoff, xs, d, rs)
     push[11:11 + len(value_words)] = value_words
@@ -330,4 +324,3 @@ def mask_fill(x, n, xoff, xs, mask, value_words, d=1, rs=0):
     dev.launch(shader, (FILL,), [x._alloc, mask._alloc], [True, False], push, n)
     _launch.state.launches += 1
     _launch.state.last_plan = None
-    return True

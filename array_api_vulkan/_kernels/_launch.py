@@ -36,6 +36,11 @@ ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS = 0, 1, 2, 3
 from .._runtime.storage import Storage as result_type  # noqa: E402
 
 
+class NotNative(RuntimeError):
+    """A kernels-layer entry was called for a case its supports_* function answers False for
+    (a bug in the answer: the entries never answer None / False for "not native")."""
+
+
 def set_result_type(cls):
     global result_type
     result_type = cls
@@ -268,14 +273,27 @@ def _collapse(shape, strides_list):
 
 
 def contiguous(a, shape=None):
-    """a (broadcast to `shape`) as a new C-contiguous array, through the cast family."""
+    """a (broadcast to `shape`) as a new C-contiguous array, through the cast family: one
+    dispatch, or several (assign_split) where the view's rank is beyond the push block. After
+    cast_variant(code, code, device); raises NotNative without it."""
     shape = a._shape if shape is None else tuple(shape)
     code = table.DTYPES[a._dtype.name][0]
-    name = cast_variant(code, code, a._alloc.device)
-    out = result_type._new(a._alloc.device.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
-    if name is None or not map_op(name, 0, out, [a], 1, _allow_copy=False):
-        return None
+    dev = a._alloc.device
+    name = cast_variant(code, code, dev)
+    if name is None:
+        raise NotNative(f"contiguous copy of {a._dtype.name}: no cast variant on this device")
+    out = result_type._new(dev.alloc(math.prod(shape) * a._dtype.itemsize), a._dtype, shape)
+    if _map_fits(a, shape):
+        map_op(name, 0, out, [a], 1, _allow_copy=False)
+    else:
+        assign_split(name, out, a)
     return out
+
+
+def _map_fits(a, shape):
+    """Whether map_op's push block describes a one-input copy of a (broadcast to shape)."""
+    sh, _ = _collapse(shape, [_broadcast_strides(a, shape)])
+    return 3 + 1 + 2 * len(sh) <= LAYOUT_WORDS
 
 
 # (shader, op, out layout, each arg's layout or scalar type) -> what map_op worked out for it:
@@ -301,10 +319,13 @@ state = _LaunchState()
 def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tcode=None,
            tail=()):
     """Records out[i] = op(args...[i]) over out's (contiguous) shape. args: Arrays broadcastable
-    to out's shape, or Python scalars (already of the input dtype's kind). False if the rank is
-    beyond what the push block can describe. tcode: the dtype code scalars are stored in
+    to out's shape, or Python scalars (already of the input dtype's kind). tcode: the dtype
+    code scalars are stored in
     (default: the first Array argument's). tail: words for the op itself, put last in the
-    layout words (w[LAYOUT_WORDS - len(tail) ..]), e.g. tril's columns, rows and k."""
+    layout words (w[LAYOUT_WORDS - len(tail) ..]), e.g. tril's columns, rows and k.
+    Strided inputs of more dimensions than the push block describes are first copied
+    contiguous (not with _allow_copy False: contiguous's own call, which asks _map_fits
+    first); returns True (_fuse tests it)."""
     key = (shader, op_code, out._shape, out._dtype, dynamic, tail,
            tuple([a.__class__ if a.__class__ in _SCALAR_SET else (a._dtype, a._shape, a._strides)
                   for a in args]))
@@ -373,14 +394,11 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
     need = 3 + nin + len(sh) * (1 + nin) + sum(len(w) for w in scalar_w if w)
     if need > LAYOUT_WORDS - len(tail):
         if not _allow_copy:
-            return False
+            raise NotNative("map_op: more dimensions than the push block describes")  # (never)
         # too many dimensions for the push block: make the strided inputs contiguous first
         args = list(args)
         for j in strided:
-            c = contiguous(args[j], shape)
-            if c is None:
-                return False
-            args[j] = c
+            args[j] = contiguous(args[j], shape)
         return map_op(shader, op_code, out, args, nin, _allow_copy=False, dynamic=dynamic,
                       tcode=tcode, tail=tail)
     nd = len(sh)
@@ -454,10 +472,32 @@ def fill(dev, shader, op_code, out, words):
     dev.launch(shader, (op_code, 0, 0, 0, ELEMS), [out._alloc], [True], push, (n + ELEMS - 1) // ELEMS)
 
 
+def assign_split(shader, dst, src):
+    """Records dst[...] = src in place (as assign): one dispatch, or one per index of the
+    leading axes where the view's rank (after collapsing) is beyond the push block."""
+    if not isinstance(src, _SCALARS) and src._alloc is dst._alloc:
+        src = contiguous(src)  # the source may overlap the destination: copied once, first
+    if assign(shader, dst, src):
+        return
+    # too many dimensions for the push block: one assignment per index of the first axis
+    scalar = isinstance(src, _SCALARS)
+    if not scalar:
+        sst = _broadcast_strides(src, dst._shape)
+        if src.ndim < dst.ndim:
+            src = result_type._new(src._alloc, src._dtype, tuple(dst._shape), tuple(sst), src._offset)
+    for i in range(dst._shape[0]):
+        d = result_type._new(dst._alloc, dst._dtype, tuple(dst._shape[1:]), tuple(dst._strides[1:]),
+                             dst._offset + i * dst._strides[0])
+        s = src if scalar else result_type._new(src._alloc, src._dtype, tuple(dst._shape[1:]),
+                                                tuple(sst[1:]), src._offset + i * sst[0])
+        assign_split(shader, d, s)
+
+
 def assign(shader, dst, src):
     """Records dst[...] = src in place: dst any strided view, src an Array broadcastable to it
     (converted as the cast variant `shader` does) or a Python scalar of dst's kind. False if the
-    view's rank does not fit the push block."""
+    view's rank does not fit the push block (nothing is recorded then: assign_split splits it;
+    a 0-d view always fits)."""
     shape = dst._shape
     n = math.prod(shape)
     if n == 0:
@@ -471,8 +511,6 @@ def assign(shader, dst, src):
     else:
         if src._alloc is dst._alloc:
             src = contiguous(src)  # the source may overlap the destination
-            if src is None:
-                return False
         st = _broadcast_strides(src, shape)
         if n == 1 or all(s == 0 for s, m in zip(st, shape) if m != 1):
             mode = MODE_ONE

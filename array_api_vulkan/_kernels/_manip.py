@@ -3,7 +3,8 @@ tril/triu, linspace): everything here is the cast family's strided assignment (a
 result <- a possibly broadcast view of an input) or a cast/fill op code, no shader of its own.
 
 The spec layer builds the views (an output at an offset for concat, an interleaved view for
-tile, a broadcast one for repeat) and asks `copy_into` to fill them."""
+tile, a broadcast one for repeat) and asks `copy_into` to fill them, after supports_cast.
+Every entry here raises NotNative where its supports_* answers no."""
 import math
 
 import numpy as np
@@ -11,55 +12,27 @@ import numpy as np
 from . import _launch
 from ._launch import table
 
-_SCALARS = (bool, int, float, complex)
-
 
 def _code(dtype):
     return table.DTYPES[dtype.name][0]
 
 
 def _cast_variant(tc, rc, dev):
-    return _launch.cast_variant(tc, rc, dev)
-
-
-def can_copy(src_dtype, dst_dtype, dev):
-    """Whether copy_into can write src_dtype values into a dst_dtype view on dev."""
-    return _cast_variant(_code(src_dtype), _code(dst_dtype), dev) is not None
-
-
-def _view(a, shape, strides, offset):
-    return _launch.result_type._new(a._alloc, a._dtype, tuple(shape), tuple(strides), offset)
+    """The cast variant for tc -> rc on dev; raises NotNative without one (the caller asked
+    supports_cast first)."""
+    variant = _launch.cast_variant(tc, rc, dev)
+    if variant is None:
+        raise _launch.NotNative(f"no cast variant {tc} -> {rc} on this device")
+    return variant
 
 
 def copy_into(dst, src):
     """dst[...] = src (converted to dst's dtype as astype does) for any strided view dst and src
     an Array broadcastable to it: one dispatch, or one per index of the leading axes where the
-    view's rank (after collapsing) is beyond the push block. False where the device has no cast
-    variant for the pair (nothing is recorded then)."""
+    view's rank (after collapsing) is beyond the push block. After supports_cast(src.dtype,
+    dst.dtype, device); raises NotNative without the cast variant (nothing is recorded then)."""
     dev = dst._alloc.device
-    variant = _cast_variant(_code(src._dtype), _code(dst._dtype), dev)
-    if variant is None:
-        return False
-    return _split(variant, dst, src)
-
-
-def _split(variant, dst, src):
-    if _launch.assign(variant, dst, src):
-        return True
-    if not dst._shape:
-        return False
-    # too many dimensions for the push block: one assignment per index of the first axis
-    scalar = isinstance(src, _SCALARS)
-    if not scalar:
-        sst = _launch._broadcast_strides(src, dst._shape)
-        if src.ndim < dst.ndim:
-            src = _view(src, dst._shape, sst, src._offset)
-    for i in range(dst._shape[0]):
-        d = _view(dst, dst._shape[1:], dst._strides[1:], dst._offset + i * dst._strides[0])
-        s = src if scalar else _view(src, dst._shape[1:], sst[1:], src._offset + i * sst[0])
-        if not _split(variant, d, s):
-            return False
-    return True
+    _launch.assign_split(_cast_variant(_code(src._dtype), _code(dst._dtype), dev), dst, src)
 
 
 def new(dev, dtype, shape):
@@ -69,20 +42,16 @@ def new(dev, dtype, shape):
 
 def tri(x, k, upper):
     """tril (upper False) / triu of x over its last two axes: one cast dispatch whose op code
-    zeroes the elements off the kept triangle. None where the device has no variant."""
+    zeroes the elements off the kept triangle. After supports_cast(x.dtype, x.dtype, device)."""
     dev = x._alloc.device
     code = _code(x._dtype)
     variant = _cast_variant(code, code, dev)
-    if variant is None:
-        return None
     out = new(dev, x._dtype, x._shape)
     rows, cols = x._shape[-2:]
     if out.size == 0:
         return out
     k = max(-(1 << 31) + 1, min((1 << 31) - 1, int(k)))
-    if not _launch.map_op(variant, 2 if upper else 1, out, [x], 1,
-                          tail=(cols, rows, k & 0xFFFFFFFF)):
-        return None
+    _launch.map_op(variant, 2 if upper else 1, out, [x], 1, tail=(cols, rows, k & 0xFFFFFFFF))
     return out
 
 
@@ -90,15 +59,15 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     """numpy.linspace(start, stop, num, endpoint).astype(dtype) for a real or complex floating
     dtype, computed in cdt (numpy's float64, or complex128 for complex bounds, where the device
     has them, then a cast; else float32 / complex64 emulating float64 by double-floats): the
-    fill family's linspace op with numpy's parameters. None where not native."""
+    fill family's linspace op with numpy's parameters. After supports_linspace(dtype, cdt, dev);
+    raises NotNative where it would answer no."""
     kind = table.DTYPES[cdt.name][3]
-    if kind not in "fc" or table.DTYPES[dtype.name][3] not in "fc":
-        return None
     cname = cdt.name
     ccode = table.DTYPES[cname][0]
     variant = _launch.variant("fill", None, ccode, None, dev)
-    if variant is None or not _launch.device_supports(dev, ccode):
-        return None
+    if (kind not in "fc" or table.DTYPES[dtype.name][3] not in "fc" or variant is None
+            or not _launch.device_supports(dev, ccode)):
+        raise _launch.NotNative(f"linspace of {dtype.name} in {cname}: not native here")
     single = cname in ("float32", "complex64")
     # the parameters as numpy works them out, in float64 / complex128 (on the host even where
     # the device lacks float64: the float32 / complex64 variants take them as double-floats)
@@ -135,7 +104,7 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
         return out
     from . import astype
 
-    return astype(out, dtype)
+    return astype(out, dtype)  # (supports_linspace asked supports_cast(cdt, dtype))
 
 
 # A strided copy whose source walks one axis with a small step and the result's last axis with
@@ -145,10 +114,11 @@ _TRANSPOSE_MIN = 8
 _MAX_GROUPS = 65535
 
 
-def transpose_copy(x):
-    """A new C-contiguous copy of the view x through the tiled transpose, or None where x's
-    layout is not a (batched) transpose: collapsed to at most 3 axes (batch, i, j) with i's
-    stride smaller in magnitude than j's and j's not 1."""
+def _transpose_layout(x):
+    """(shader, B, I, J, batch stride, strides) of the tiled transpose copying the view x, or
+    None where x's layout is not a (batched) transpose: collapsed to at most 3 axes (batch, i,
+    j) with i's stride smaller in magnitude than j's and j's not 1, both at least
+    _TRANSPOSE_MIN long, or no transpose variant of its width is built."""
     shape = x._shape
     if len(shape) < 2 or math.prod(shape) == 0:
         return None
@@ -160,15 +130,29 @@ def transpose_copy(x):
         return None
     B, sb = (sh[0], st[0]) if len(sh) == 3 else (1, 0)
     I, J = sh[-2], sh[-1]
-    groups = (-(-J // 32), -(-I // 32), B)
-    if max(groups) > _MAX_GROUPS:
+    if max(-(-J // 32), -(-I // 32), B) > _MAX_GROUPS:
         return None
-    dev = x._alloc.device
-    width = x._dtype.itemsize * 8
-    shader = _launch.named(f"transpose_w{width}", dev)
+    shader = _launch.named(f"transpose_w{x._dtype.itemsize * 8}", x._alloc.device)
     if shader is None:
         return None
-    out = new(dev, x._dtype, shape)
+    return shader, B, I, J, sb, st
+
+
+def supports_transpose_copy(x):
+    """Whether transpose_copy(x) serves x: a (batched) transpose (see _transpose_layout)."""
+    return _transpose_layout(x) is not None
+
+
+def transpose_copy(x):
+    """A new C-contiguous copy of the view x through the tiled transpose (glsl/transpose.comp).
+    After supports_transpose_copy(x); raises NotNative where it answers no."""
+    lay = _transpose_layout(x)
+    if lay is None:
+        raise _launch.NotNative("transpose_copy: not a transposed layout")
+    shader, B, I, J, sb, st = lay
+    groups = (-(-J // 32), -(-I // 32), B)
+    dev = x._alloc.device
+    out = new(dev, x._dtype, x._shape)
     push = np.zeros(_launch.PUSH_WORDS, np.uint32)
     push[:8] = [B, I, J, x._offset, sb & 0xFFFFFFFF, st[-2] & 0xFFFFFFFF,
                 st[-1] & 0xFFFFFFFF, 0]

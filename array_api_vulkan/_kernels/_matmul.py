@@ -301,9 +301,16 @@ def supports_matmul(x1, x2):
         total = math.prod(batch) * m * n
         if total >= 1 << 32:
             return False
+        dev, code = x1._alloc.device, _code(x1._dtype)
         if total and k:
-            _config(x1._alloc.device, _code(x1._dtype), m, n, k, math.prod(batch),
-                    (0, 0, 0, (0, 0)), (0, 0, 0, (0, 0)))
+            _, _, splits, _, _ = _config(dev, code, m, n, k, math.prod(batch), (0, 0, 0, (0, 0)),
+                                         (0, 0, 0, (0, 0)))
+            if splits > 1 and _reduce._variant("sum", code, code, dev) is None:
+                return False  # (split-K's sum of the partial products)
+            if _launch.cast_variant(code, code, dev) is None:
+                return False  # (the contiguous copies of batch dimensions that do not collapse)
+        elif total and _launch.variant("fill", None, code, None, dev) is None:
+            return False  # (K == 0: a fill of zeros)
     except _No:
         return False
     return True
@@ -445,10 +452,7 @@ def _matmul(x1, x2):
                                       tuple(a_bst) + tuple(a_st[-2:]), x1._offset)
         vb = _launch.result_type._new(x2._alloc, dt, tuple(batch) + (k, n),
                                       tuple(b_bst) + tuple(b_st[-2:]), x2._offset)
-        ca, cb = _launch.contiguous(va), _launch.contiguous(vb)
-        if ca is None or cb is None:
-            raise _No("no contiguous copy")
-        r = _matmul(ca, cb)
+        r = _matmul(_launch.contiguous(va), _launch.contiguous(vb))
         return _launch.result_type._new(r._alloc, dt, out_shape)
     if len(bsh) == 0:
         b1, bs = 1, [(0, 0), (0, 0)]
@@ -462,9 +466,11 @@ def _matmul(x1, x2):
         (x2._offset, b_st[-1], b_st[-2], bs[1]))
     b = _reduce._Builder()
     res = b.out(total * dt.itemsize, dt, out_shape)
-    if (code in GEMM_STEP_CODES and gxy is not None and splits == 1
-            and _gemm_step(b, res, dev, dt, m, n, k, nbatch, len(bsh), a_st, b_st, bs)):
-        return _compiled(key, dev, dt, b)(x1, x2)
+    if code in GEMM_STEP_CODES and gxy is not None and splits == 1:
+        gemm = _gemm_step_layout(dev, dt, nbatch, len(bsh), a_st, b_st, bs)
+        if gemm is not None:
+            _gemm_step(b, res, gemm, m, n, k, nbatch, bs)
+            return _compiled(key, dev, dt, b)(x1, x2)
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
@@ -503,26 +509,35 @@ def _compiled(key, dev, dt, b):
     return plan
 
 
-def _gemm_step(b, res, dev, dt, m, n, k, nbatch, nbdims, a_st, b_st, bs):
-    """Records x1 @ x2 as the linalg family's GEMM step (see GEMM_STEP_CODES) into builder b;
-    False where its layout does not fit: more than one batch dimension, an operand with
-    neither a unit column nor a unit row stride, a negative stride."""
+def _gemm_step_layout(dev, dt, nbatch, nbdims, a_st, b_st, bs):
+    """(shader, flags, leading dimensions) of x1 @ x2 as the linalg family's GEMM step (see
+    GEMM_STEP_CODES), or None where that route does not take it (this family's kernel does):
+    no GEMM step variant, more than one batch dimension, an operand with neither a unit column
+    nor a unit row stride, a negative stride."""
     from . import _linalg
 
     shader = _linalg._shader("linalg_gemm", dt, dev)
     if shader is None or nbdims > 1 or nbatch > _linalg.MAX_Z:
-        return False
+        return None
     flags, lds = 0, []
     for st, bsx, flag in ((a_st, bs[0][1], _linalg.G_TA), (b_st, bs[1][1], _linalg.G_TB)):
         if min(st[-2], st[-1], bsx) < 0:
-            return False
+            return None
         if st[-1] == 1:
             lds.append(st[-2])
         elif st[-2] == 1:
             lds.append(st[-1])
             flags |= flag
         else:
-            return False
+            return None
+    return shader, flags, lds
+
+
+def _gemm_step(b, res, gemm, m, n, k, nbatch, bs):
+    """Records x1 @ x2 as the GEMM step `gemm` (_gemm_step_layout's answer) into builder b."""
+    from . import _linalg
+
+    shader, flags, lds = gemm
     w = [0] * _linalg.PUSH_WORDS
     w[0:14] = [m, n, k, flags, 0, 0, lds[0], bs[0][1], 0, lds[1], bs[1][1], 0, n, m * n]
     w = [v & 0xFFFFFFFF for v in w]
@@ -533,4 +548,3 @@ def _gemm_step(b, res, dev, dt, m, n, k, nbatch, nbdims, a_st, b_st, bs):
                (8, OFFSET, ARG, 1), (20, ADDRESS, res[0], res[1])]
     b.steps.append((shader, [_linalg.CODES["linalg_gemm"], 256, 1024], w, groups, buffers,
                     patches))
-    return True

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from . import _launch
-from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
+from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, NotNative, table
 
 FAMILY = "reduce"
 CODES = table.FAMILY_CODES[FAMILY]
@@ -334,11 +334,6 @@ def _replay(plans, op, key, x):
     return cache, (plan(x) if plan is not None else None)
 
 
-def _cast_supported(tc, rc, dev):
-    return (_launch.variant("cast", tc, rc, None, dev) is not None and _launch.device_supports(dev, tc)
-            and _launch.device_supports(dev, rc))
-
-
 def supports_reduce(op, x, dtype):
     """Whether reduce(op, x, axes, keepdims, dtype) runs natively: the op table has the
     signatures, the device the dtypes and the compiled variants, for every pass the call needs
@@ -350,19 +345,16 @@ def supports_reduce(op, x, dtype):
         return False  # (32-bit element indices)
     base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
     if op in ("sum", "prod", "mean", "var", "std") and rc not in _SIGS.get((base, tc), ()):
-        if not _cast_supported(tc, rc, dev):
+        if _launch.cast_variant(tc, rc, dev) is None:
             return False
         tc = rc  # converted first
-    if _variant(base, tc, rc, dev) is None or not _cast_supported(tc, tc, dev):
+    if (_variant(base, tc, rc, dev) is None or _launch.cast_variant(tc, tc, dev) is None
+            or _launch.variant("fill", None, rc, None, dev) is None):  # (an empty reduction's fill)
         return False
     if op in ("var", "std"):
         return True  # (one pass and its second pass: the same variant)
     op2 = _SECOND[base]
     return (op2 == base and base in ("argmax", "argmin")) or _variant(op2, rc, rc, dev) is not None
-
-
-class NotNative(RuntimeError):
-    """A kernel was called for a case its supports_* function answers False for (a bug)."""
 
 
 def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
@@ -384,8 +376,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
         # dtype= (or an integer mean): convert first, then reduce in the result's dtype
         from . import astype
 
-        y = _native(astype(x, dtype), "reduce: conversion")
-        return reduce(op, y, axes, keepdims, dtype, correction)
+        return reduce(op, astype(x, dtype), axes, keepdims, dtype, correction)
     shader = _native(_variant(base, tc, rc, dev), f"reduce {op}")
     out_shape = _out_shape(x._shape, axes, keepdims)
     rows = math.prod(m for k, m in enumerate(x._shape) if k not in axes)
@@ -411,7 +402,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
                                      tuple(x._strides[k] for k in perm), x._offset)
         if _copied:
             raise NotNative("reduce: a contiguous copy did not collapse")  # (never: it always does)
-        c = _native(_launch.contiguous(v), "reduce: contiguous copy")
+        c = _launch.contiguous(v)
         r = reduce(op, c, tuple(range(len(kept), x.ndim)), False, dtype, correction, _copied=True)
         return _launch.result_type._new(r._alloc, r._dtype, out_shape)
     n, is_, rows, r1, rs0, rs1 = lay
@@ -517,11 +508,13 @@ def supports_scan(op, x, dtype):
     if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
         return False
     if rc not in _SCAN_SIGS.get((op, tc), ()):
-        if rc not in _SCAN_SIGS.get((op, rc), ()) or not _cast_supported(tc, rc, dev):
+        if rc not in _SCAN_SIGS.get((op, rc), ()) or _launch.cast_variant(tc, rc, dev) is None:
             return False
         tc = rc
     return (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)
-            and _launch.variant("scan", tc, rc, None, dev) is not None and _cast_supported(tc, tc, dev)
+            and _launch.variant("scan", tc, rc, None, dev) is not None
+            and _launch.cast_variant(tc, tc, dev) is not None
+            and _launch.variant("fill", None, rc, None, dev) is not None  # (an empty axis's fill)
             and _launch.variant("scan", rc, rc, None, dev) is not None)  # (chunk totals of long rows)
 
 
@@ -540,8 +533,7 @@ def scan(op, x, axis, dtype, include_initial):
     if rc not in _SCAN_SIGS.get((op, tc), ()):
         from . import astype
 
-        y = _native(astype(x, dtype), "scan: conversion")
-        return scan(op, y, axis, dtype, include_initial)
+        return scan(op, astype(x, dtype), axis, dtype, include_initial)
     shader = _native(_launch.subgroup_variant(_launch.variant("scan", tc, rc, None, dev), dev), f"scan {op}")
     inc = 1 if include_initial else 0
     n = x._shape[axis]
@@ -562,7 +554,7 @@ def scan(op, x, axis, dtype, include_initial):
     before = _group(x._shape[:axis], x._strides[:axis])
     after = _group(x._shape[axis + 1:], x._strides[axis + 1:])
     if before is None or after is None:
-        c = _native(_launch.contiguous(x), "scan: contiguous copy")
+        c = _launch.contiguous(x)
         return scan(op, c, axis, dtype, include_initial)
     is_ = x._strides[axis] if n > 1 else 0
     r1, rs0, rs1 = inner, before[1], after[1]
@@ -609,10 +601,11 @@ def scan(op, x, axis, dtype, include_initial):
 def exclusive_scan_u32(dev, src, dst, m):
     """Records dst[0 .. m] = the exclusive scan of the m uint32 at Allocation src, with the total
     last (cumulative_sum with include_initial), chunked as a long scan is (one dispatch, or
-    three). For the sort family's unique and the compaction family. False: no kernel."""
+    three). For the sort family's unique and the compaction family, after their supports_*
+    asked for the uint32 scan variant."""
     shader = _launch.subgroup_variant(_launch.variant("scan", "I", "I", None, dev), dev)
     if shader is None:
-        return False
+        raise NotNative("exclusive scan: no uint32 scan variant")
     code = [SCAN_CODES["cumulative_sum"], _scan_stage(dev)]
     L, G = _scan_chunks(m, 1, 4, scan_target_groups(dev))
     w = np.zeros(PUSH_WORDS, np.uint32)
@@ -637,4 +630,3 @@ def exclusive_scan_u32(dev, src, dst, m):
         dev.launch(shader, code, [src, dst], [False, True], w, groups=(1, 1, 1))
         _launch.state.launches += 1
     _launch.state.last_plan = None
-    return True

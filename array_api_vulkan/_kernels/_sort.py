@@ -127,20 +127,17 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     histogram per tile, an exclusive scan of them per digit and a stable scatter that ranks each
     tile (subgroup ballots, or shared memory) and writes it out through shared memory. Key
     passes first; for several rows, passes over the row of each element's index follow, so that
-    each row ends sorted with ties in input order."""
+    each row ends sorted with ties in input order. Raises NotNative where a variant is missing
+    (supports_sort asks for each)."""
     tc = _code(dtype)
     N = rows * n
     bits = _key_bits(tc)
     kw = 2 if bits == 64 else 1
     raw = _raw(tc)
-    radix = _radix_shader(dev)
-    if radix is None:
-        return None
+    radix = _native(_radix_shader(dev), "sort: the radix passes' variant")
     keys = None
     if not raw:
-        keys = _variant("sort_keys", tc, "I", dev)
-        if keys is None:
-            return None
+        keys = _native(_variant("sort_keys", tc, "I", dev), "sort: the keys variant")
     PK = -(-bits // BITS)
     PR = -(-(rows - 1).bit_length() // BITS)
     kpt = _kpt(dev)
@@ -170,9 +167,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         final = (OUT, out_idx["indices"])
     else:
         if "values" in out_idx:
-            gather = _variant("sort_gather", tc, tc, dev)
-            if gather is None:
-                return None
+            gather = _native(_variant("sort_gather", tc, tc, dev), "sort: the gather variant")
         pw, om = 1, OM_V
         final = (OUT, out_idx["perm"]) if "perm" in out_idx else None
     if rowsort:
@@ -264,7 +259,7 @@ def _uint32():
 
 
 def _rows_view(x, axis):
-    """x with `axis` moved last, as a C-contiguous array (x itself, or a copy), or None."""
+    """x with `axis` moved last, as a C-contiguous array (x itself, or a copy)."""
     perm = [k for k in range(x.ndim) if k != axis] + [axis]
     shape = tuple(x._shape[k] for k in perm)
     strides = tuple(x._strides[k] for k in perm)
@@ -286,14 +281,10 @@ def _radix(x2, rows, n, descending, want, index_dtype):
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
-        if plan is None:
-            return None
         if len(_plans) >= MAX_PLANS:
             _plans.clear()
         _plans[key] = plan
-    out = plan(x2)
-    if out is None:
-        return None
+    out = _native(plan(x2), "sort: the compiled plan (an operand outside the device's arenas)")
     return out if isinstance(out, tuple) else (out,)
 
 
@@ -314,7 +305,7 @@ def supports_sort(x, indices, index_dtype):
         return False
     dev = x._alloc.device
     tc = _code(x._dtype)
-    need = [_radix_shader(dev), _launch.variant("cast", tc, tc, None, dev)]
+    need = [_radix_shader(dev), _launch.cast_variant(tc, tc, dev)]
     if not _raw(tc):
         need.append(_variant("sort_keys", tc, "I", dev))
     if not indices:
@@ -336,11 +327,10 @@ def sort(x, axis, descending, indices, index_dtype):
     N = math.prod(x._shape)
     if N == 0:
         return _launch.result_type._new(dev.alloc(0), dtype, x._shape)
-    v = _native(_rows_view(x, axis), "sort: the contiguous copy")
+    v = _rows_view(x, axis)
     n = x._shape[axis]
     rows = N // n
-    r = _native(_radix(v, rows, n, descending, ("indices",) if indices else ("values",), index_dtype),
-                "sort: the radix plan")[0]
+    r = _radix(v, rows, n, descending, ("indices",) if indices else ("values",), index_dtype)[0]
     # back to x's axis order: a view of the (rows..., n) result
     moved = v._shape
     cst = _launch._c_strides(moved)
@@ -418,10 +408,10 @@ def unique(x, values, index, inverse, counts, index_dtype):
     flat = x
     cst = _launch._c_strides(x._shape)
     if not all(s == c for s, c, m in zip(x._strides, cst, x._shape) if m != 1):
-        flat = _native(_launch.contiguous(x), "unique: the contiguous copy")
+        flat = _launch.contiguous(x)
     flat = _launch.result_type._new(flat._alloc, x._dtype, (1, N), (N, 1), flat._offset)
-    r = _native(_radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
-                       index_dtype), "unique: the radix plan")
+    r = _radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
+               index_dtype)
     s = r[0]
     sa, pa = s._alloc, r[-1]._alloc
     f = dev.alloc(N * 4)
@@ -429,7 +419,7 @@ def unique(x, values, index, inverse, counts, index_dtype):
     _launch1(dev, flags_s, "unique_flags", N, {}, [sa], [f])
     from ._reduce import exclusive_scan_u32
 
-    _native(exclusive_scan_u32(dev, f, pos, N) or None, "unique: the scan of the flags")
+    exclusive_scan_u32(dev, f, pos, N)
     U = int(dev.download_bytes(pos, N * 4, 4).view(np.uint32)[0])
     outs = []
     vals = dev.alloc(U * x._dtype.itemsize)
@@ -454,18 +444,20 @@ def unique(x, values, index, inverse, counts, index_dtype):
 
 def supports_searchsorted(x1, x2, sorter, index_dtype):
     """Whether searchsorted(x1, x2, side, sorter, index_dtype) runs natively: x1 and x2 Arrays
-    of one sortable dtype, the search variant, the contiguous copy of a strided x2 and the
-    conversion of sorter (an integer Array or None) to index_dtype. The spec layer asks this
+    of one sortable dtype, the search variant, the contiguous copy of a strided x2, the zero
+    fill of an empty x1's answer and the conversion of sorter (an integer Array or None) to
+    index_dtype. The spec layer asks this
     first."""
     if not (_supported(x1) and _supported(x2)) or x1._dtype != x2._dtype:
         return False
     dev = x1._alloc.device
     tc, ic = _code(x1._dtype), _code(index_dtype)
-    need = [_variant("sort_search", tc, ic, dev), _launch.variant("cast", tc, tc, None, dev)]
+    need = [_variant("sort_search", tc, ic, dev), _launch.cast_variant(tc, tc, dev),
+            _launch.variant("fill", None, ic, None, dev)]  # (an empty x1: zeros)
     if sorter is not None:
         if sorter._alloc.device != dev:
             return False
-        need.append(_launch.variant("cast", _code(sorter._dtype), ic, None, dev))
+        need.append(_launch.cast_variant(_code(sorter._dtype), ic, dev))
     return all(v is not None for v in need)
 
 
@@ -483,12 +475,12 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
         return res
     cst = _launch._c_strides(x2._shape)
     if not all(s == c for s, c, k in zip(x2._strides, cst, x2._shape) if k != 1):
-        x2 = _native(_launch.contiguous(x2), "searchsorted: the contiguous copy")
+        x2 = _launch.contiguous(x2)
     n = x1._shape[0]
     if n == 0:
         from . import full
 
-        return _native(full(x2._shape, 0, index_dtype, dev), "searchsorted: the zero fill")
+        return full(x2._shape, 0, index_dtype, dev)
     flags = F_RIGHT if side == "right" else 0
     words = {1: n, 6: x1._offset, 7: x1._strides[0] if n > 1 else 0, 8: x2._offset}
     allocs = [x1._alloc, x2._alloc]
@@ -497,7 +489,7 @@ def searchsorted(x1, x2, side, sorter, index_dtype):
                 s == 1 for s, k in zip(sorter._strides, sorter._shape) if k != 1):
             from . import astype
 
-            sorter = _native(astype(sorter, index_dtype), "searchsorted: the sorter's conversion")
+            sorter = astype(sorter, index_dtype)
         flags |= F_SORTER
         words[9] = sorter._offset
         allocs.append(sorter._alloc)
