@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
-from ._linear_algebra_functions import _pair, matmul, matrix_transpose, tensordot, vecdot
+from ._linear_algebra_functions import _as, _pair, matmul, matrix_transpose, tensordot, vecdot
 from ._manipulation_functions import _axes
 from ._statistical_functions import _accumulator_dtype
 from ._kernels import _linalg as _klinalg
@@ -77,11 +77,6 @@ def _complex(dt):
 
 def _host(fname, fn, *args, dtype=None):
     return _fallback.call(fname, lambda *h: fn(*h), *args, dtype=dtype)
-
-
-def _as(x, dt):
-    """x converted to dt natively (x itself if it has dt), or None."""
-    return x if x.dtype == dt else _kernels.astype(x, dt)
 
 
 def cholesky(x, /, *, upper=False):

@@ -21,8 +21,8 @@ def host(x):
 @pytest.fixture
 def no_kernels(monkeypatch):
     """Force every function onto the numpy host path."""
-    # (the spec layer asks supports_* first (docs/design.md, "ask first"): None answers "not
-    # native"; unique and searchsorted still answer None themselves)
+    # (the spec layer asks supports_* first (docs/design.md, "ask first"): a falsy answer is
+    # "not native"; sort, unique and searchsorted are replaced too, so nothing reaches a kernel)
     for name in ("sort", "unique", "searchsorted", "supports_reduce", "supports_scan",
                  "supports_sort", "supports_cast", "supports_elementwise", "supports_fill",
                  "supports_linspace", "supports_gather", "supports_compact",
