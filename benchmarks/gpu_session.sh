@@ -11,7 +11,7 @@
 # over the device tool's 64 MiB: carry .gpu without them and redraw the plot here:
 #   python benchmarks/suite.py --replot DIR
 # TUNE=only runs just the families' tuning scripts (benchmarks/tune_*.py, each into
-# $out/tune_<name>.json) and benchmarks/diag_latency.py: the first thing to run on a GPU after
+# $out/tune_<name>.json), benchmarks/diag_latency.py and benchmarks/diag_fresh.py: the first thing to run on a GPU after
 # kernels changed without one (their defaults then come from these numbers). TUNE_NAMES="reduce sort"
 # limits it to those scripts; SKIP_DIAG=1 skips the latency diagnostic (to split it over two calls).
 set -uo pipefail
@@ -33,8 +33,12 @@ if [ "${TUNE:-}" = only ]; then
     timeout "${TUNE_TIMEOUT:-150}" python3 "$t" > "$out/$name.json" 2> "$out/$name.err"
     echo "$name exit $?"
   done
-  [ -n "${SKIP_DIAG:-}" ] || timeout 150 python3 benchmarks/diag_latency.py > "$out/diag_latency.json" 2> "$out/diag_latency.err"
-  echo "diag_latency exit $?"
+  if [ -z "${SKIP_DIAG:-}" ]; then
+    timeout 150 python3 benchmarks/diag_latency.py > "$out/diag_latency.json" 2> "$out/diag_latency.err"
+    echo "diag_latency exit $?"
+    timeout 150 python3 benchmarks/diag_fresh.py > "$out/diag_fresh.json" 2> "$out/diag_fresh.err"
+    echo "diag_fresh exit $?"
+  fi
   exit 0
 fi
 start=$(date +%s)
