@@ -9,8 +9,16 @@ output. Not a benchmark itself.
 """
 import argparse
 import json
+import os
 import statistics
+import sys
 import time
+
+
+def use_checkout():
+    """Puts this checkout's root first on sys.path, so that array_api_vulkan imports from it
+    (the tuning scripts run as `python3 benchmarks/X.py`, installed or not)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _xp():
@@ -36,6 +44,7 @@ def cupy_device():
     """cupy and the synchronize of its current device; raises where CuPy is missing."""
     import cupy
 
+    cupy.cuda.runtime.getDeviceCount()  # (raises where CUDA has no device)
     return cupy, cupy.cuda.Device().synchronize
 
 
@@ -64,19 +73,41 @@ def median_time(fn, repeats=7):
     return statistics.median(ts)
 
 
+def warm_up(fn, args, sync, n=1, keep=False):
+    """n untimed calls fn(*args), each result kept until its synchronize; the last result where
+    `keep` (else None)."""
+    r = None
+    for _ in range(n):
+        r = fn(*args)
+        sync()
+    return r if keep else None
+
+
+def timed_calls(fn, args, sync, repeats, warmups=1, keep=False, budget=None):
+    """(seconds of each call then sync(), seconds of each call alone, the last warm-up's result
+    where `keep`) of `repeats` calls fn(*args) after `warmups` untimed ones, each result kept
+    until its synchronize. `budget`: seconds after the warm-up past which it stops (three calls
+    at least)."""
+    first = warm_up(fn, args, sync, warmups, keep)
+    end = None if budget is None else time.perf_counter() + budget
+    walls, calls = [], []
+    for i in range(repeats):
+        t0 = time.perf_counter()
+        r = fn(*args)
+        t1 = time.perf_counter()
+        sync()
+        walls.append(time.perf_counter() - t0)
+        calls.append(t1 - t0)
+        del r
+        if end is not None and i >= 2 and time.perf_counter() > end:
+            break
+    return walls, calls, first
+
+
 def timed(fn, args, sync, repeats):
     """Median seconds of fn(*args) then sync(), after a warm-up; each result kept until its
     synchronize."""
-    fn(*args)
-    sync()
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        r = fn(*args)
-        sync()
-        ts.append(time.perf_counter() - t)
-        del r
-    return statistics.median(ts)
+    return statistics.median(timed_calls(fn, args, sync, repeats)[0])
 
 
 def per_op(fn, sync, inner=20, repeats=7):
@@ -96,11 +127,11 @@ def per_op(fn, sync, inner=20, repeats=7):
     return median_time(batched, repeats) / inner, median_time(each, repeats) / inner
 
 
-def per_op_batch(fn, sync, repeats=7, inner=20):
+def per_op_batch(fn, sync, repeats=7, inner=20, warmup=True):
     """Median seconds per call over `inner` calls then one synchronize, after a warm-up call
-    (the first timed batch included)."""
-    fn()
-    sync()
+    where `warmup` (else the first timed batch includes it)."""
+    if warmup:
+        warm_up(fn, (), sync)
     ts = []
     for _ in range(repeats):
         t = time.perf_counter()

@@ -13,15 +13,16 @@ runs twice, first and last, to see an order effect. Prints one JSON object.
 
     python3 benchmarks/diag_fresh.py [--quick]
 """
-import argparse
-import json
 import statistics
 import sys
 import time
 
 import numpy as np
 
-import array_api_vulkan as xp
+from _common import emit, parser, use_checkout
+
+use_checkout()
+import array_api_vulkan as xp  # noqa: E402
 
 
 def stats():
@@ -56,9 +57,7 @@ def measure(call, mode, hold, inner, repeats):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
-    args = ap.parse_args()
+    args = parser(__doc__, only=False, libs=None).parse_args()
     q = 64 if args.quick else 1
     n, k = (1 << 24) // q, 4096 // int(q ** 0.5)
     rng = np.random.default_rng(0)
@@ -84,7 +83,7 @@ def main():
                 print(name, label, row[label], file=sys.stderr)
         out["cases"][name] = row
     out["seconds"] = round(time.perf_counter() - t0, 1)
-    print(json.dumps(out, indent=1))
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from _common import median_time
+from _common import median_time, torch_cuda
 
 QUICK = "--quick" in sys.argv
 N = (1 << 20) if QUICK else (1 << 24)
@@ -116,9 +116,7 @@ def ours():
 
 def torch_ref():
     try:
-        import torch
-        if not torch.cuda.is_available():
-            return None
+        torch = torch_cuda()
     except Exception:
         return None
     a = torch.rand(N, device="cuda")

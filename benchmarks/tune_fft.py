@@ -12,17 +12,16 @@ run the default and the best two settings found there (a setting whose result di
 default's is marked wrong and never chosen). Every case's default runs first; a time budget
 (default 50 s, from the start) then stops trying settings once spent (those left say "skipped").
 """
-import argparse
-import json
 import os
 import statistics
-import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from _common import (device_name, emit, fallbacks, lib_namespace, mark_native, only_set, parser,
+                     timed_calls, use_checkout)
 
+use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._kernels import _fft  # noqa: E402
 
@@ -76,17 +75,9 @@ def cases(m, arr, n, k, n128):
 
 
 def timed(fn, args, sync, repeats):
-    """Median seconds of `repeats` synchronized calls after two warm-ups; the last result."""
-    r = fn(*args)
-    sync()
-    r = fn(*args)
-    sync()
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        r = fn(*args)  # kept until the synchronize
-        sync()
-        ts.append(time.perf_counter() - t)
+    """Median seconds of `repeats` synchronized calls after two warm-ups; the last warm-up's
+    result (kept while the timed calls run)."""
+    ts, _, r = timed_calls(fn, args, sync, repeats, warmups=2, keep=True)
     return statistics.median(ts), r
 
 
@@ -111,7 +102,7 @@ def ours(res, c, only, budget, t0, repeats):
         if name not in inputs:
             inputs[name] = setup()
         args = inputs[name]
-        before = dict(xp.runtime_stats()["host_fallbacks"])
+        before = fallbacks()
         try:
             t_plan = time.perf_counter()
             fn(*args)
@@ -121,11 +112,7 @@ def ours(res, c, only, budget, t0, repeats):
         except Exception as e:  # a setting VkFFT refuses
             out.setdefault(name, {})[variant or "default"] = f"failed: {type(e).__name__}: {str(e)[:160]}"
             return None
-        after = xp.runtime_stats()["host_fallbacks"]
-        host = {k: v - before.get(k, 0) for k, v in after.items() if v != before.get(k, 0)}
-        row = {"us": round(t * 1e6, 1), "first_call_s": round(t_plan, 3), "native": not host}
-        if host:
-            row["host"] = host
+        row = mark_native({"us": round(t * 1e6, 1), "first_call_s": round(t_plan, 3)}, before)
         wrong = False
         if name in refs:
             row["rel_diff_vs_default"] = d = float("%.3g" % rel_diff(y, refs[name]))
@@ -200,14 +187,32 @@ def summary(res):
     return out
 
 
-def other(lib, res, c, only, repeats):
+def arr_other(m):
+    """arr(size, dtype) of uniform [0, 1) values (complex: both parts) made by CuPy or torch."""
+    if m.__name__ == "cupy":
+        def arr(size, dt):
+            a = m.random.random(size)
+            if dt.startswith("complex"):
+                a = a + 1j * m.random.random(size)
+            return a.astype(dt)
+    else:
+        def arr(size, dt):
+            if dt.startswith("complex"):
+                real = getattr(m, "float64" if dt == "complex128" else "float32")
+                return m.complex(m.rand(size, device="cuda", dtype=real),
+                                 m.rand(size, device="cuda", dtype=real))
+            return m.rand(size, device="cuda", dtype=getattr(m, dt))
+    return arr
+
+
+def other(lib, res, c, only, repeats, sync):
     out = {}
     for name, (setup, fn) in c.items():
         if only and name not in only:
             continue
         try:
             args = setup()
-            t, _ = timed(fn, args, res["_sync"], repeats)
+            t, _ = timed(fn, args, sync, repeats)
             out[name] = {"us": round(t * 1e6, 1)}
         except Exception as e:
             out[name] = f"failed: {type(e).__name__}: {str(e)[:160]}"
@@ -215,17 +220,15 @@ def other(lib, res, c, only, repeats):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
+    ap = parser(__doc__, libs=None)
     ap.add_argument("--budget", type=float, default=50.0, help="seconds for our settings grid")
-    ap.add_argument("--only", default="")
     args = ap.parse_args()
-    only = set(filter(None, args.only.split(",")))
+    only = only_set(args)
     n, k, n128 = (1 << 24, 4096, 1 << 22) if not args.quick else (1 << 14, 128, 1 << 12)
     repeats = REPEATS if not args.quick else 5
     t0 = time.perf_counter()
     dev = xp.__array_namespace_info__().default_device()
-    res = {"device": getattr(dev, "name", str(dev)), "sizes": {"n": n, "k": k, "n_c128": n128},
+    res = {"device": device_name(), "sizes": {"n": n, "k": k, "n_c128": n128},
            "repeats": repeats, "variants": VARIANTS}
     try:
         res["max_storage_buffer_range"] = dev.limits["max_storage_buffer_range"]
@@ -243,38 +246,15 @@ def main():
         ours(res, cases(xp, arr_ours, n, k, n128), only, args.budget, t0, repeats)
     except Exception as e:
         res["ours"] = f"failed: {type(e).__name__}: {str(e)[:300]}"
-    try:
-        import cupy
-
-        def arr_cupy(m, dt):
-            a = cupy.random.random(m)
-            if dt.startswith("complex"):
-                a = a + 1j * cupy.random.random(m)
-            return a.astype(dt)
-
-        res["_sync"] = cupy.cuda.Device().synchronize
-        other("cupy", res, cases(cupy, arr_cupy, n, k, n128), only, repeats)
-    except Exception as e:
-        res["cupy"] = f"unavailable: {type(e).__name__}: {str(e)[:160]}"
-    try:
-        import torch
-
-        assert torch.cuda.is_available()
-
-        def arr_torch(m, dt):
-            if dt.startswith("complex"):
-                real = getattr(torch, "float64" if dt == "complex128" else "float32")
-                return torch.complex(torch.rand(m, device="cuda", dtype=real), torch.rand(m, device="cuda", dtype=real))
-            return torch.rand(m, device="cuda", dtype=getattr(torch, dt))
-
-        res["_sync"] = torch.cuda.synchronize
-        other("torch", res, cases(torch, arr_torch, n, k, n128), only, repeats)
-    except Exception as e:
-        res["torch"] = f"unavailable: {type(e).__name__}: {str(e)[:160]}"
-    res.pop("_sync", None)
+    for lib in ("cupy", "torch"):
+        try:
+            m, sync = lib_namespace(lib)
+            other(lib, res, cases(m, arr_other(m), n, k, n128), only, repeats, sync)
+        except Exception as e:
+            res[lib] = f"unavailable: {type(e).__name__}: {str(e)[:160]}"
     res["summary"] = summary(res)
     res["total_s"] = round(time.perf_counter() - t0, 1)
-    print(json.dumps(res))
+    emit(res, args.out, indent=None)
 
 
 if __name__ == "__main__":

@@ -7,20 +7,16 @@ Prints one JSON object.
 
     python3 benchmarks/tune_linalg.py [--quick]
 """
-import argparse
-import json
-import os
 import statistics
-import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _common import emit, fallbacks, grew, lib_namespace, parser, timed_calls, use_checkout
 
+use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._kernels import _linalg  # noqa: E402
-from array_api_vulkan._runtime import runtime_stats  # noqa: E402
 
 
 def inputs(n, k=16):
@@ -42,20 +38,7 @@ HOST = {}
 def timed(fn, args, sync, reps, budget=4.0):
     """(median ms of call + synchronize, the warm-up's result); HOST["ms"]: the median time of
     the call alone (recording, and for cholesky/solve/inv the status read's wait)."""
-    out = fn(*args)
-    sync()
-    ts, hs = [], []
-    t_end = time.perf_counter() + budget
-    for i in range(reps):
-        t0 = time.perf_counter()
-        r = fn(*args)
-        t1 = time.perf_counter()
-        sync()
-        ts.append(time.perf_counter() - t0)
-        hs.append(t1 - t0)
-        del r
-        if time.perf_counter() > t_end and i >= 2:
-            break
+    ts, hs, out = timed_calls(fn, args, sync, reps, keep=True, budget=budget)
     HOST["ms"] = statistics.median(hs) * 1e3
     return statistics.median(ts) * 1e3, out
 
@@ -104,9 +87,9 @@ def run_ours(n, reps, variants, res):
                 setattr(_linalg, k, v)
             key = f"ours_{name}_{n}_" + ("-".join(f"{k}={v}" for k, v in var.items()) or "base")
             try:
-                before = dict(runtime_stats()["host_fallbacks"])
+                before = fallbacks()
                 ms, out = timed(lambda *t: fn(xp.linalg, *t), args, sync, reps)
-                fb = dict(runtime_stats()["host_fallbacks"]) != before
+                fb = bool(grew(before, fallbacks()))
                 err = check(name, out, x[1].astype(x[0]), None if y is None else y[1])
                 res[key] = {"ms": round(ms, 4), "call_ms": round(HOST["ms"], 4), "err": err,
                             "fallback": fb}
@@ -141,25 +124,22 @@ def run_gemm(shapes, reps, res):
                 res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
 
 
+def to_lib(lib, m):
+    """dev(host array, dtype=None): a copy on CuPy's or torch's GPU."""
+    def dev(x, dt=None):
+        x = np.ascontiguousarray(x, dtype=dt)
+        return m.asarray(x) if lib == "cupy" else m.as_tensor(x, device="cuda")
+
+    return dev
+
+
 def run_other(lib, n, reps, res):
     try:
-        if lib == "cupy":
-            import cupy as m
-            sync = m.cuda.Device().synchronize
-
-            def dev(x, dt):
-                return m.asarray(np.ascontiguousarray(x, dtype=dt))
-        else:
-            import torch as m
-            if not m.cuda.is_available():
-                return
-            sync = m.cuda.synchronize
-
-            def dev(x, dt):
-                return m.as_tensor(np.ascontiguousarray(x, dtype=dt), device="cuda")
+        m, sync = lib_namespace(lib)
     except Exception as e:
         res[f"{lib}_import"] = f"{type(e).__name__}: {e}"[:200]
         return
+    dev = to_lib(lib, m)
     for name, (x, y, fn) in cases(n).items():
         args = [dev(x[1], x[0])]
         if y is not None:
@@ -174,7 +154,7 @@ def run_other(lib, n, reps, res):
 def run_steps(n, reps, res, r=20):
     """Per-step time (us) of the blocked paths' steps at order n, NB = 64: R copies of one step
     in one plan (their data dependences serialize them, as in a factorization)."""
-    from array_api_vulkan._kernels._launch import ARG, TMP
+    from array_api_vulkan._kernels._launch import ARG
     L = _linalg
     nb = 64
     rng = np.random.default_rng(2)
@@ -182,7 +162,7 @@ def run_steps(n, reps, res, r=20):
     spd = a @ a.T + np.eye(n)
     for dt in ("float64", "float32"):
         x = xp.asarray(spd.astype(dt))
-        W, ST = (ARG, 0), None
+        W = (ARG, 0)
         ld, bs = n, n * n
 
         def build(kind, shared=True, cw=16, gs=None):
@@ -252,9 +232,7 @@ def run_steps(n, reps, res, r=20):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
-    args = ap.parse_args()
+    args = parser(__doc__, only=False, libs=None).parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
     # around the defaults (NB 32, TRSM_CW 8, PANEL_NT 1024: run 8 on the H100)
@@ -298,7 +276,7 @@ def main():
             for n2 in (512, 2048):
                 run_other_subset(lib, n2, reps, res)
     res["seconds"] = round(time.perf_counter() - t0, 1)
-    print(json.dumps(res))
+    emit(res, args.out, indent=None)
 
 
 def run_ours_subset(n, reps, res):
@@ -316,20 +294,10 @@ def run_ours_subset(n, reps, res):
 
 def run_other_subset(lib, n, reps, res):
     try:
-        if lib == "cupy":
-            import cupy as m
-            sync = m.cuda.Device().synchronize
-            dev = m.asarray
-        else:
-            import torch as m
-            if not m.cuda.is_available():
-                return
-            sync = m.cuda.synchronize
-
-            def dev(x):
-                return m.as_tensor(x, device="cuda")
+        m, sync = lib_namespace(lib)
     except Exception:
         return
+    dev = to_lib(lib, m)
     a, s, b = inputs(n)
     for name, host, fn in (("cholesky_f64", s, lambda x: m.linalg.cholesky(x)),
                            ("inv_f64", a, lambda x: m.linalg.inv(x))):

@@ -11,20 +11,18 @@ Variants are set through _kernels._matmul's module-level knobs. Prints ONE JSON 
 Each result row: median seconds, TFLOP/s, the relative error of a sample of rows against a
 float64 host reference, and host fallbacks seen (must be none).
 """
-import argparse
-import json
 import os
 import statistics
-import sys
 import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from _common import (cupy_device, emit, fallbacks, only_set, parser, timed_calls, torch_cuda,
+                     use_checkout, warm_up)
 
+use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._kernels import _matmul  # noqa: E402
-from array_api_vulkan._runtime import runtime_stats  # noqa: E402
 
 T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
@@ -50,25 +48,16 @@ def set_knobs(knobs):
     _matmul._plans.clear()
 
 
-def fallbacks():
-    return sum(dict(runtime_stats()["host_fallbacks"]).values())
+def n_fallbacks():
+    return sum(fallbacks().values())
 
 
 def med_time(fn, sync, reps):
     t0 = time.perf_counter()
-    r = fn()
-    sync()
-    del r
+    warm_up(fn, (), sync)
     if time.perf_counter() - t0 > 0.3:
         reps = min(reps, 3)  # slow ones (a badly chosen f64 tile): a few calls
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        r = fn()  # kept until the synchronize
-        sync()
-        ts.append(time.perf_counter() - t)
-        del r
-    return statistics.median(ts)
+    return statistics.median(timed_calls(fn, (), sync, reps, warmups=0)[0])
 
 
 def cases(q):
@@ -178,11 +167,9 @@ def sample_error(got, a, b):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true")
+    ap = parser(__doc__, libs=None)
     ap.add_argument("--budget", type=float, default=80.0)
     ap.add_argument("--case-budget", type=float, default=14.0)
-    ap.add_argument("--only", default="")
     args = ap.parse_args()
     q = 16 if args.quick else 1
     rng = np.random.default_rng(0)
@@ -194,19 +181,14 @@ def main():
            "shared_bytes": _matmul._shared(xp.asarray(np.ones(1))._alloc.device),
            "quick": args.quick, "cases": {}, "skipped": []}
     try:
-        import torch
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-        if not torch.cuda.is_available():
-            torch = None
+        torch = torch_cuda()
     except Exception:
         torch = None
     try:
-        import cupy
-        cupy.cuda.runtime.getDeviceCount()
+        cupy = cupy_device()[0]
     except Exception:
         cupy = None
-    only = set(filter(None, args.only.split(",")))
+    only = only_set(args)
     for name, (sa, sb, dt, ta, tb, reps) in cases(q).items():
         if only and name not in only:
             continue
@@ -228,13 +210,13 @@ def main():
                 out["skipped"].append(f"{name}:{label}")
                 continue
             set_knobs(knobs)
-            f0 = fallbacks()
+            f0 = n_fallbacks()
             try:
                 t = med_time(lambda: xa @ xb, xp.synchronize if hasattr(xp, "synchronize")
                              else dev.synchronize, reps if label == "default" else max(5, reps // 2))
                 err = sample_error(xa @ xb, a, b)
                 row["ours"][label] = {"s": t, "tflops": flops / t / 1e12, "err": err,
-                                      "fallbacks": fallbacks() - f0}
+                                      "fallbacks": n_fallbacks() - f0}
             except Exception as e:  # one variant failing must not lose the others
                 row["ours"][label] = {"error": f"{type(e).__name__}: {e}"[:300]}
         set_knobs({})
@@ -268,7 +250,7 @@ def main():
         out["cases"][name] = row
         del xa, xb
     out["elapsed_s"] = time.perf_counter() - T0
-    print(json.dumps(out))
+    emit(out, args.out, indent=None)
 
 
 if __name__ == "__main__":

@@ -11,16 +11,17 @@ the default).
 
     python3 benchmarks/tune_reduce.py [--quick]
 """
-import argparse
-import json
-import statistics
 import sys
 import time
 
 import numpy as np
 
-import array_api_vulkan as xp
-from array_api_vulkan._kernels import _launch, _reduce
+from _common import (device_name, emit, fallbacks, grew, lib_namespace, parser, per_op_batch,
+                     timed, use_checkout)
+
+use_checkout()
+import array_api_vulkan as xp  # noqa: E402
+from array_api_vulkan._kernels import _launch, _reduce  # noqa: E402
 
 REPEATS = 7
 BATCH = 20
@@ -54,25 +55,9 @@ def extra_cases(m, arr, n):
     }
 
 
-def timed(fn, sync, repeats):
-    r = fn()
-    sync()
-    del r
-    one = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        r = fn()  # kept until the synchronize
-        sync()
-        one.append(time.perf_counter() - t)
-        del r
-    batch = []
-    for _ in range(max(3, repeats // 2)):
-        t = time.perf_counter()
-        rs = [fn() for _ in range(BATCH)]
-        sync()
-        batch.append((time.perf_counter() - t) / BATCH)
-        del rs
-    return statistics.median(one), statistics.median(batch)
+def timed_both(fn, sync, repeats):
+    return (timed(fn, (), sync, repeats),
+            per_op_batch(fn, sync, max(3, repeats // 2), BATCH, warmup=False))
 
 
 def row(t1, tb, nbytes):
@@ -164,13 +149,11 @@ def recommend(out):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
-    args = ap.parse_args()
+    args = parser(__doc__, only=False, libs=None).parse_args()
     n, k = (1 << 16, 256) if args.quick else (16 << 20, 4096)
     repeats = 3 if args.quick else REPEATS
     t0 = time.perf_counter()
-    res = {"device": xp.__array_namespace_info__().default_device().name, "n": n, "k": k,
+    res = {"device": device_name(), "n": n, "k": k,
            "knobs": {a: getattr(_reduce, a) for a in (
                "TARGET_GROUPS", "TARGET_THREADS", "TARGET_GROUPS_GPU", "TARGET_THREADS_GPU",
                "MIN_ROWS_CHUNK", "MIN_COLS_CHUNK", "USE_VEC", "SG_TREE", "COMPENSATE", "VAR_LANE",
@@ -193,10 +176,9 @@ def main():
                 if cname != "default" and wname in ("var_f32_16M", "sum_f32_16M_off1", "sum_i32_16M"):
                     continue
                 try:
-                    before = dict(xp.runtime_stats()["host_fallbacks"])
-                    r = row(*timed(fn, xp.synchronize, repeats), nbytes)
-                    after = xp.runtime_stats()["host_fallbacks"]
-                    if after != before:
+                    before = fallbacks()
+                    r = row(*timed_both(fn, xp.synchronize, repeats), nbytes)
+                    if grew(before, fallbacks()):
                         r["native"] = False
                     out.setdefault(wname, {})[cname] = r
                 except Exception as e:  # noqa: BLE001
@@ -219,19 +201,13 @@ def main():
         res["check"] = f"failed: {type(e).__name__}: {e}"
     for lib in ("cupy", "torch"):
         try:
+            m, sync = lib_namespace(lib)
             if lib == "cupy":
-                import cupy as m
-                sync = m.cuda.Device().synchronize
-
                 def larr(m_, dt, m=m):
                     if dt.startswith("int"):
                         return m.random.randint(-1000, 1000, m_).astype(dt)
                     return m.random.random(m_).astype(dt)
             else:
-                import torch as m
-                assert m.cuda.is_available()
-                sync = m.cuda.synchronize
-
                 def larr(m_, dt, m=m):
                     if dt.startswith("int"):
                         return m.randint(-1000, 1000, (m_,), device="cuda", dtype=getattr(m, dt))
@@ -240,7 +216,7 @@ def main():
             theirs.update(extra_cases(m, larr, n))
             for wname, (fn, nbytes) in theirs.items():
                 try:
-                    out.setdefault(wname, {})[lib] = row(*timed(fn, sync, repeats), nbytes)
+                    out.setdefault(wname, {})[lib] = row(*timed_both(fn, sync, repeats), nbytes)
                 except Exception as e:  # noqa: BLE001
                     out.setdefault(wname, {})[lib] = f"failed: {type(e).__name__}: {str(e)[:200]}"
             del theirs
@@ -259,7 +235,7 @@ def main():
     res["results"] = out
     res["recommend"] = recommend(out)
     res["seconds"] = round(time.perf_counter() - t0, 1)
-    print(json.dumps(res))
+    emit(res, args.out, indent=None)
     return 0
 
 

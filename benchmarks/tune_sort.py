@@ -13,20 +13,15 @@ stop after 45 s so that the whole run stays under 90 s. Not a test; prints one J
 
     python3 benchmarks/tune_sort.py [--quick]
 """
-import argparse
-import json
 import statistics
-import sys
 import time
 
 import numpy as np
 
-try:
-    import array_api_vulkan as xp
-except ImportError:  # run from a checkout: the repository root
-    import os
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    import array_api_vulkan as xp
+from _common import emit, fallbacks, grew, lib_namespace, parser, timed_calls, use_checkout, warm_up
+
+use_checkout()
+import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._kernels import _sort  # noqa: E402
 
 REPEATS = 7
@@ -77,17 +72,9 @@ def refs(h):
 
 
 def timed(fn, sync, repeats, gpu=None):
-    r = fn()
-    sync()
-    del r
+    warm_up(fn, (), sync)
     g0 = gpu() if gpu else 0.0
-    ts = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        r = fn()
-        sync()
-        ts.append(time.perf_counter() - t)
-        del r
+    ts = timed_calls(fn, (), sync, repeats, warmups=0)[0]
     out = {"us": round(statistics.median(ts) * 1e6, 1)}
     if gpu:
         out["gpu_us"] = round((gpu() - g0) / repeats * 1e6, 1)
@@ -150,25 +137,14 @@ def breakdown(x, descending=False, want=("values",), repeats=REPEATS):
         if op == "sort_hist":
             pass_ += 1
         plan = dev.compile_plan(rt, args, outs, temps, steps[:k])
-        r = plan(x2)
-        xp.synchronize()
-        del r
-        ts = []
-        for _ in range(repeats):
-            t = time.perf_counter()
-            r = plan(x2)
-            xp.synchronize()
-            ts.append(time.perf_counter() - t)
-            del r
+        ts = timed_calls(plan, (x2,), xp.synchronize, repeats)[0]
         label = op if op in ("sort_info", "sort_gather", "sort_keys") else f"{op}_{pass_ - 1}"
         out[f"{k:02d}_{label}"] = round(statistics.median(ts) * 1e6, 1)
     return out
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="small sizes (lavapipe)")
-    args = ap.parse_args()
+    args = parser(__doc__, only=False, libs=None).parse_args()
     n, k = (1 << 16, 256) if args.quick else (16 << 20, 4096)
     repeats = 3 if args.quick else REPEATS
     t_start = time.perf_counter()
@@ -200,15 +176,13 @@ def main():
         row = {}
         for name, fn in cases(xp, d, "ours").items():
             try:
-                before = dict(xp.runtime_stats()["host_fallbacks"])
+                before = fallbacks()
                 r = fn()
                 got = np.asarray(r)
                 ok = bool(np.array_equal(got, want[name]))
                 del r
                 t = timed(fn, sync, repeats, gpu)
-                after = xp.runtime_stats()["host_fallbacks"]
-                host = {kk: vv - before.get(kk, 0) for kk, vv in after.items()
-                        if vv != before.get(kk, 0)}
+                host = grew(before, fallbacks())
                 t["ok"] = ok
                 t["native"] = not host
                 row[name] = t
@@ -232,15 +206,11 @@ def main():
             res["breakdown_us"][name] = f"failed: {type(e).__name__}: {str(e)[:200]}"
     for lib in ("cupy", "torch"):
         try:
+            m, s = lib_namespace(lib)
             if lib == "cupy":
-                import cupy as m
                 dd = {name: m.asarray(a) for name, a in h.items()}
-                s = m.cuda.Device().synchronize
             else:
-                import torch as m
-                assert m.cuda.is_available()
                 dd = {name: m.from_numpy(np.ascontiguousarray(a)).cuda() for name, a in h.items()}
-                s = m.cuda.synchronize
             row = {}
             for name, fn in cases(m, dd, lib).items():
                 try:
@@ -251,8 +221,7 @@ def main():
         except Exception as e:
             res[lib] = f"unavailable: {type(e).__name__}: {str(e)[:200]}"
     res["seconds"] = round(time.perf_counter() - t_start, 1)
-    json.dump(res, sys.stdout, indent=1)
-    print()
+    emit(res, args.out)
 
 
 if __name__ == "__main__":
