@@ -6,6 +6,8 @@ output. Not a benchmark itself.
 
     from _common import timed, lib_namespace, ...   (scripts run from benchmarks/, or with it
                                                      on sys.path, as benchmarks/suite.py does)
+    use_checkout()                                  (before importing array_api_vulkan: this
+                                                     checkout's, installed or not)
 """
 import argparse
 import json
