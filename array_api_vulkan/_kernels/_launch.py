@@ -159,6 +159,12 @@ def denorm_preserve(dev):
             and os.environ.get("ARRAY_API_VULKAN_NVIDIA_DENORM_PRESERVE", "1") != "0")
 
 
+def shared_bytes(dev):
+    """The device's shared memory a workgroup may use (16 KiB, Vulkan's minimum, if unknown)."""
+    limits = getattr(dev, "limits", None) or {}
+    return int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+
+
 def device_supports(dev, code):
     if code in "?bB":
         return dev.supports_int8

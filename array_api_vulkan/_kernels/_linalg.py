@@ -457,15 +457,10 @@ def _eigh_nt(n):
 def _eigh_gs(dev, dt, n, nt):
     """GS for an eigh of order n: n * n (its working copy in shared memory) where that fits the
     device's shared memory beside the other shared arrays, else 1024 (device memory)."""
-    limits = getattr(dev, "limits", None) or {}
-    limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
-    it = dt.itemsize
-    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
-    other = nt * (real + 4 + it) + 2048 * 4
     need = -(-n * n // 64) * 64
     if need <= 1024:
         return 1024, True
-    if need * it + other <= limit:
+    if need * dt.itemsize + _other_shared(dt, nt) <= _launch.shared_bytes(dev):
         return need, True
     return 1024, False
 
@@ -555,15 +550,19 @@ def shared_elements(dev, dt):
     tiles, the TRSM's block of X and the cholesky diagonal block: a power of two from 1024, as
     large as the device's shared memory allows beside the kernels' other shared arrays (the
     reduction arrays of 256 invocations and the permutation's 2048 words)."""
-    limits = getattr(dev, "limits", None) or {}
-    limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
-    it = dt.itemsize
-    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
-    other = 256 * (real + 4 + it) + 2048 * 4
+    limit, other = _launch.shared_bytes(dev), _other_shared(dt, 256)
     g = 1024
-    while g < SHARED_MAX and 2 * g * it + other <= limit:
+    while g < SHARED_MAX and 2 * g * dt.itemsize + other <= limit:
         g *= 2
     return g
+
+
+def _other_shared(dt, nt):
+    """Bytes of the linalg kernel's shared arrays besides GS for nt invocations: the reduction
+    arrays (a real, a word and an element each) and the permutation's 2048 words."""
+    it = dt.itemsize
+    real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
+    return nt * (real + 4 + it) + 2048 * 4
 
 
 class _Rec:
@@ -577,12 +576,9 @@ class _Rec:
     def panel_nt(self, gs=1024):
         """The workgroup size of the one-workgroup-a-matrix steps: PANEL_NT, halved (to 256)
         until the reduction arrays (NT each) fit the device's shared memory beside GS."""
-        limits = getattr(self.dev, "limits", None) or {}
-        limit = int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
-        it = self.dt.itemsize
-        real = it // 2 if table.DTYPES[self.dt.name][3] == "c" else it
+        limit = _launch.shared_bytes(self.dev)
         nt = max(256, min(PANEL_NT, 1024))
-        while nt > 256 and nt * (real + 4 + it) + 2048 * 4 + gs * it > limit:
+        while nt > 256 and _other_shared(self.dt, nt) + gs * self.dt.itemsize > limit:
             nt //= 2
         return nt
 
@@ -631,9 +627,15 @@ class _Rec:
         if UPDATE == "matmul":
             self.steps.append(("mm", c, a, b, m, n, k, flags))
             return
-        w = [m, n, k, flags, 0, a[1], a[2], a[3], b[1], b[2], b[3], c[1], c[2], c[3]]
+        self.gemm_step(c, a, b, m, n, k, flags)
+
+    def gemm_step(self, c, a, b, m, n, k, flags):
+        """The GEMM step gemm records (also _matmul's float64 route). An operand's element
+        offset None: an argument's own view offset, patched in at each call."""
+        w = [m, n, k, flags, 0, a[1] or 0, a[2], a[3], b[1] or 0, b[2], b[3], c[1], c[2], c[3]]
         g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
-        self.step("linalg_gemm", w, g, [(a[0], False, 16, None), (b[0], False, 18, None),
+        self.step("linalg_gemm", w, g, [(a[0], False, 16, 5 if a[1] is None else None),
+                                        (b[0], False, 18, 8 if b[1] is None else None),
                                         (c[0], True, 20, None)])
 
     def trsm(self, t, x, nb, ncols, flags):

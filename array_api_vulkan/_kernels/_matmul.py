@@ -51,9 +51,7 @@ def _acc_bytes(code):
     return max(4, table.DTYPES[table.CODE[code]][4] // 8)
 
 
-def _shared(dev):
-    limits = getattr(dev, "limits", None) or {}
-    return int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
+_shared = _launch.shared_bytes
 
 
 def tiles(dev, code, m, n):
@@ -464,13 +462,10 @@ def _matmul(x1, x2):
     spec, gxy, splits, kc, mode = _config(
         dev, code, m, n, k, nbatch, (x1._offset, a_st[-2], a_st[-1], bs[0]),
         (x2._offset, b_st[-1], b_st[-2], bs[1]))
-    b = _reduce._Builder()
-    res = b.out(total * dt.itemsize, dt, out_shape)
     if code in GEMM_STEP_CODES and gxy is not None and splits == 1:
         gemm = _gemm_step_layout(dev, dt, nbatch, len(bsh), a_st, b_st, bs)
         if gemm is not None:
-            _gemm_step(b, res, gemm, m, n, k, nbatch, bs)
-            return _compiled(key, dev, dt, b)(x1, x2)
+            return _cache(key, _gemm_plan(dev, dt, gemm, m, n, k, nbatch, bs, out_shape))(x1, x2)
     w = [0] * PUSH_WORDS
     w[0:15] = [m, n, k, nbatch, b1,
                0, a_st[-2] & u32, a_st[-1] & u32, bs[0][0] & u32, bs[0][1] & u32,
@@ -482,6 +477,8 @@ def _matmul(x1, x2):
         groups = _launch.grid_1d(total * splits * spec[5], DIRECT_LOCAL)
     else:
         groups = (gxy[0], gxy[1], min(nbatch * splits, MAX_GRID))
+    b = _reduce._Builder()
+    res = b.out(total * dt.itemsize, dt, out_shape)
     dst = res if splits == 1 else b.temp(splits * total * dt.itemsize)
     buffers = [(dst[0], dst[1], True), (ARG, 0, False), (ARG, 1, False)]
     patches = [(A_C, ADDRESS, dst[0], dst[1]), (A_A, ADDRESS, ARG, 0), (W_A_OFF, OFFSET, ARG, 0),
@@ -497,12 +494,12 @@ def _matmul(x1, x2):
         b.second_shader = sum_shader
         _reduce._pass(b, sum_shader, "sum", dst, splits, total, total, 0, 1, total, res,
                       single=splits <= SPLIT_SINGLE_PASS)
-    return _compiled(key, dev, dt, b)(x1, x2)
-
-
-def _compiled(key, dev, dt, b):
     args = [("array", dt.itemsize), ("array", dt.itemsize)]
-    plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
+    return _cache(key, dev.compile_plan(_launch.result_type, args, b.outputs, b.temps,
+                                        b.steps))(x1, x2)
+
+
+def _cache(key, plan):
     if len(_plans) >= MAX_PLANS:
         _plans.clear()
     _plans[key] = plan
@@ -533,18 +530,13 @@ def _gemm_step_layout(dev, dt, nbatch, nbdims, a_st, b_st, bs):
     return shader, flags, lds
 
 
-def _gemm_step(b, res, gemm, m, n, k, nbatch, bs):
-    """Records x1 @ x2 as the GEMM step `gemm` (_gemm_step_layout's answer) into builder b."""
+def _gemm_plan(dev, dt, gemm, m, n, k, nbatch, bs, out_shape):
+    """The compiled plan of x1 @ x2 as the GEMM step `gemm` (_gemm_step_layout's answer)."""
     from . import _linalg
 
     shader, flags, lds = gemm
-    w = [0] * _linalg.PUSH_WORDS
-    w[0:14] = [m, n, k, flags, 0, 0, lds[0], bs[0][1], 0, lds[1], bs[1][1], 0, n, m * n]
-    w = [v & 0xFFFFFFFF for v in w]
-    t = _linalg.GEMM_TILE
-    groups = (-(-n // t), -(-m // t), nbatch)
-    buffers = [(ARG, 0, False), (ARG, 1, False), (res[0], res[1], True)]
-    patches = [(16, ADDRESS, ARG, 0), (5, OFFSET, ARG, 0), (18, ADDRESS, ARG, 1),
-               (8, OFFSET, ARG, 1), (20, ADDRESS, res[0], res[1])]
-    b.steps.append((shader, [_linalg.CODES["linalg_gemm"], 256, 1024], w, groups, buffers,
-                    patches))
+    rec = _linalg._Rec(dev, dt, shader, nbatch)
+    c = rec.out(nbatch * m * n, dt, out_shape)
+    rec.gemm_step((c, 0, n, m * n), ((ARG, 0), None, lds[0], bs[0][1]),
+                  ((ARG, 1), None, lds[1], bs[1][1]), m, n, k, flags)
+    return rec.compile(2)
