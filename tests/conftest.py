@@ -14,6 +14,9 @@ DEVICE = INFO.default_device()
 #: The dtypes the default device advertises, in the standard's order.
 DTYPES = tuple(INFO.dtypes(device=DEVICE).values())
 DEFAULTS = INFO.default_dtypes(device=DEVICE)
+#: The advertised floating dtypes (real and complex: linalg's), and the real ones among them.
+FLOATING = tuple(d for d in (xp.float32, xp.float64, xp.complex64, xp.complex128) if d in DTYPES)
+REAL_FLOATING = tuple(d for d in FLOATING if d in (xp.float32, xp.float64))
 #: The default real floating, complex floating and integral dtypes (float64, complex128 and int64
 #: on a device with float64 and int64; float32, complex64 and int32 otherwise).
 FLOAT, COMPLEX, INT = DEFAULTS["real floating"], DEFAULTS["complex floating"], DEFAULTS["integral"]

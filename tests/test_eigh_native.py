@@ -11,10 +11,9 @@ from array_api_vulkan import linalg
 from array_api_vulkan._kernels import _linalg as _klinalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import DTYPES, computes_natively
+from conftest import FLOATING, REAL_FLOATING, computes_natively
 
-FLOATS = [d for d in (xp.float32, xp.float64, xp.complex64, xp.complex128) if d in DTYPES]
-REALS = [d for d in FLOATS if d in (xp.float32, xp.float64)]
+FLOATS, REALS = list(FLOATING), list(REAL_FLOATING)
 _rng = np.random.default_rng(7)
 
 

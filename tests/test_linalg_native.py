@@ -12,10 +12,9 @@ import array_api_vulkan as xp
 from array_api_vulkan import linalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import DTYPES, computes_natively
+from conftest import DTYPES, FLOATING, REAL_FLOATING, computes_natively
 
-FLOATS = [d for d in (xp.float32, xp.float64, xp.complex64, xp.complex128) if d in DTYPES]
-REALS = [d for d in FLOATS if d in (xp.float32, xp.float64)]
+FLOATS, REALS = list(FLOATING), list(REAL_FLOATING)
 _rng = np.random.default_rng(99)
 
 
