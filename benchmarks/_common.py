@@ -63,6 +63,25 @@ def lib_namespace(name):
     raise ValueError(f"unknown library {name!r}")
 
 
+def random_arrays(m):
+    """arr(size, dtype name) of uniform [0, 1) values (complex: both parts) made on the GPU by
+    CuPy (m.__name__ == "cupy") or torch (otherwise), in that dtype."""
+    if m.__name__ == "cupy":
+        def arr(size, dt):
+            a = m.random.random(size)
+            if dt.startswith("complex"):
+                a = a + 1j * m.random.random(size)
+            return a.astype(dt)
+    else:
+        def arr(size, dt):
+            if dt.startswith("complex"):
+                real = getattr(m, "float64" if dt == "complex128" else "float32")
+                return m.complex(m.rand(size, device="cuda", dtype=real),
+                                 m.rand(size, device="cuda", dtype=real))
+            return m.rand(size, device="cuda", dtype=getattr(m, dt))
+    return arr
+
+
 # ------------------------------------------------------------------------------ timing
 def median_time(fn, repeats=7):
     """Median wall seconds of fn() after one untimed call."""

@@ -9,7 +9,7 @@ import numpy as np
 
 import array_api_vulkan as xp
 
-from _common import lib_namespace, parser, run_libs, run_table
+from _common import lib_namespace, parser, random_arrays, run_libs, run_table
 
 N = 1 << 24
 K = 4096
@@ -45,17 +45,8 @@ def run_lib(name, res, only, repeats):
             if dt.startswith("complex"):
                 a = a + 1j * rng.random(n, dtype=np.float64)
             return xp.asarray(a.astype(dt))
-    elif name == "cupy":
-        def arr(n, dt):
-            a = m.random.random(n)
-            if dt.startswith("complex"):
-                a = a + 1j * m.random.random(n)
-            return a.astype(dt)
     else:
-        def arr(n, dt):
-            if dt.startswith("complex"):
-                return m.complex(m.rand(n, device="cuda"), m.rand(n, device="cuda"))
-            return m.rand(n, device="cuda", dtype=getattr(m, dt))
+        arr = random_arrays(m)
     run_table(name, workloads(m, arr), sync, res, only, repeats, rate=("GFLOPs", 1e9, 1))
 
 

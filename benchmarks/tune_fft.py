@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from _common import (device_name, emit, fallbacks, lib_namespace, mark_native, only_set, parser,
-                     timed_calls, use_checkout)
+                     random_arrays, timed_calls, use_checkout)
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -187,24 +187,6 @@ def summary(res):
     return out
 
 
-def arr_other(m):
-    """arr(size, dtype) of uniform [0, 1) values (complex: both parts) made by CuPy or torch."""
-    if m.__name__ == "cupy":
-        def arr(size, dt):
-            a = m.random.random(size)
-            if dt.startswith("complex"):
-                a = a + 1j * m.random.random(size)
-            return a.astype(dt)
-    else:
-        def arr(size, dt):
-            if dt.startswith("complex"):
-                real = getattr(m, "float64" if dt == "complex128" else "float32")
-                return m.complex(m.rand(size, device="cuda", dtype=real),
-                                 m.rand(size, device="cuda", dtype=real))
-            return m.rand(size, device="cuda", dtype=getattr(m, dt))
-    return arr
-
-
 def other(lib, res, c, only, repeats, sync):
     out = {}
     for name, (setup, fn) in c.items():
@@ -249,7 +231,7 @@ def main():
     for lib in ("cupy", "torch"):
         try:
             m, sync = lib_namespace(lib)
-            other(lib, res, cases(m, arr_other(m), n, k, n128), only, repeats, sync)
+            other(lib, res, cases(m, random_arrays(m), n, k, n128), only, repeats, sync)
         except Exception as e:
             res[lib] = f"unavailable: {type(e).__name__}: {str(e)[:160]}"
     res["summary"] = summary(res)
