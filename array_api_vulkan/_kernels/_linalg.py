@@ -162,8 +162,9 @@ def _u32(v):
     return int(v) & 0xFFFFFFFF
 
 
-def _step(shader, op, nt, words, nbatch, bufs):
-    """bufs: [(kind, index, writes, address word or None, offset word or None)]"""
+def _step(shader, op, nt, words, nbatch, bufs, gs=None):
+    """bufs: [(kind, index, writes, address word or None, offset word or None)]; gs: the
+    shared array's elements (specialisation constant 2), where not the shader's default."""
     buffers, patches = [], []
     for kind, idx, wr, aw, ow in bufs:
         buffers.append((kind, idx, wr))
@@ -171,7 +172,8 @@ def _step(shader, op, nt, words, nbatch, bufs):
             patches.append((aw, ADDRESS, kind, idx))
         if ow is not None:
             patches.append((ow, OFFSET, kind, idx))
-    return (shader, [CODES[op], nt], words, _groups(nbatch), buffers, patches)
+    spec = [CODES[op], nt] + ([] if gs is None else [gs])
+    return (shader, spec, words, _groups(nbatch), buffers, patches)
 
 
 def _cached(key, build, *args):
@@ -500,8 +502,7 @@ def _eigh(x, want_vectors):
             outs.append((nbatch * n * n * dt.itemsize, dt, vshape, _launch._c_strides(vshape)))
             temps.append(nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 1, True, A_O2, None)]
-        step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs)
-        step = (step[0], step[1] + [gs]) + step[2:]
+        step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
     key = ("eigh", dt, x._shape, x._strides, bool(want_vectors), dev)
