@@ -1,0 +1,107 @@
+"""Where a synchronised call's time goes, op by op: GPU time against the rest (run 8's question).
+
+For each workload, in each library (ours, CuPy, torch), it times a call followed by a
+synchronize (median wall) and the GPU time of one such call: ours from the runtime's per-batch
+timestamps (runtime_stats()["gpu_seconds"]), CuPy's and torch's from CUDA events around the
+call. wall - gpu is what the call costs beyond its kernels: host work, submission, waiting.
+It also reports our call's host time alone (before the synchronize). Prints one JSON object.
+
+    python3 benchmarks/diag_split.py [--quick] [--libs ours,cupy,torch]
+"""
+import statistics
+import sys
+import time
+
+import numpy as np
+
+from _common import cuda_gpu, emit, lib_namespace, ours_gpu, parser, use_checkout
+
+use_checkout()
+
+
+def workloads(m, n):
+    """name -> (function of the inputs, inputs) in namespace m (numpy inputs converted)."""
+    rng = np.random.default_rng(0)
+    a = rng.random(n, dtype=np.float32)
+    b = rng.random(n, dtype=np.float32)
+    idx = rng.integers(0, n, n).astype(np.int64)
+    k = 1024
+    ma = rng.random((k, k), dtype=np.float32)
+    small = rng.random(1000, dtype=np.float32)
+    if m.__name__ == "torch":
+        conv = lambda v: m.asarray(v, device="cuda")  # noqa: E731
+        cumsum = lambda x: m.cumsum(x, 0)  # noqa: E731
+        argmax = m.argmax
+    else:
+        conv = m.asarray
+        cumsum = getattr(m, "cumulative_sum", getattr(m, "cumsum", None))
+        argmax = m.argmax
+    A, B, I, M, S = conv(a), conv(b), conv(idx), conv(ma), conv(small)
+    take = (lambda x, i: m.take(x, i)) if m.__name__ != "torch" else (lambda x, i: x[i])
+    return {
+        "add_f32": (lambda: A + B),
+        "small_add": (lambda: S + 1.0),
+        "chain5_f32": (lambda: m.sqrt(m.abs(m.sin(A) * 3.0 + A) + 1.0)),
+        "sum_f32": (lambda: m.sum(A)),
+        "argmax_f32": (lambda: argmax(A)),
+        "cumsum_f32": (lambda: cumsum(A)),
+        "where_f32": (lambda: m.where(A > 0.5, A, B)),
+        "mask_f32": (lambda: A[A > 0.5]),
+        "take_i64": (lambda: take(A, I)),
+        "sort_f32": (lambda: m.sort(A)),
+        "matmul_f32_1024": (lambda: M @ M),
+    }
+
+
+def measure(call, sync, gpu, reps):
+    r = call()
+    sync()
+    del r
+    walls, hosts = [], []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        r = call()
+        t1 = time.perf_counter()
+        sync()
+        walls.append(time.perf_counter() - t0)
+        hosts.append(t1 - t0)
+        del r
+    gpus = [gpu(lambda: [call()]) for _ in range(max(3, reps // 3))]
+    w, g, h = statistics.median(walls), statistics.median(gpus), statistics.median(hosts)
+    return {"wall_us": round(w * 1e6, 1), "gpu_us": round(g * 1e6, 1),
+            "rest_us": round((w - g) * 1e6, 1), "call_us": round(h * 1e6, 1)}
+
+
+def main():
+    p = parser(__doc__, only=False, libs="ours,cupy,torch")
+    args = p.parse_args()
+    n = (1 << 24) // (64 if args.quick else 1)
+    reps = 5 if args.quick else 25
+    out = {"n": n, "libs": {}}
+    for lib in args.libs.split(","):
+        try:
+            m, sync = lib_namespace(lib)
+            if lib == "ours":
+                gpu = ours_gpu
+            elif lib == "cupy":
+                gpu = cuda_gpu(m.cuda.Event, sync)
+            else:
+                gpu = cuda_gpu(lambda: m.cuda.Event(enable_timing=True), sync)
+        except Exception as e:  # a library missing here
+            out["libs"][lib] = {"error": repr(e)}
+            continue
+        if lib == "ours":
+            out["device"] = str(m.asarray(0).device)
+        rows = {}
+        for name, call in workloads(m, n).items():
+            try:
+                rows[name] = measure(call, sync, gpu, reps)
+            except Exception as e:
+                rows[name] = {"error": repr(e)[:200]}
+            print(lib, name, rows[name], file=sys.stderr)
+        out["libs"][lib] = rows
+    emit(out, args.out)
+
+
+if __name__ == "__main__":
+    main()
