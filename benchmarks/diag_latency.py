@@ -1,8 +1,10 @@
 """Where a large elementwise op synchronised after every call spends its time (issue 10's
-per-call latency): fusion off, fusion holding every op, fusion with the first op from an idle
-GPU recorded at once (_fuse.EAGER), each with the early submit made by the submit thread or by
-the recording thread (Recorder.early_inline), and a 16M sum (early submit weighs the bytes
-read); torch in the same process for reference.
+per-call latency): fusion off or on; with fusion, ops held always, or the first after a host
+wait recorded at once ("wait"), or any finding the GPU idle (_fuse.EAGER); the first op after
+a wait submitted at once or at the synchronize (Recorder.kick_after_wait); and a 16M sum;
+then the 1000-op chain with the early submit at several dispatch counts, made by the submit
+thread or by the recording thread (Recorder.early_inline). torch in the same process for
+reference.
 JSON on stdout. Not a test.
 
     python benchmarks/diag_latency.py [--quick]
@@ -76,23 +78,24 @@ def ours():
         keep.clear()
 
     out = {}
-    for fusion, eager in ((False, False), (True, False), (True, True)):
-        for inline in (False, True):
-            _fuse.set_enabled(fusion)
-            _fuse.EAGER = eager
-            dev._rec.early_inline = inline
-            name = f"fusion={int(fusion)} eager={int(eager)} inline={int(inline)}"
-            calls = sorted(add_call() for _ in range(REPS))
-            out[name] = {
-                "add_sync_us": median_us(add_sync),
-                "add_call_host_us": calls[len(calls) // 2] * 1e6,
-                "add_batched_us_per_call": median_us(add_batched, max(3, REPS // 5)) / 20,
-                "chain5_sync_us": median_us(chain_sync),
-                "chain5_batched_us_per_chain": median_us(chain_batched, max(3, REPS // 5)) / 20,
-                "small_op_sync_us": median_us(small_sync, REPS * 3),
-                "sum_sync_us": median_us(sum_sync),
-            }
-            print(name, out[name], file=sys.stderr)
+    for fusion, eager, kick in ((False, False, False), (False, False, True), (True, False, False),
+                                (True, False, True), (True, "wait", True), (True, True, True)):
+        _fuse.set_enabled(fusion)
+        _fuse.EAGER = eager
+        dev._rec.kick_after_wait = kick
+        xp.synchronize()  # (the kick flag is read at a wait)
+        name = f"fusion={int(fusion)} eager={eager} kick={int(kick)}"
+        calls = sorted(add_call() for _ in range(REPS))
+        out[name] = {
+            "add_sync_us": median_us(add_sync),
+            "add_call_host_us": calls[len(calls) // 2] * 1e6,
+            "add_batched_us_per_call": median_us(add_batched, max(3, REPS // 5)) / 20,
+            "chain5_sync_us": median_us(chain_sync),
+            "chain5_batched_us_per_chain": median_us(chain_batched, max(3, REPS // 5)) / 20,
+            "small_op_sync_us": median_us(small_sync, REPS * 3),
+            "sum_sync_us": median_us(sum_sync),
+        }
+        print(name, out[name], file=sys.stderr)
 
     # The 1000-op small chain (run.py's): one submission at the end (early_dispatches above 1000)
     # against early submits every k dispatches while the GPU is idle, so that it runs while the
@@ -109,8 +112,6 @@ def ours():
             dev._rec.early_dispatches = k
             out[f"chain1000_per_op_us early_dispatches={k} inline={int(inline)}"] = \
                 median_us(chain1000, max(3, REPS // 5)) / 1000
-    dev._rec.early_dispatches = 1024
-    dev._rec.early_inline = False
     return out
 
 

@@ -94,6 +94,14 @@ _CAPABILITY_FEATURES = {10: "float64", 11: "int64", 12: "int64", 22: "int16", 39
                         4448: "storage8", 4449: "storage8", 4450: "storage8"}
 
 
+def no_kick_after_wait(monkeypatch, dev):
+    """For tests counting submits of lazily recorded work: the device's first op after a wait
+    is no longer submitted at once (Recorder.kick_after_wait; the flag is read at a wait)."""
+    dev._ensure()
+    monkeypatch.setattr(dev._rec, "kick_after_wait", False)
+    dev.synchronize()
+
+
 def spirv_features(code):
     """The device features a SPIR-V module's OpCapability instructions need (whole module)."""
     words = np.frombuffer(code, "<u4")

@@ -5,6 +5,15 @@ import pytest
 
 import array_api_vulkan as xp
 
+from conftest import no_kick_after_wait
+
+
+@pytest.fixture(autouse=True)
+def _no_kick_after_wait(monkeypatch):
+    """These tests count submits of held-back work: without the submit of the first op after
+    a wait (test_first_op_after_a_wait_is_submitted_at_once tests it)."""
+    no_kick_after_wait(monkeypatch, xp.asarray(0.0).device)
+
 
 def pending(value=2.0, shape=(), dtype=None):
     """An array whose value depends on recorded, unsubmitted work."""
@@ -82,3 +91,30 @@ def test_1000_small_dependent_ops_then_one_read_is_one_submit(monkeypatch):
     assert s["host_fallbacks"] == {}
     # Stream-ordered memory: the chain reuses the same few blocks.
     assert s["pool_bytes_in_use"] <= 64 * 4096
+
+
+def test_first_op_after_a_wait_is_submitted_at_once(monkeypatch):
+    """With kick_after_wait, the first op after a synchronize is submitted as it is recorded
+    (one submit, nothing pending), the ops after it are held for the next submit; a plan of
+    several dispatches (a reduction) is submitted after its last."""
+    x = xp.ones(1000, dtype=xp.float32)
+    rec = x.device._rec
+    monkeypatch.setattr(rec, "kick_after_wait", True)
+    monkeypatch.setattr(rec, "early_dispatches", 1 << 20)
+    for _ in range(2):  # (the second time: the reduction's compiled plan)
+        xp.synchronize()
+        assert x.device.after_wait()
+        xp.reset_runtime_stats()
+        y = x + 1.0
+        assert (submits(), rec.pending) == (1, 0)
+        assert not x.device.after_wait()
+        z = y * 2.0
+        assert (submits(), rec.pending) == (1, 1)
+        assert float(z[3]) == 4.0
+        big = xp.ones(1 << 16, dtype=xp.float32)
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        s = xp.sum(big)
+        assert (submits(), xp.runtime_stats()["dispatches"], rec.pending) == (1, 2, 0)
+        assert float(s) == 65536.0
+

@@ -378,6 +378,25 @@ def test_eager_first_op(monkeypatch):
     assert len(calls) == 2  # asked once per queue start: sin (idle), then multiply (busy)
 
 
+def test_eager_after_a_wait_takes_the_first_op_only(monkeypatch):
+    """EAGER "wait" (the default): the first op after a synchronize is recorded and submitted
+    at once; the rest of the chain is held and fused, whether or not the GPU is idle."""
+    monkeypatch.setattr(_fuse, "EAGER", "wait")
+    a = xp.asarray(np.linspace(-3, 3, 4099, dtype=np.float32))
+    dev = a._alloc.device
+    monkeypatch.setattr(dev._rec, "kick_after_wait", True)
+    monkeypatch.setattr(type(dev), "gpu_idle", lambda self: True)  # (ignored in this mode)
+    (h,), d1, d2 = both(chain5, a)
+    assert (d1, d2) == (2, 6)
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    monkeypatch.setattr(dev._rec, "kick_after_wait", False)  # no wait flag: everything held
+    xp.synchronize()
+    b = chain5(a)
+    xp.synchronize()
+    assert xp.runtime_stats()["dispatches"] == 1 and bits(b).tobytes() == h.tobytes()
+
+
 # -- reductions with a fused elementwise prologue (_fuse.hold_reduce) ------------------------
 
 def _stats(*keys):

@@ -11,13 +11,13 @@ import pytest
 
 from array_api_vulkan import _runtime as rt
 from array_api_vulkan._runtime import device as device_mod
-from conftest import FEATURES
+from conftest import FEATURES, no_kick_after_wait
 
 
 @pytest.fixture
-def dev():
+def dev(monkeypatch):
     d = rt.default_device()
-    d.synchronize()
+    no_kick_after_wait(monkeypatch, d)
     rt.reset_runtime_stats()
     return d
 

@@ -48,13 +48,15 @@ ENV = "ARRAY_API_VULKAN_FUSION"
 # several times a compiled per-op plan's replay), while a large one's is memory traffic, which
 # fusion cuts. ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS moves it (0: every op; tests use that).
 MIN_ELEMENTS = int(os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS", 1 << 20))
-# From an idle GPU the first large op may be recorded at once rather than held
-# (ARRAY_API_VULKAN_FUSION_EAGER=1): the runtime then submits it early and the GPU works while
-# the host makes the next ops. Off by default: on the H100 (benchmarks/diag_latency.py,
-# 2026-11-23 run 8) it made the 5-op chain of 16M float32 slower, 245-289 us batched against
-# 142-145 held (the first op is then written and read back rather than fused), and a + b with
-# a synchronize no faster.
-EAGER = os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "0") == "1"
+# The first large op may be recorded at once rather than held, so that the runtime submits it
+# and the GPU works while the host makes the next ops (ARRAY_API_VULKAN_FUSION_EAGER): "wait",
+# the first op after a host wait (a synchronize, a read), which the runtime then submits at
+# once (Recorder.kick_after_wait); "1", any op that finds the queue empty and the GPU idle;
+# "0", never. "1" made the 5-op chain of 16M float32 slower on the H100 (benchmarks/
+# diag_latency.py, 2026-11-23 run 8): 245-289 us batched against 142-145 held, each op that
+# found the GPU idle written and read back rather than fused. "wait" takes only the first op
+# of each synchronised call.
+EAGER = {"0": False, "1": True}.get(os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "wait"), "wait")
 # Whether ops are held; read on the hot path as a module global.
 on = os.environ.get(ENV, "1") != "0"
 _checked = False
@@ -288,7 +290,7 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     alloc = out._alloc
     dev = alloc.device
     q = _queue(dev)
-    if EAGER and not q.nodes and dev.gpu_idle():
+    if EAGER and not q.nodes and (dev.after_wait() if EAGER == "wait" else dev.gpu_idle()):
         # recorded now, and not compiled into a per-op plan (compile_since), which would bypass
         # the queue for this layout from then on
         if not _launch.map_op(variant, opcode, out, args, nin, dynamic=dynamic, tcode=tcode):

@@ -34,6 +34,10 @@ EARLY_SUBMIT_BYTES = 16 << 20  # read and written
 # a + b of 16M float32 with a synchronize took 135 us against 169, and the 5-op chain 264
 # against 315 (run 8).
 EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "1") == "1"
+# The first op after a host wait is submitted as soon as it is recorded (Recorder.kick_after_wait),
+# so that a caller synchronizing after every call has the GPU start while it returns to Python
+# and calls synchronize (ARRAY_API_VULKAN_KICK_AFTER_WAIT=0: at the synchronize).
+KICK_AFTER_WAIT = os.environ.get("ARRAY_API_VULKAN_KICK_AFTER_WAIT", "1") == "1"
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
@@ -415,10 +419,15 @@ class Device:
         rec.early_dispatches = EARLY_SUBMIT_DISPATCHES
         rec.early_bytes = EARLY_SUBMIT_BYTES
         rec.early_inline = EARLY_SUBMIT_INLINE
+        rec.kick_after_wait = KICK_AFTER_WAIT
 
     def gpu_idle(self):
         """Whether no submitted work is still running on the device (a fence poll)."""
         return self._core is None or self._rec.gpu_idle()
+
+    def after_wait(self):
+        """Whether nothing was recorded since the last host wait (see KICK_AFTER_WAIT)."""
+        return self._core is not None and self._rec.after_wait
 
     def kick(self):
         """Submits recorded work without waiting, if no submitted work is still running."""

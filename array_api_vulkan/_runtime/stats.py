@@ -14,7 +14,7 @@ the elementwise ops they computed (written or kept in registers); fusion_cache_h
 kernels whose chain signature was found in the cache (no generation, no compile);
 fusion_unfused: held-back ops recorded one dispatch each instead (a chain of one op, or one the
 generator could not compile for the device); fusion_eager_ops: large ops recorded at once rather
-than held, because the GPU was idle (_fuse.EAGER)."""
+than held: the first after a host wait, or one finding the GPU idle (_fuse.EAGER)."""
 import collections
 
 RECORDER_KEYS = ("submits", "dispatches", "copies", "barriers", "pipelines_created", "pipeline_cache_hits",

@@ -95,6 +95,10 @@ PYBIND11_MODULE(_vkcore, m)
       .def_readwrite("early_dispatches", &Recorder::early_dispatches)
       .def_readwrite("early_bytes", &Recorder::early_bytes)
       .def_readwrite("early_inline", &Recorder::early_inline)
+      .def_readwrite("kick_after_wait", &Recorder::kick_after_wait)
+      .def_property_readonly("after_wait", &Recorder::after_wait)
+      .def("hold_kick", &Recorder::hold_kick)
+      .def("release_kick", &Recorder::release_kick)
       .def_readwrite("omit_barriers", &Recorder::omit_barriers)
       .def_property(
         "hook", [](Recorder& r) { return r.hook ? r.hook : py::none(); },

@@ -1,5 +1,7 @@
 #include "plan.hpp"
 
+#include <optional>
+
 #include <limits>
 
 namespace avk {
@@ -176,6 +178,9 @@ Plan::call(py::args args)
         return kind == ARG ? arg_allocs[index] : kind == OUT ? outs[index].get() : temps[index].get();
     };
     uint32_t w[64];
+    std::optional<KickHold> hold; // (a kick after a wait comes after the plan's last step)
+    if (mSteps.size() > 1)
+        hold.emplace(*mRec);
     for (const Step& s : mSteps) {
         std::memcpy(w, s.words.data(), s.words.size() * sizeof(uint32_t));
         for (const Patch& q : s.patches) {

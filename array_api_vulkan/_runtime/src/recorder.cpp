@@ -107,6 +107,17 @@ Recorder::after_op(bool host_read)
     if (host_read)
         mBatch->host_barrier();
     mPending++;
+    if (mAfterWait) {
+        if (host_read) // (its caller waits at once)
+            mAfterWait = false;
+        else if (mHoldKick)
+            mKickDue = true;
+        else {
+            mAfterWait = false;
+            submit(!early_inline);
+            return;
+        }
+    }
     if (mPending >= max_pending_dispatches || mPendingBytes >= max_pending_bytes)
         submit(true);
     else if ((mPending >= early_dispatches || mPendingBytes + mPendingReadBytes >= early_bytes) && gpu_idle())
@@ -201,12 +212,33 @@ Recorder::submit(bool background)
 }
 
 void
+Recorder::hold_kick()
+{
+    GilSafeLock guard(mLock);
+    mHoldKick++;
+}
+
+void
+Recorder::release_kick()
+{
+    GilSafeLock guard(mLock);
+    if (mHoldKick && --mHoldKick == 0 && mKickDue) {
+        mKickDue = false;
+        mAfterWait = false;
+        if (mBatch)
+            submit(!early_inline);
+    }
+}
+
+void
 Recorder::synchronize()
 {
     GilSafeLock guard(mLock);
     submit(false);
     while (!mInflight.empty())
         retire_oldest();
+    mAfterWait = kick_after_wait;
+    mKickDue = false;
     // Work from before a host wait is ordered against once, at the start of the next batch.
     if (!mWritten.empty())
         mOrderAfterWait = true;

@@ -32,6 +32,11 @@ class Recorder
     // An early submit (GPU idle) goes through the submit thread (false), or is made by the
     // recording thread itself (true), which saves the thread's wake-up before the GPU starts.
     bool early_inline = false;
+    // The first op recorded after a host wait is submitted at once (as early_inline says), so
+    // that a caller synchronizing after every call has the GPU start while it returns, and not
+    // only at its synchronize. An op of several dispatches (a compiled plan, or hold_kick())
+    // is submitted after its last.
+    bool kick_after_wait = false;
 
     uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
     double gpu_seconds = 0;
@@ -111,6 +116,12 @@ class Recorder
     void kick();
     // Submits pending work and waits for all of it.
     void synchronize();
+    // Whether nothing was recorded since the last host wait that left the device idle.
+    bool after_wait() const { return mAfterWait; }
+    // Between hold_kick() and release_kick() (nested), the kick after a wait waits for the
+    // release: the ops between are one call's dispatches.
+    void hold_kick();
+    void release_kick();
 
     bool idle() const { return !mBatch && mInflight.empty(); }
     size_t inflight() const { return mInflight.size(); }
@@ -141,6 +152,16 @@ class Recorder
     uint64_t mPendingReadBytes = 0;
     std::unordered_set<uint64_t> mWritten, mRead;
     bool mOrderAfterWait = false;
+    bool mAfterWait = false, mKickDue = false;
+    uint32_t mHoldKick = 0;
+};
+
+// Holds the kick after a wait for a scope (a plan's steps).
+struct KickHold
+{
+    Recorder& rec;
+    explicit KickHold(Recorder& r) : rec(r) { rec.hold_kick(); }
+    ~KickHold() { rec.release_kick(); }
 };
 
 } // namespace avk
