@@ -2,7 +2,9 @@
 solve and inv, Householder QR, for float32, float64, complex64 and complex128 stacks of matrices.
 
 Ask first: the spec layer calls supports(op, x[, b]); the kernels below then return their
-results, and raise NotNative where they cannot (a bug in the answer).
+results, and raise NotNative where they cannot (a bug in the answer): no helper here answers
+None for "not native" (supports() and _shader() are the questions). Every op begins with one
+preamble, _setup (its shader and operands, see _Call).
 
 Matrices of order up to BLOCKED_MIN: one workgroup factorizes one matrix of the batch (any
 number of batch dimensions: they collapse to one stride, else the operand is first copied
