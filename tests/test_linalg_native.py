@@ -491,3 +491,24 @@ def test_blocked_permutation_step(n):
     for j in range(n):
         want[[j, piv[j]]] = want[[piv[j], j]]
     np.testing.assert_array_equal(got, want)
+
+
+def test_kernels_raise_not_native():
+    """The kernels raise NotNative, with what they cannot serve, where supports() answers no
+    (they never return None), and cache no plan then."""
+    from array_api_vulkan._kernels import NotNative
+
+    plans = dict(_klinalg._plans)
+    a = xp.asarray(_spd((4, 4), xp.float32))
+    b = xp.asarray(np.ones((4, 2), np.int32))
+    assert not _klinalg.supports("solve", a, b)
+    with pytest.raises(NotNative, match="operands of float32 and int32"):
+        _klinalg.solve(a, b)
+    n = _klinalg.EIGH_MAX + 1
+    big = xp.asarray(np.zeros((n, n), np.float32))
+    assert not _klinalg.supports("eigh", big)
+    with pytest.raises(NotNative, match="beyond EIGH_MAX"):
+        _klinalg.eigh(big, True)
+    with pytest.raises(NotNative, match="beyond a blocked step's grid"):
+        _klinalg._begin("linalg_cholesky", a, _klinalg.MAX_Z + 1)
+    assert _klinalg._plans == plans

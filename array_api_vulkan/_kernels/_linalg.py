@@ -2,7 +2,9 @@
 solve and inv, Householder QR, for float32, float64, complex64 and complex128 stacks of matrices.
 
 Ask first: the spec layer calls supports(op, x[, b]); the kernels below then return their
-results, and raise NotNative where they cannot (a bug in the answer).
+results, and raise NotNative where they cannot (a bug in the answer): no helper here answers
+None for "not native" (supports() and _shader() are the questions). Every op begins with one
+preamble, _setup (its shader and operands, see _Call).
 
 Matrices of order up to BLOCKED_MIN: one workgroup factorizes one matrix of the batch (any
 number of batch dimensions: they collapse to one stride, else the operand is first copied
@@ -13,12 +15,12 @@ a status word per matrix on the host (the caller raises on a non-positive-defini
 matrix): the one host synchronisation of a call.
 """
 import math
+from typing import NamedTuple
 
 import numpy as np
 
 from . import _launch
-from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, table
-from ._reduce import NotNative
+from ._launch import ADDRESS, ARG, OFFSET, OUT, TMP, NotNative, table
 
 FAMILY = "linalg"
 CODES = table.FAMILY_CODES[FAMILY]
@@ -152,12 +154,6 @@ def supports(op, x, b=None):
     return True
 
 
-def _native(value, what):
-    if value is None:
-        raise NotNative(f"linalg {what}: not native here, though supports() said it was")
-    return value
-
-
 def _u32(v):
     return int(v) & 0xFFFFFFFF
 
@@ -177,17 +173,18 @@ def _step(shader, op, nt, words, nbatch, bufs, gs=None):
 
 
 def _cached(key, build, *args):
+    """The plan of `key` (made by build() the first time) called on args: its results as a
+    tuple; raises NotNative where the plan refuses the operands."""
     plan = _plans.get(key)
     if plan is None:
         plan = build()
-        if plan is None:
-            return None
         if len(_plans) >= MAX_PLANS:
             _plans.clear()
         _plans[key] = plan
     out = plan(*args)
     if out is None:
-        return None
+        raise NotNative(f"linalg {key[0]}: the compiled plan refused its operands "
+                        "(one outside the device's arenas?)")
     return out if isinstance(out, tuple) else (out,)
 
 
@@ -197,16 +194,49 @@ def _status(st):
     return st._alloc.device.download_bytes(st._alloc, st._offset * 4, n * 4).view(np.uint32)
 
 
-def _prepare(x, batch=None):
-    """(x or a contiguous copy, batch shape, its batch stride), or None."""
+class _Call(NamedTuple):
+    """What every op works out first (_setup)."""
+    dev: object
+    dt: object
+    shader: str
+    ops: tuple    # the operands, or their contiguous copies broadcast to the batch shape
+    sts: list     # each one's one batch stride
+    batch: tuple  # the (broadcast) batch shape
+    nbatch: int
+    n: int        # the columns of ops[0] (a square one's order)
+
+
+def _need(op, dt, dev):
+    """The family's shader for op on dt; raises NotNative without one."""
+    shader = _shader(op, dt, dev)
+    if shader is None:
+        raise NotNative(f"{op}: no {dt.name} variant of the linalg family on this device")
+    return shader
+
+
+def _setup(op, *ops, batch=None):
+    """The preamble of every op on ops (one matrix stack, or solve's a and b): the shader, and
+    the operands with their batch strides, each copied contiguous (broadcast to `batch`, by
+    default ops[0]'s batch shape) where the batch dimensions do not collapse to one stride.
+    Raises NotNative where op does not run natively (supports() said it would)."""
+    x = ops[0]
+    dev, dt = x._alloc.device, x._dtype
+    shader = _need(op, dt, dev)
+    for o in ops:
+        if o._dtype != dt:
+            raise NotNative(f"{op}: operands of {dt.name} and {o._dtype.name}")
+        if not _fits(o):
+            raise NotNative(f"{op}: an operand beyond 32-bit element indices")
     batch = tuple(x._shape[:-2]) if batch is None else tuple(batch)
-    st = _batch_layout([x], batch)
-    if st is None:
-        x = _expanded(x, batch)
-        if x is None:
-            return None
-        st = _batch_layout([x], batch)
-    return x, batch, st[0]
+    sts = _batch_layout(ops, batch)
+    if sts is None:
+        ops = tuple(_expanded(o, batch) for o in ops)
+        sts = _batch_layout(ops, batch)
+    return _Call(dev, dt, shader, tuple(ops), sts, batch, math.prod(batch), x._shape[-1])
+
+
+def _empty(dev, dt, shape):
+    return _launch.result_type._new(dev.alloc(0), dt, shape)
 
 
 def _matrix_words(w, at, x, bstride):
@@ -217,48 +247,13 @@ def _matrix_words(w, at, x, bstride):
 
 def cholesky(x, upper):
     """(factor, status ndarray per matrix): the caller has asked supports("cholesky", x)."""
-    return _native(_cholesky(x, upper), "cholesky")
-
-
-def det(x, want_slogdet=False):
-    """det(x) as an Array, or (sign, mantissa, exponent) Arrays for slogdet."""
-    return _native(_det(x, want_slogdet), "slogdet" if want_slogdet else "det")
-
-
-def solve(a, b, inv=False):
-    """(X, status ndarray) with X = a^-1 b (b: (..., n, k), batch dimensions broadcasting with
-    a's), or X = a^-1 where inv."""
-    return _native(_solve(a, b, inv), "inv" if inv else "solve")
-
-
-def qr(x, complete):
-    """(Q, R) Arrays of Householder QR."""
-    return _native(_qr(x, complete), "qr")
-
-
-def eigh(x, want_vectors):
-    """(eigenvalues (real dtype), eigenvectors or None) Arrays of symmetric or Hermitian x (its
-    lower triangle), the eigenvalues ascending: the caller has asked supports("eigh", x)."""
-    return _native(_eigh(x, want_vectors), "eigh")
-
-
-def _cholesky(x, upper):
-    dev = x._alloc.device
-    dt = x._dtype
-    shader = _shader("linalg_cholesky", dt, dev)
-    if shader is None or not _fits(x):
-        return None
-    n = x._shape[-1]
-    prep = _prepare(x)
-    if prep is None:
-        return None
-    x, batch, bst = prep
-    nbatch = math.prod(batch)
+    s = _setup("linalg_cholesky", x)
+    dev, dt, shader, (x,), (bst,), batch, nbatch, n = s
     shape = batch + (n, n)
     if nbatch == 0 or n == 0:
-        return _launch.result_type._new(dev.alloc(0), dt, shape), np.zeros(0, np.uint32)
+        return _empty(dev, dt, shape), np.zeros(0, np.uint32)
     if n > BLOCKED_MIN:
-        return _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper)
+        return _cholesky_blocked(s, upper)
     nt = local_size(n)
 
     def build():
@@ -275,24 +270,14 @@ def _cholesky(x, upper):
 
     key = ("cholesky", dt, x._shape, x._strides, bool(upper), dev)
     out = _cached(key, build, x)
-    if out is None:
-        return None
     return out[0], _status(out[1])
 
 
-def _det(x, want_slogdet=False):
-    dev = x._alloc.device
-    dt = x._dtype
+def det(x, want_slogdet=False):
+    """det(x) as an Array, or (sign, mantissa, exponent) Arrays for slogdet."""
     op = "linalg_slogdet" if want_slogdet else "linalg_det"
-    shader = _shader(op, dt, dev)
-    if shader is None or not _fits(x):
-        return None
-    n = x._shape[-1]
-    prep = _prepare(x)
-    if prep is None:
-        return None
-    x, batch, bst = prep
-    nbatch = math.prod(batch)
+    s = _setup(op, x)
+    dev, dt, shader, (x,), (bst,), batch, nbatch, n = s
     rdt = _real(dt)
     i32 = _dtypes().int32
     if nbatch == 0 or n == 0:
@@ -301,14 +286,12 @@ def _det(x, want_slogdet=False):
         kind = table.DTYPES[dt.name][3]
         one = complex(1) if kind == "c" else 1.0
         if nbatch == 0:
-            outs = [_launch.result_type._new(dev.alloc(0), t, batch) for t in (dt, rdt, i32)]
+            outs = [_empty(dev, t, batch) for t in (dt, rdt, i32)]
         else:
             outs = [full(batch, one, dt, dev), full(batch, 1.0, rdt, dev), full(batch, 0, i32, dev)]
-            if any(o is None for o in outs):
-                return None
         return tuple(outs) if want_slogdet else outs[0]
     if n > BLOCKED_MIN:
-        return _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet)
+        return _det_blocked(s, op, want_slogdet)
     nt = local_size(n)
 
     def build():
@@ -328,38 +311,24 @@ def _det(x, want_slogdet=False):
 
     key = (op, dt, x._shape, x._strides, dev)
     out = _cached(key, build, x)
-    if out is None:
-        return None
     return out if want_slogdet else out[0]
 
 
-def _solve(a, b, inv=False):
-    dev = a._alloc.device
-    dt = a._dtype
-    shader = _shader("linalg_solve", dt, dev)
-    if shader is None or not _fits(a) or (b is not None and (b._dtype != dt or not _fits(b))):
-        return None
-    n = a._shape[-1]
+def solve(a, b, inv=False):
+    """(X, status ndarray) with X = a^-1 b (b: (..., n, k), batch dimensions broadcasting with
+    a's), or X = a^-1 where inv."""
     if inv:
-        batch = tuple(a._shape[:-2])
-        k = n
-        ops = [a]
+        s = _setup("linalg_solve", a)
+        k = s.n
     else:
-        k = b._shape[-1]
-        batch = _solve_batch(a, b)
-        ops = [a, b]
-    sts = _batch_layout(ops, batch)
-    if sts is None:
-        ops = [_expanded(o, batch) for o in ops]
-        if any(o is None for o in ops):
-            return None
-        sts = _batch_layout(ops, batch)
-    nbatch = math.prod(batch)
+        s = _setup("linalg_solve", a, b, batch=_solve_batch(a, b))
+        k = s.ops[1]._shape[-1]
+    dev, dt, shader, ops, sts, batch, nbatch, n = s
     shape = batch + (n, k)
     if nbatch == 0 or n == 0 or k == 0:
-        return _launch.result_type._new(dev.alloc(0), dt, shape), np.zeros(0, np.uint32)
+        return _empty(dev, dt, shape), np.zeros(0, np.uint32)
     if n > BLOCKED_MIN:
-        return _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv)
+        return _solve_blocked(s, k, inv)
     nt = local_size(n)
 
     def build():
@@ -383,41 +352,26 @@ def _solve(a, b, inv=False):
 
     key = ("solve", dt, inv, batch) + tuple((o._shape, o._strides) for o in ops) + (dev,)
     out = _cached(key, build, *ops)
-    if out is None:
-        return None
     return out[0], _status(out[1])
 
 
-def _qr(x, complete):
-    dev = x._alloc.device
-    dt = x._dtype
-    shader = _shader("linalg_qr", dt, dev)
-    if shader is None or not _fits(x):
-        return None
-    m, n = x._shape[-2:]
+def qr(x, complete):
+    """(Q, R) Arrays of Householder QR."""
+    s = _setup("linalg_qr", x)
+    dev, dt, shader, (x,), (bst,), batch, nbatch, n = s
+    m = x._shape[-2]
     kmin = min(m, n)
-    q = m if complete else kmin
-    r = m if complete else kmin
-    prep = _prepare(x)
-    if prep is None:
-        return None
-    x, batch, bst = prep
-    nbatch = math.prod(batch)
+    q = r = m if complete else kmin
     qshape, rshape = batch + (m, q), batch + (r, n)
     if nbatch == 0 or m == 0 or (n == 0 and not complete):
-        return (_launch.result_type._new(dev.alloc(0), dt, qshape),
-                _launch.result_type._new(dev.alloc(0), dt, rshape))
+        return _empty(dev, dt, qshape), _empty(dev, dt, rshape)
     if n == 0:
         # complete mode of an m x 0 matrix: Q the identity, R empty
         from . import eye
 
-        i = eye(m, m, 0, dt, dev)
-        q_ = None if i is None else _launch.contiguous(i, qshape)
-        if q_ is None:
-            return None
-        return q_, _launch.result_type._new(dev.alloc(0), dt, rshape)
+        return _launch.contiguous(eye(m, m, 0, dt, dev), qshape), _empty(dev, dt, rshape)
     if kmin > BLOCKED_MIN:
-        return _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete)
+        return _qr_blocked(s, m, complete)
     nt = local_size(max(m, n))
 
     def build():
@@ -434,10 +388,7 @@ def _qr(x, complete):
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
     key = ("qr", dt, x._shape, x._strides, bool(complete), dev)
-    out = _cached(key, build, x)
-    if out is None:
-        return None
-    return out
+    return _cached(key, build, x)
 
 
 # eigh: the largest order served natively (the workgroup holds a step's n / 2 rotations in its
@@ -467,25 +418,16 @@ def _eigh_gs(dev, dt, n, nt):
     return 1024, False
 
 
-def _eigh(x, want_vectors):
-    dev = x._alloc.device
-    dt = x._dtype
-    shader = _shader("linalg_eigh", dt, dev)
-    if shader is None or not _fits(x):
-        return None
-    n = x._shape[-1]
-    if n > EIGH_MAX:
-        return None
-    prep = _prepare(x)
-    if prep is None:
-        return None
-    x, batch, bst = prep
-    nbatch = math.prod(batch)
+def eigh(x, want_vectors):
+    """(eigenvalues (real dtype), eigenvectors or None) Arrays of symmetric or Hermitian x (its
+    lower triangle), the eigenvalues ascending: the caller has asked supports("eigh", x)."""
+    if x._shape[-1] > EIGH_MAX:
+        raise NotNative(f"eigh of order {x._shape[-1]}: beyond EIGH_MAX ({EIGH_MAX})")
+    dev, dt, shader, (x,), (bst,), batch, nbatch, n = _setup("linalg_eigh", x)
     wshape, vshape = batch + (n,), batch + (n, n)
     rdt = _real(dt)
     if nbatch == 0 or n == 0:
-        return (_launch.result_type._new(dev.alloc(0), rdt, wshape),
-                _launch.result_type._new(dev.alloc(0), dt, vshape) if want_vectors else None)
+        return _empty(dev, rdt, wshape), _empty(dev, dt, vshape) if want_vectors else None
     nt = _eigh_nt(n)
     gs, shared = _eigh_gs(dev, dt, n, nt)
 
@@ -507,9 +449,7 @@ def _eigh(x, want_vectors):
 
     key = ("eigh", dt, x._shape, x._strides, bool(want_vectors), dev)
     out = _cached(key, build, x)
-    if out is None:
-        return None
-    return (out[0], out[1] if want_vectors else None)
+    return out[0], out[1] if want_vectors else None
 
 
 # -- blocked paths: every step of a factorization recorded as one compiled plan per layout ----
@@ -733,11 +673,12 @@ class _Rec:
 
 
 def _begin(op, x, nbatch):
-    """The recorder of a blocked factorization of x's dtype, or None where not native."""
+    """The recorder of a blocked factorization of x's dtype; raises NotNative where it cannot
+    serve (no variant, or more matrices than a grid's z dimension)."""
     dev, dt = x._alloc.device, x._dtype
-    shader = _shader(op, dt, dev)
-    if shader is None or nbatch > MAX_Z:
-        return None
+    shader = _need(op, dt, dev)
+    if nbatch > MAX_Z:
+        raise NotNative(f"{op}: {nbatch} matrices, beyond a blocked step's grid ({MAX_Z})")
     return _Rec(dev, dt, shader, nbatch)
 
 
@@ -757,27 +698,19 @@ def _blocks(n, kind):
 
 def _run_blocked(key, build, *args):
     if UPDATE == "matmul":
-        rec = build()
-        return None if rec is None else rec.run(args)
-
-    def compiled():
-        rec = build()
-        return None if rec is None else rec.compile(len(args))
-
-    return _cached(key, compiled, *args)
+        return build().run(args)
+    return _cached(key, lambda: build().compile(len(args)), *args)
 
 
 def _copy_in(rec, x, bst, rows, cols, d):
     rec.aux(X_COPY, rows, cols, d, (( ARG, 0), 0, x._strides[-2], x._strides[-1], bst))
 
 
-def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
-    dt = x._dtype
+def _cholesky_blocked(s, upper):
+    dev, dt, _, (x,), (bst,), batch, nbatch, n = s
 
     def build():
         rec = _begin("linalg_cholesky", x, nbatch)
-        if rec is None:
-            return None
         W = rec.out(nbatch * n * n, dt, batch + (n, n))
         ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
         ld, bs = n, n * n
@@ -803,10 +736,8 @@ def _cholesky_blocked(shader, x, bst, batch, n, nbatch, upper):
             rec.aux(X_TRIL, n, n, W)
         return rec
 
-    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), _knobs(), x._alloc.device)
+    key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), _knobs(), dev)
     out = _run_blocked(key, build, x)
-    if out is None:
-        return None
     return out[0], _status(out[1])
 
 
@@ -842,13 +773,12 @@ def _lu_steps(rec, x, bst, n, W, ST):
     return P
 
 
-def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
-    dt = x._dtype
+def _det_blocked(s, op, want_slogdet):
+    dev, dt, _, (x,), (bst,), batch, nbatch, n = s
 
     def build():
         rec = _begin(op, x, nbatch)
-        if rec is None or _shader("linalg_lu", dt, rec.dev) is None:
-            return None
+        _need("linalg_lu", dt, dev)
         W = rec.tmp(nbatch * n * n * dt.itemsize)
         ST = rec.tmp(nbatch * 4)
         P = _lu_steps(rec, x, bst, n, W, ST)
@@ -860,21 +790,18 @@ def _det_blocked(shader, op, x, bst, batch, n, nbatch, want_slogdet):
         rec.whole(op, [n, n, nbatch, FLAG_FACTORED], bufs, 64)
         return rec
 
-    key = (op + "-b", dt, x._shape, x._strides, bst, _knobs(), x._alloc.device)
+    key = (op + "-b", dt, x._shape, x._strides, bst, _knobs(), dev)
     out = _run_blocked(key, build, x)
-    if out is None:
-        return None
     return out if want_slogdet else out[0]
 
 
-def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
+def _solve_blocked(s, k, inv):
+    dev, dt, _, ops, sts, batch, nbatch, n = s
     a = ops[0]
-    dt = a._dtype
 
     def build():
         rec = _begin("linalg_solve", a, nbatch)
-        if rec is None or _shader("linalg_lu", dt, rec.dev) is None:
-            return None
+        _need("linalg_lu", dt, dev)
         X = rec.out(nbatch * n * k, dt, batch + (n, k))
         ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
         W = rec.tmp(nbatch * n * n * dt.itemsize)
@@ -902,26 +829,22 @@ def _solve_blocked(shader, ops, sts, batch, n, k, nbatch, inv):
         return rec
 
     key = ("solve-b", dt, inv, batch, tuple(sts)) + tuple(
-        (o._shape, o._strides) for o in ops) + (_knobs(), a._alloc.device)
+        (o._shape, o._strides) for o in ops) + (_knobs(), dev)
     out = _run_blocked(key, build, *ops)
-    if out is None:
-        return None
     return out[0], _status(out[1])
 
 
-def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
+def _qr_blocked(s, m, complete):
     """Blocked Householder QR: per panel of NB columns one workgroup a matrix gives the
     reflectors' V and T (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by
     A22 -= V (T^H (V^H A22)) (three GEMMs); then R from W, and Q from the identity by the
     panels' blocks, last first: Q -= V (T (V^H Q))."""
-    dt = x._dtype
+    dev, dt, _, (x,), (bst,), batch, nbatch, n = s
     kmin = min(m, n)
     q = m if complete else kmin
 
     def build():
         rec = _begin("linalg_qr", x, nbatch)
-        if rec is None:
-            return None
         it = dt.itemsize
         Q = rec.out(nbatch * m * q, dt, batch + (m, q))
         R = rec.out(nbatch * q * n, dt, batch + (q, n))
@@ -969,5 +892,5 @@ def _qr_blocked(shader, x, bst, batch, m, n, nbatch, complete):
             rec.gemm(qb, v, z, mv, qc, nbp, G_NEG | G_ACC)
         return rec
 
-    key = ("qr-b", dt, x._shape, x._strides, bst, bool(complete), _knobs(), x._alloc.device)
+    key = ("qr-b", dt, x._shape, x._strides, bst, bool(complete), _knobs(), dev)
     return _run_blocked(key, build, x)
