@@ -101,6 +101,12 @@ def main():
             print(lib, name, rows[name], file=sys.stderr)
         out["libs"][lib] = rows
     emit(out, args.out)
+    libs = [k for k, v in out["libs"].items() if "error" not in v]
+    print("workload: per library wall / gpu / rest / call (us)", file=sys.stderr)
+    for w in out["libs"].get(libs[0], {}) if libs else ():
+        print(w.ljust(16), "  ".join(f"{lib} " + " ".join(str(out["libs"][lib].get(w, {}).get(k))
+                                                        for k in ("wall_us", "gpu_us", "rest_us", "call_us"))
+                                     for lib in libs), file=sys.stderr)
 
 
 if __name__ == "__main__":
