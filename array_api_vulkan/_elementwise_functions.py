@@ -135,6 +135,8 @@ class ElementwiseOp:
         self._plans = {}
         # layout (dtype, shape and strides of each Array, type of each scalar) -> compiled plan
         self._compiled = {}
+        # the same, for layouts fusion holds: plans of calls recorded at once (_kernels.eager_now)
+        self._eager = {}
         self._allowed = _categories[category]
         names = ("x",) if nargs == 1 else ("x1", "x2")
         self.__signature__ = inspect.Signature(
@@ -166,6 +168,13 @@ class ElementwiseOp:
             out = fast(*args)
             if out is not None:
                 return out
+        elif self._eager:
+            # a layout fusion holds: compiled for the first call after a host wait only
+            fast = self._eager.get(layout)
+            if fast is not None and _kernels.eager_now(args):
+                out = fast(*args)
+                if out is not None:
+                    return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
         plan = self._plans.get(key)
         if plan is not None:
@@ -181,9 +190,10 @@ class ElementwiseOp:
         can make one (see _kernels.compile_since)."""
         compiled = _kernels.compile_since(mark, args, out)
         if compiled is not None:
-            if len(self._compiled) >= _MAX_COMPILED:
-                self._compiled.clear()
-            self._compiled[layout] = compiled
+            plans = self._eager if _kernels.eager_since(mark) else self._compiled
+            if len(plans) >= _MAX_COMPILED:
+                plans.clear()
+            plans[layout] = compiled
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -420,6 +430,7 @@ def _drop_compiled():
         _op = globals()[_name]
         if isinstance(_op, ElementwiseOp):
             _op._compiled.clear()
+            _op._eager.clear()
 
 
 _kernels._fuse.listeners.append(_drop_compiled)

@@ -61,6 +61,21 @@ def mark():
     return _launch.state.launches
 
 
+def eager_since(mark_):
+    """Whether the call made since `mark_` was an op fusion would have held, recorded at once
+    as the first after a host wait: its compiled plan is for such calls only (eager_now)."""
+    return _launch.state.eager_at == mark_ + 1
+
+
+def eager_now(args):
+    """Whether an elementwise call on these operands is now recorded at once rather than held
+    (the first after a host wait: see _fuse.EAGER)."""
+    for a in args:
+        if not isinstance(a, (bool, int, float, complex)):
+            return _fuse.eager_now(a._alloc.device)
+    return False
+
+
 def compile_since(mark_, args, out):
     """A compiled plan (Device.compile_plan) that replays the call just made, or None.
 

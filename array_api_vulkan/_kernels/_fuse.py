@@ -240,6 +240,19 @@ def _queue(dev):
     return q
 
 
+def eager_now(dev):
+    """Whether this thread's next large elementwise op on dev is recorded at once, not held:
+    the first after a host wait (EAGER "wait"), with nothing of this thread's held."""
+    if EAGER != "wait" or not on or not dev.after_wait():
+        return False
+    qs = _local.queues
+    q = qs.get(dev) if qs is not None else None
+    if q is not None and q.nodes:
+        return False
+    _stats.counters["fusion_eager_ops"] += 1
+    return True
+
+
 def flush_all():
     for st in list(_states.values()):
         st()
@@ -290,7 +303,14 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     alloc = out._alloc
     dev = alloc.device
     q = _queue(dev)
-    if EAGER and not q.nodes and (dev.after_wait() if EAGER == "wait" else dev.gpu_idle()):
+    if EAGER == "wait":
+        if not q.nodes and dev.after_wait():
+            # recorded by the caller, which the runtime submits at once; the spec layer keeps
+            # its compiled plan for such calls only (eager_now)
+            _launch.state.eager_at = _launch.state.launches + 1
+            _stats.counters["fusion_eager_ops"] += 1
+            return False
+    elif EAGER and not q.nodes and dev.gpu_idle():
         # recorded now, and not compiled into a per-op plan (compile_since), which would bypass
         # the queue for this layout from then on
         if not _launch.map_op(variant, opcode, out, args, nin, dynamic=dynamic, tcode=tcode):

@@ -317,6 +317,9 @@ class _LaunchState(threading.local):
 
     last_plan = None
     launches = 0
+    # The launch count after an op fusion would have held but left to its caller, being the
+    # first after a host wait (_fuse.EAGER "wait"): its compiled plan serves only such calls.
+    eager_at = -1
 
 
 state = _LaunchState()
