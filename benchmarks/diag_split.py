@@ -4,7 +4,8 @@ For each workload, in each library (ours, CuPy, torch), it times a call followed
 synchronize (median wall) and the GPU time of one such call: ours from the runtime's per-batch
 timestamps (runtime_stats()["gpu_seconds"]), CuPy's and torch's from CUDA events around the
 call. wall - gpu is what the call costs beyond its kernels: host work, submission, waiting.
-It also reports our call's host time alone (before the synchronize). Prints one JSON object.
+It also reports our call's host time alone (before the synchronize), and per call the host
+time spent in vkQueueSubmit and in fence waits, and the submits. Prints one JSON object.
 
     python3 benchmarks/diag_split.py [--quick] [--libs ours,cupy,torch]
 """
@@ -53,7 +54,7 @@ def workloads(m, n):
     }
 
 
-def measure(call, sync, gpu, reps):
+def measure(call, sync, gpu, reps, ours_stats=None):
     r = call()
     sync()
     del r
@@ -68,8 +69,19 @@ def measure(call, sync, gpu, reps):
         del r
     gpus = [gpu(lambda: [call()]) for _ in range(max(3, reps // 3))]
     w, g, h = statistics.median(walls), statistics.median(gpus), statistics.median(hosts)
-    return {"wall_us": round(w * 1e6, 1), "gpu_us": round(g * 1e6, 1),
-            "rest_us": round((w - g) * 1e6, 1), "call_us": round(h * 1e6, 1)}
+    row = {"wall_us": round(w * 1e6, 1), "gpu_us": round(g * 1e6, 1),
+           "rest_us": round((w - g) * 1e6, 1), "call_us": round(h * 1e6, 1)}
+    if ours_stats is not None:  # ours: host time in vkQueueSubmit and fence waits per call
+        s0 = ours_stats()
+        for _ in range(reps):
+            r = call()
+            sync()
+            del r
+        s1 = ours_stats()
+        for k in ("submit", "wait"):
+            row[f"{k}_us"] = round((s1[f"{k}_seconds"] - s0[f"{k}_seconds"]) / reps * 1e6, 1)
+        row["submits"] = round((s1["submits"] - s0["submits"]) / reps, 2)
+    return row
 
 
 def main():
@@ -95,17 +107,21 @@ def main():
         rows = {}
         for name, call in workloads(m, n).items():
             try:
-                rows[name] = measure(call, sync, gpu, reps)
+                rows[name] = measure(call, sync, gpu, reps,
+                                     m.runtime_stats if lib == "ours" else None)
             except Exception as e:
                 rows[name] = {"error": repr(e)[:200]}
             print(lib, name, rows[name], file=sys.stderr)
         out["libs"][lib] = rows
     emit(out, args.out)
     libs = [k for k, v in out["libs"].items() if "error" not in v]
-    print("workload: per library wall / gpu / rest / call (us)", file=sys.stderr)
+    print("workload: per library wall / gpu / rest / call (us); ours: submit / wait (us), submits",
+          file=sys.stderr)
     for w in out["libs"].get(libs[0], {}) if libs else ():
         print(w.ljust(16), "  ".join(f"{lib} " + " ".join(str(out["libs"][lib].get(w, {}).get(k))
-                                                        for k in ("wall_us", "gpu_us", "rest_us", "call_us"))
+                                                        for k in ("wall_us", "gpu_us", "rest_us", "call_us",
+                                                                  "submit_us", "wait_us", "submits")
+                                                        if k in out["libs"][lib].get(w, {}))
                                      for lib in libs), file=sys.stderr)
 
 

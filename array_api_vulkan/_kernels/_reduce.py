@@ -339,10 +339,25 @@ def supports_reduce(op, x, dtype):
     signatures, the device the dtypes and the compiled variants, for every pass the call needs
     (conversion first, the pass itself, the second pass or the mean, a contiguous copy of a view
     that does not collapse). The spec layer asks this first; reduce then returns the result."""
-    dev = x._alloc.device
-    tc, rc = _code(x._dtype), _code(dtype)
     if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
         return False  # (32-bit element indices)
+    dev = x._alloc.device
+    # (asked on every call: the answer depends only on the key, and the tests switch features
+    # and subgroups on a live device)
+    key = (op, x._dtype, dtype, dev, _launch.features(dev), _launch.USE_SUBGROUPS)
+    ok = _supported.get(key)
+    if ok is None:
+        if len(_supported) >= MAX_PLANS:
+            _supported.clear()
+        ok = _supported[key] = _supports(op, x._dtype, dtype, dev)
+    return ok
+
+
+_supported = {}
+
+
+def _supports(op, xdt, dtype, dev):
+    tc, rc = _code(xdt), _code(dtype)
     base = {"mean": "sum", "var": "sqdev", "std": "sqdev"}.get(op, op)
     if op in ("sum", "prod", "mean", "var", "std") and rc not in _SIGS.get((base, tc), ()):
         if _launch.cast_variant(tc, rc, dev) is None:

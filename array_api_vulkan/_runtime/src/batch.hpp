@@ -20,6 +20,7 @@ struct Slot
     // Submission through the worker thread: queued, then submitted or failed (with error).
     bool queued = false, submitted = false;
     std::string error;
+    uint64_t submit_ns = 0; // how long its vkQueueSubmit took
 };
 
 // What batches share with their device. Outlives every batch (held by shared_ptr).
@@ -61,11 +62,15 @@ struct Submitter
     static void queue_submit(vk::Queue& q, Slot* s)
     {
         vk::SubmitInfo info(0, nullptr, nullptr, 1, &s->cb);
+        auto t0 = std::chrono::steady_clock::now();
         try {
             q.submit(1, &info, s->fence);
         } catch (const std::exception& e) {
             s->error = e.what();
         }
+        s->submit_ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count();
     }
     // Submits s now, after whatever the worker still holds (queue order is dependency order).
     void submit_now(Slot* s)
@@ -273,6 +278,9 @@ class Batch
     uint32_t dispatches() const { return mDispatches; }
     // GPU time from the batch's first command to its last, in seconds (0 without timestamps).
     double gpu_seconds() const { return mGpuNs * 1e-9; }
+    // Host seconds in its vkQueueSubmit, and waiting for its fence (spinning or blocked).
+    double submit_seconds() const { return mSubmitNs * 1e-9; }
+    double wait_seconds() const { return mWaitNs * 1e-9; }
 
   private:
     void finish()
@@ -292,6 +300,9 @@ class Batch
             r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);
         if (r != VK_SUCCESS)
             vk::throwResultException(vk::Result(r), "waiting for a batch");
+        mWaitNs = (double)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                    .count();
+        mSubmitNs = (double)mSlot->submit_ns;
         if (mSlot->queries) {
             uint64_t ts[2] = { 0, 0 };
             if (vkGetQueryPoolResults(vkdev, (VkQueryPool)mSlot->queries, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
@@ -314,7 +325,7 @@ class Batch
     vk::Pipeline mLastBound;
     bool mSubmitted = false;
     uint32_t mDispatches = 0;
-    double mGpuNs = 0;
+    double mGpuNs = 0, mSubmitNs = 0, mWaitNs = 0;
 };
 
 } // namespace avk

@@ -114,6 +114,8 @@ PYBIND11_MODULE(_vkcore, m)
                                  d["pipeline_cache_hits"] = r.pipelines().cache_hits;
                                  d["pipeline_seconds"] = r.pipelines().seconds;
                                  d["gpu_seconds"] = r.gpu_seconds;
+                                 d["submit_seconds"] = r.submit_seconds;
+                                 d["wait_seconds"] = r.wait_seconds;
                                  d["transfer_host_seconds"] = r.transfer_host_seconds;
                                  d["transfer_wait_seconds"] = r.transfer_wait_seconds;
                                  return d;
@@ -123,6 +125,7 @@ PYBIND11_MODULE(_vkcore, m)
           r.pipelines().created = r.pipelines().cache_hits = 0;
           r.pipelines().seconds = 0;
           r.gpu_seconds = r.transfer_host_seconds = r.transfer_wait_seconds = 0;
+          r.submit_seconds = r.wait_seconds = 0;
       });
 
     py::class_<Arena, std::shared_ptr<Arena>>(m, "Arena")

@@ -264,6 +264,8 @@ Recorder::retire_oldest()
     mInflight.pop_front();
     item.second->wait();
     gpu_seconds += item.second->gpu_seconds();
+    submit_seconds += item.second->submit_seconds();
+    wait_seconds += item.second->wait_seconds();
     completed = item.first;
 }
 

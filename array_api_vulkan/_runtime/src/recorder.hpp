@@ -40,6 +40,9 @@ class Recorder
 
     uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
     double gpu_seconds = 0;
+    // Host time in vkQueueSubmit and in fence waits of finished batches (where a synchronised
+    // call's time goes: benchmarks/diag_split.py).
+    double submit_seconds = 0, wait_seconds = 0;
     // Where large transfers spend their time: host copies into or out of staging, and waits on
     // the device's copies (a diagnostic: benchmarks/diag_upload.py).
     double transfer_host_seconds = 0, transfer_wait_seconds = 0;
