@@ -31,6 +31,7 @@ _SCALARS = (bool, int, float, complex)
 # Storage kind and patch codes of _vkcore.Plan (runtime/src/plan.hpp).
 ARG, OUT, TMP = 0, 1, 2
 ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS = 0, 1, 2, 3
+from .._runtime.device import Device as _Device  # noqa: E402
 # The class results are made of: the runtime's Storage until the spec layer sets its Array
 # (set_result_type), so that this layer never imports the spec layer.
 from .._runtime.storage import Storage as result_type  # noqa: E402
@@ -68,6 +69,21 @@ def variant(family, tin, tout, op=None, dev=None):
     """The spv name of a family's variant for (input code, result code), or None if the table
     has none, it is not compiled (a math include that landed after spv/ was built) or it needs
     a device feature that dev lacks (see shader_needs)."""
+    if dev.__class__ is _Device:  # (asked on every call of many ops: the answer is kept)
+        key = (family, tin, tout, op, dev, features(dev))
+        name = _variant_of.get(key, False)
+        if name is False:
+            if len(_variant_of) >= 4096:
+                _variant_of.clear()
+            name = _variant_of[key] = _variant(family, tin, tout, op, dev)
+        return name
+    return _variant(family, tin, tout, op, dev)
+
+
+_variant_of = {}
+
+
+def _variant(family, tin, tout, op, dev):
     f64 = dev is None or dev.supports_float64
     dp = dev is not None and denorm_preserve(dev)
     return named(_variants.variant_name(family, tin, tout, op, f64, dp), dev)

@@ -110,9 +110,10 @@ Recorder::after_op(bool host_read)
     if (mAfterWait) {
         if (host_read) // (its caller waits at once)
             mAfterWait = false;
-        else if (mHoldKick)
+        else if (mHoldKick) {
             mKickDue = true;
-        else {
+            return; // (submitted at the release: not early after the call's first dispatch)
+        } else {
             mAfterWait = false;
             submit(!early_inline);
             return;
