@@ -13,11 +13,16 @@
 //         the rows where rs1 == 1: a reduction over leading axes needs no copy); with VEC_BIT
 //         one invocation per VW adjacent rows (lane k row r + k), one vector load per element.
 //         Grid (gx, G, gz): row = (gz_id * gx + gx_id) * 256 + local id (times VW).
+//         With PACK_BIT (fewer row groups than 256, e.g. a column sum of a tall narrow matrix,
+//         where one chunk would leave most invocations idle): a workgroup takes
+//         256 / row groups chunks, invocation t row group t % groups of chunk
+//         gy_id * (256 / groups) + t / groups; grid (1, ceil(G / that), 1).
 //   SGROWS (_sg variants, many rows of at most _reduce.SG_ROWS_MAX_N elements, G == 1): a
 //         subgroup per row, as ROWS with the subgroup's invocations, w[19] rows a workgroup
 //         (256 / the subgroup size) taken by its subgroups in turn. Grid (1, gy, gz).
-// With G > 1 chunks per row this pass writes partials (ROWS: [row][chunk], COLS: [chunk][row])
-// and a second pass reduces them (as rows of G elements).
+// With G > 1 chunks per row this pass writes partials (ROWS and packed COLS: [row][chunk], so
+// the second pass takes a workgroup per row; COLS: [chunk][row]) and a second pass reduces
+// them (as rows of G elements).
 //
 // Numerics: float sums (sum, mean) accumulate with Neumaier's compensated summation in each
 // lane, then a fixed tree (sums carry their compensation through it by TwoSum, and their
@@ -47,6 +52,8 @@ layout(constant_id = 2) const uint COMPENSATE = 1;
 // Vector loads (w[8] bit VEC_BIT, set where a row's or column group's elements are contiguous and
 // VW-aligned): 16 bytes a load of 32- and 64-bit real dtypes.
 #define VEC_BIT (1u << 12)
+// COLS with several chunks a workgroup, partials [row][chunk] (see the mode notes above)
+#define PACK_BIT (1u << 13)
 #if T_K == K_FLOAT && T_BITS == 32
 #define VW 4
 #define T_V vec4
@@ -615,6 +622,16 @@ void main()
     uint c = gl_WorkGroupID.y;
     uint g = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE + t;
     uint nl = vec ? VW : 1u;
+    bool packed = (p.w[8] & PACK_BIT) != 0u;
+    if (packed) {
+        uint groups = (rows + nl - 1u) / nl, cpw = AVK_LOCAL_SIZE / groups;
+        if (t >= cpw * groups)
+            return;
+        c = gl_WorkGroupID.y * cpw + t / groups;
+        g = t % groups;
+        if (c >= nchunks)
+            return;
+    }
     uint r = g * nl;
     if (r >= rows)
         return;
@@ -638,7 +655,8 @@ void main()
                 add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
         }
         [[unroll]] for (uint k = 0u; k < VW; ++k)
-            store(close_lane(lane[k], ca[k], cb[k], auxk), r + k, c * rows + r + k, nchunks, fin);
+            store(close_lane(lane[k], ca[k], cb[k], auxk), r + k,
+                  packed ? (r + k) * nchunks + c : c * rows + r + k, nchunks, fin);
         return;
     }
 #endif
@@ -646,5 +664,6 @@ void main()
         uint idx = base + i * is;
         add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
     }
-    store(close_lane(lane[0], ca[0], cb[0], auxk), r, c * rows + r, nchunks, fin);
+    store(close_lane(lane[0], ca[0], cb[0], auxk), r, packed ? r * nchunks + c : c * rows + r,
+          nchunks, fin);
 }

@@ -569,6 +569,42 @@ def test_large_matrix_axes():
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
+@pytest.mark.parametrize("pack", [True, False])
+def test_tall_narrow_axis0(pack, monkeypatch):
+    """Axis 0 of tall matrices with few columns (a k-means column count, PCA's mean): COLS with
+    several chunks a workgroup and [row][chunk] partials (_reduce.USE_PACK), or one chunk a
+    workgroup. Both agree with numpy, also for a view, an odd column count and int32."""
+    monkeypatch.setattr(_R, "USE_PACK", pack)
+    rng = np.random.default_rng(33)
+    xp.reset_runtime_stats()
+    for shape in ((200_000, 32), (100_001, 3), (50_000, 64), (20_000, 300)):
+        h = rng.standard_normal(shape).astype(np.float32)
+        x = dev(h)
+        for op in ("sum", "mean", "max", "argmax", "var"):
+            _bw_check(op, h, x, 0)
+        _bw_check("sum", h[1:, 1:], x[1:, 1:], 0)
+        hi = rng.integers(-1000, 1000, shape).astype(np.int32)
+        _bw_check("sum", hi, dev(hi), 0)
+        _bw_check("argmin", hi, dev(hi), 0)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_short_rows_take_a_subgroup_each_on_gpus(monkeypatch):
+    """Many short contiguous rows (argmin over 32 distances a point): on a GPU a subgroup per
+    row (SGROWS), not an invocation per row; here the device is taken for a GPU to run it."""
+    x0 = dev(np.zeros(4, np.float32))
+    d = x0._alloc.device
+    monkeypatch.setattr(d, "kind", "discrete_gpu")
+    rng = np.random.default_rng(35)
+    xp.reset_runtime_stats()
+    for shape in ((3000, 32), (1000, 17), (500, 63)):
+        h = rng.standard_normal(shape).astype(np.float32)
+        x = dev(h)
+        for op in ("argmin", "argmax", "sum", "max"):
+            _bw_check(op, h, x, 1)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
 def test_float32_sum_2p24_against_fsum():
     """2^24 float32 values of mixed sign and magnitude: within numpy's pairwise sum's error (or
     a few ulps of the exact sum) of math.fsum, and the mean and var of them too."""

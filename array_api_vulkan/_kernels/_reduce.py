@@ -45,6 +45,13 @@ MAX_GRID = 65535
 # or a group of adjacent rows (COLS) is contiguous and aligned; tests turn it off.
 USE_VEC = True
 VEC_BIT = 1 << 12
+# COLS with fewer row groups than LOCAL (a column sum of a tall narrow matrix): several chunks a
+# workgroup, partials [row][chunk] (reduce.comp PACK_BIT). One chunk a workgroup left most of
+# its invocations idle, and the second pass, over [chunk][row] partials, was one invocation per
+# row through every chunk: a sum over axis 0 of 1M x 32 float32 took 5.1 ms on the H100, where
+# torch took 0.11 ms (run 9, benchmarks/diag_steps.py). Tests turn it off.
+USE_PACK = True
+PACK_BIT = 1 << 13
 # The _sg variants' subgroup tree (spec constant SG_TREE; 0: their shared-memory tree); whether
 # _sg variants are taken at all is _launch.USE_SUBGROUPS (tests turn it off).
 SG_TREE = 1
@@ -198,7 +205,9 @@ def _sg_rows(b, shader, op, mode, g, n, rows, kind):
     return LOCAL // size
 
 
-def _grid(mode, rows, g, vw=1, rpw=1):
+def _grid(mode, rows, g, vw=1, rpw=1, pack=False):
+    if pack:  # (COLS, PACK_BIT: LOCAL // row groups chunks a workgroup)
+        return (1, -(-g // (LOCAL // (rows // vw))), 1)
     if mode == SGROWS:
         rows = -(-rows // rpw)
         mode, g = ROWS, 1
@@ -216,6 +225,12 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     second output `out2` of argmin/argmax/sqdev partials). Returns G (1: out has the result)."""
     mode = _choose_mode(n, rows, r1, rs1, is_)
     kind = src[0]
+    if (mode == COLS and is_ == 1 and n >= 16 and getattr(b.dev, "kind", "cpu") != "cpu"
+            and _sg_rows(b, shader, op, ROWS, 1, n, rows, kind)):
+        # many short contiguous rows on a GPU (argmin over k-means' 32 distances a point): a
+        # subgroup per row reads it in coalesced loads, where an invocation per row strided
+        # through them (1M rows of 32: 820 us on the H100 against CuPy's 283, run 9)
+        mode = ROWS
     aligned = b.aligned if kind == ARG else True  # (temporaries start at element 0)
     vw = b.vw if kind == ARG else b.vw_r
     vec = _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk)
@@ -237,6 +252,10 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     w[14] = _f32_bits(full_n)
     w[15:17] = _f64_words(full_n)
     w[17:19] = chunk1  # var's second pass: the first pass's chunk length and row length
+    gvw = vw if vec and mode == COLS else 1
+    pack = USE_PACK and mode == COLS and rows // gvw < LOCAL
+    if pack:
+        w[8] |= PACK_BIT
     rpw = _sg_rows(b, shader, op, mode, g, n, rows, kind)
     if rpw:
         mode = SGROWS
@@ -252,11 +271,10 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
     spec = [CODES[op], SG_TREE, COMPENSATE]
-    gvw = vw if vec and mode == COLS else 1
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
-        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw), buffers, patches))
+        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw, pack), buffers, patches))
         return 1
     # pass 1: partials, then pass 2 over them
     tsz, rsz = b.partial_sizes
@@ -269,8 +287,8 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         second = b.temp(rows * g * rsz * (2 if op == "sqdev" else 1))
         buffers.append((second[0], second[1], True))
         patches.append((A_OUT2, ADDRESS, second[0], second[1]))
-    b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw), buffers, patches))
-    if mode == ROWS:  # partials [row][chunk]
+    b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
+    if mode == ROWS or pack:  # partials [row][chunk]
         p = (g, rows, rows, 0, g, 1)
     else:             # partials [chunk][row]
         p = (g, rows, rows, 0, 1, rows)
@@ -315,7 +333,7 @@ def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
-            _launch.USE_SUBGROUPS)
+            _launch.USE_SUBGROUPS, USE_PACK)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
