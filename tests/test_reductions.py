@@ -589,22 +589,6 @@ def test_tall_narrow_axis0(pack, monkeypatch):
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
-def test_short_rows_take_a_subgroup_each_on_gpus(monkeypatch):
-    """Many short contiguous rows (argmin over 32 distances a point): on a GPU a subgroup per
-    row (SGROWS), not an invocation per row; here the device is taken for a GPU to run it."""
-    x0 = dev(np.zeros(4, np.float32))
-    d = x0._alloc.device
-    monkeypatch.setattr(d, "kind", "discrete_gpu")
-    rng = np.random.default_rng(35)
-    xp.reset_runtime_stats()
-    for shape in ((3000, 32), (1000, 17), (500, 63)):
-        h = rng.standard_normal(shape).astype(np.float32)
-        x = dev(h)
-        for op in ("argmin", "argmax", "sum", "max"):
-            _bw_check(op, h, x, 1)
-    assert xp.runtime_stats()["host_fallbacks"] == {}
-
-
 def test_float32_sum_2p24_against_fsum():
     """2^24 float32 values of mixed sign and magnitude: within numpy's pairwise sum's error (or
     a few ulps of the exact sum) of math.fsum, and the mean and var of them too."""

@@ -225,12 +225,6 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     second output `out2` of argmin/argmax/sqdev partials). Returns G (1: out has the result)."""
     mode = _choose_mode(n, rows, r1, rs1, is_)
     kind = src[0]
-    if (mode == COLS and is_ == 1 and n >= 16 and getattr(b.dev, "kind", "cpu") != "cpu"
-            and _sg_rows(b, shader, op, ROWS, 1, n, rows, kind)):
-        # many short contiguous rows on a GPU (argmin over k-means' 32 distances a point): a
-        # subgroup per row reads it in coalesced loads, where an invocation per row strided
-        # through them (1M rows of 32: 820 us on the H100 against CuPy's 283, run 9)
-        mode = ROWS
     aligned = b.aligned if kind == ARG else True  # (temporaries start at element 0)
     vw = b.vw if kind == ARG else b.vw_r
     vec = _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk)
