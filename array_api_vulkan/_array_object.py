@@ -1,4 +1,5 @@
 """The array object: a strided view of a runtime Allocation."""
+import math
 import operator
 import sys
 
@@ -77,7 +78,7 @@ class Array(Storage):
 
     @property
     def size(self):
-        return int(np.prod(self._shape, dtype=np.int64))
+        return math.prod(self._shape)
 
     @property
     def T(self):
