@@ -102,22 +102,19 @@ def concat(arrays, /, *, axis=0):
                                  f"{ref} and {a.shape}")
     dev = arrays[0].device
     if all(_kernels.supports_cast(a.dtype, dt, dev) for a in arrays):
+        pieces, off = [], 0
         if axis is None:
-            out = _new(dev, dt, (sum(a.size for a in arrays),))
-            off = 0
             for a in arrays:
-                _kernels.copy_into(out._view(a.shape, None, off), a)
+                pieces.append((a.shape, _c_strides(a.shape), off, a))
                 off += a.size
-            return out
+            return _kernels.join(dev, dt, (off,), pieces)
         shape = list(arrays[0].shape)
         shape[axis] = sum(a.shape[axis] for a in arrays)
-        out = _new(dev, dt, shape)
         cs = _c_strides(shape)
-        off = 0
         for a in arrays:
-            _kernels.copy_into(out._view(a.shape, cs, off * cs[axis]), a)
+            pieces.append((a.shape, cs, off * cs[axis], a))
             off += a.shape[axis]
-        return out
+        return _kernels.join(dev, dt, tuple(shape), pieces)
     return _fallback.call(
         "concat", lambda *h: np.concatenate([a.astype(dt._np, copy=False) for a in h],
                                             axis=axis), *arrays, dtype=dt)
@@ -144,12 +141,11 @@ def stack(arrays, /, *, axis=0):
     if all(_kernels.supports_cast(a.dtype, dt, dev) for a in arrays):
         shape = list(arrays[0].shape)
         shape.insert(axis, len(arrays))
-        out = _new(dev, dt, shape)
         cs = list(_c_strides(shape))
         step = cs.pop(axis)
-        for i, a in enumerate(arrays):
-            _kernels.copy_into(out._view(a.shape, cs, i * step), a)
-        return out
+        cs = tuple(cs)
+        return _kernels.join(dev, dt, tuple(shape),
+                             [(a.shape, cs, i * step, a) for i, a in enumerate(arrays)])
     return _fallback.call(
         "stack", lambda *h: np.stack([a.astype(dt._np, copy=False) for a in h], axis=axis),
         *arrays, dtype=dt)

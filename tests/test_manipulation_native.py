@@ -64,6 +64,38 @@ def native():
         assert fb == {}, fb
 
 
+def test_concat_and_stack_replay_as_one_plan():
+    """A join layout seen before replays as one compiled plan: the same dispatches and the same
+    values, with mixed dtypes, views, empty pieces, axis None, and more pieces than a plan takes
+    (the general path)."""
+    from array_api_vulkan._kernels import _manip
+
+    rng = np.random.default_rng(5)
+    a = rng.random((300, 4)).astype(np.float32)
+    b = rng.integers(-9, 9, (7, 4)).astype(np.int16 if has("int16") else np.float32)
+    A, B, E = xp.asarray(a), xp.asarray(b), xp.zeros((0, 4), dtype=xp.float32)
+    cases = [
+        (lambda: xp.concat((A, B, E)), lambda: np.concatenate((a, b))),
+        (lambda: xp.concat((A[::-2], A[:, 1:3].T.T[:, ::-1]), axis=None),
+         lambda: np.concatenate((a[::-2], a[:, 1:3][:, ::-1]), axis=None)),
+        (lambda: xp.stack((A, A[::-1]), axis=2), lambda: np.stack((a, a[::-1]), axis=2)),
+        (lambda: xp.concat([A] * 9, axis=1), lambda: np.concatenate([a] * 9, axis=1)),
+    ]
+    for make, want in cases:
+        first = make()
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        again = make()
+        d = xp.runtime_stats()["dispatches"]
+        check(first, want())
+        check(again, want())
+        assert d <= 9
+    keys = [k for k in _manip._join_plans if k[1] == (307, 4)]
+    assert keys and _manip._join_plans[keys[0]] is not None
+    assert any(v is None for k, v in _manip._join_plans.items() if len(k[4]) > _manip.MAX_JOIN_ARGS)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("view", list(VIEWS))
 def test_concat_stack(name, view, native):

@@ -1,7 +1,7 @@
 """Kernels layer: the Python side of every native op (see docs/design.md).
 
 Ask first, one entry set: every entry of this package (elementwise, astype, copy, full,
-arange, eye, linspace, tri, assign, contiguous, copy_into, gather, scatter, compact, ...,
+arange, eye, linspace, tri, assign, contiguous, copy_into, join, gather, scatter, compact, ...,
 reduce, scan, sort, unique, searchsorted, matmul, fft...) is called only after its `supports_*`
 function (dtypes, device features, compiled variants, sizes: no dispatch) answered yes, and then
 always returns the result, raising `NotNative` (a bug in the answer) where it cannot: none
@@ -25,7 +25,7 @@ from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import searchsorted, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
-from ._manip import copy_into, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
+from ._manip import copy_into, join, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
 from ._launch import contiguous  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401

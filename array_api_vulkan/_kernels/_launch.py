@@ -523,19 +523,41 @@ def assign(shader, dst, src):
     (converted as the cast variant `shader` does) or a Python scalar of dst's kind. False if the
     view's rank does not fit the push block (nothing is recorded then: assign_split splits it;
     a 0-d view always fits)."""
-    shape = dst._shape
-    n = math.prod(shape)
+    n = math.prod(dst._shape)
     if n == 0:
         return True
+    scalar = isinstance(src, _SCALARS)
+    if not scalar and src._alloc is dst._alloc:
+        src = contiguous(src)  # the source may overlap the destination
+    lay = assign_layout(dst._shape, dst._strides, dst._offset, dst._dtype, src)
+    if lay is None:
+        return False
+    words, spec, count = lay
+    push = np.zeros(PUSH_WORDS, np.uint32)
+    push[:len(words)] = words
+    put_address(push, ADDR_WORD, dst._alloc)
+    if scalar:
+        buffers, writes = [dst._alloc], [True]
+    else:
+        put_address(push, ADDR_WORD + 2, src._alloc)
+        buffers, writes = [dst._alloc, src._alloc], [True, False]
+    dst._alloc.device.launch(shader, spec, buffers, writes, push, count)
+    return True
+
+
+def assign_layout(shape, strides, offset, dtype, src):
+    """(layout words, specialisation constants, invocations) of the cast kernel assigning src
+    (an Array broadcastable to shape, or a Python scalar of dtype's kind) to the view (shape,
+    strides, offset) of dtype, without the addresses; None where the view's rank does not fit
+    the push block. The source's offset is word 3."""
+    n = math.prod(shape)
     cstr = _c_strides(shape)
-    out_contig = all(s == c for s, c, m in zip(dst._strides, cstr, shape) if m != 1)
+    out_contig = all(s == c for s, c, m in zip(strides, cstr, shape) if m != 1)
     lists = []
     scalar = isinstance(src, _SCALARS)
     if scalar:
         mode = MODE_SCALAR
     else:
-        if src._alloc is dst._alloc:
-            src = contiguous(src)  # the source may overlap the destination
         st = _broadcast_strides(src, shape)
         if n == 1 or all(s == 0 for s, m in zip(st, shape) if m != 1):
             mode = MODE_ONE
@@ -545,10 +567,10 @@ def assign(shader, dst, src):
             mode = MODE_STRIDED
             lists.append(st)
     if not out_contig:
-        lists.append([s if m != 1 else 0 for s, m in zip(dst._strides, shape)])
+        lists.append([s if m != 1 else 0 for s, m in zip(strides, shape)])
     sh, sts = _collapse(shape, lists) if lists else ([], [])
     nd = len(sh)
-    words = [n, dst._offset, nd, 0] + sh + [0] * (2 * nd)
+    words = [n, offset, nd, 0] + sh + [0] * (2 * nd)
     k = 0
     if mode == MODE_STRIDED:
         words[4 + nd:4 + 2 * nd] = [s & 0xFFFFFFFF for s in sts[0]]
@@ -557,19 +579,10 @@ def assign(shader, dst, src):
         words[4 + 2 * nd:4 + 3 * nd] = [s & 0xFFFFFFFF for s in sts[k]]
     if scalar:
         words[3] = len(words)
-        words += scalar_words(src, table.DTYPES[dst._dtype.name][0])
+        words += scalar_words(src, table.DTYPES[dtype.name][0])
     else:
         words[3] = src._offset
     if len(words) > LAYOUT_WORDS:
-        return False
-    push = np.zeros(PUSH_WORDS, np.uint32)
-    push[:len(words)] = words
-    put_address(push, ADDR_WORD, dst._alloc)
+        return None
     spec = (0, mode, MODE_CONTIG if out_contig else MODE_STRIDED, 0, ELEMS)
-    if scalar:
-        buffers, writes = [dst._alloc], [True]
-    else:
-        put_address(push, ADDR_WORD + 2, src._alloc)
-        buffers, writes = [dst._alloc, src._alloc], [True, False]
-    dst._alloc.device.launch(shader, spec, buffers, writes, push, (n + ELEMS - 1) // ELEMS)
-    return True
+    return words, spec, (n + ELEMS - 1) // ELEMS

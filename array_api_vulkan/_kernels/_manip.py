@@ -35,6 +35,63 @@ def copy_into(dst, src):
     _launch.assign_split(_cast_variant(_code(src._dtype), _code(dst._dtype), dev), dst, src)
 
 
+# layout -> the compiled plan of a join (concat, stack), or None where it has none
+_join_plans = {}
+MAX_JOIN_PLANS = 256
+MAX_JOIN_ARGS = 8  # (the runtime's compiled plans take at most 8 operands: plan.hpp kMaxArgs)
+
+
+def join(dev, dtype, shape, pieces):
+    """A new C-contiguous array of `shape` and `dtype` whose disjoint views, which together cover
+    it, are filled from their sources (converted as astype does). pieces: [(view shape, view
+    strides, view offset, source Array)]. A layout seen before replays as one compiled plan
+    (one C++ call; after a host wait, one submit). After supports_cast(source dtype, dtype,
+    dev) for every source."""
+    srcs = [p[3] for p in pieces]
+    key = (dtype, tuple(shape), dev, _launch.features(dev),
+           tuple([(p[0], p[1], p[2], s._dtype, s._shape, s._strides) for p, s in zip(pieces, srcs)]))
+    plan = _join_plans.get(key, False)
+    if plan is False:
+        if len(_join_plans) >= MAX_JOIN_PLANS:
+            _join_plans.clear()
+        plan = _join_plans[key] = _join_plan(dev, dtype, shape, pieces)
+    if plan is not None:
+        out = plan(*srcs)
+        if out is not None:
+            return out
+    out = new(dev, dtype, shape)
+    for vshape, vstrides, voff, src in pieces:
+        copy_into(_launch.result_type._new(out._alloc, dtype, vshape, vstrides, voff), src)
+    return out
+
+
+def _join_plan(dev, dtype, shape, pieces):
+    n = math.prod(shape)
+    if n == 0 or len(pieces) > MAX_JOIN_ARGS:
+        return None
+    steps = []
+    for j, (vshape, vstrides, voff, src) in enumerate(pieces):
+        if math.prod(vshape) == 0:
+            continue
+        lay = _launch.assign_layout(vshape, vstrides, voff, dtype, src)
+        if lay is None:
+            return None
+        words, spec, count = lay
+        template = [0] * _launch.PUSH_WORDS
+        template[:len(words)] = words
+        shader = _cast_variant(_code(src._dtype), _code(dtype), dev)
+        steps.append((shader, list(spec), template, _launch.grid_1d(count),
+                       [(_launch.OUT, 0, True), (_launch.ARG, j, False)],
+                       [(_launch.ADDR_WORD, _launch.ADDRESS, _launch.OUT, 0),
+                        (3, _launch.OFFSET, _launch.ARG, j),
+                        (_launch.ADDR_WORD + 2, _launch.ADDRESS, _launch.ARG, j)]))
+    if not steps:
+        return None
+    args = [("array", src._dtype.itemsize) for *_, src in pieces]
+    outputs = [(n * dtype.itemsize, dtype, tuple(shape), _launch._c_strides(tuple(shape)))]
+    return dev.compile_plan(_launch.result_type, args, outputs, [], steps)
+
+
 def new(dev, dtype, shape):
     n = math.prod(shape)
     return _launch.result_type._new(dev.alloc(n * dtype.itemsize), dtype, tuple(shape))
