@@ -164,7 +164,15 @@ struct KickHold
 {
     Recorder& rec;
     explicit KickHold(Recorder& r) : rec(r) { rec.hold_kick(); }
-    ~KickHold() { rec.release_kick(); }
+    ~KickHold()
+    {
+        try {
+            rec.release_kick();
+        } catch (...) {
+            // (not thrown from a destructor, which would end the process: a submit that failed
+            // here fails again at the next submit or synchronize, which raise it)
+        }
+    }
 };
 
 } // namespace avk
