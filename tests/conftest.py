@@ -102,6 +102,16 @@ def no_kick_after_wait(monkeypatch, dev):
     dev.synchronize()
 
 
+def normal(rng, shape, dt):
+    """Standard normal values from rng in dtype dt (an array_api_vulkan or numpy dtype, or a
+    name); complex: the real parts drawn first, then the imaginary ones."""
+    npdt = np.dtype(getattr(dt, "name", dt))
+    a = rng.standard_normal(shape)
+    if npdt.kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    return a.astype(npdt)
+
+
 def spirv_features(code):
     """The device features a SPIR-V module's OpCapability instructions need (whole module)."""
     words = np.frombuffer(code, "<u4")

@@ -11,7 +11,7 @@ from array_api_vulkan import linalg
 from array_api_vulkan._kernels import _linalg as _klinalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import FLOATING, REAL_FLOATING, computes_natively
+from conftest import FLOATING, REAL_FLOATING, computes_natively, normal
 
 FLOATS, REALS = list(FLOATING), list(REAL_FLOATING)
 _rng = np.random.default_rng(7)
@@ -22,9 +22,7 @@ def _np(dt):
 
 
 def _sym(shape, dt):
-    a = _rng.standard_normal(shape)
-    if _np(dt).kind == "c":
-        a = a + 1j * _rng.standard_normal(shape)
+    a = normal(_rng, shape, np.complex128 if _np(dt).kind == "c" else np.float64)
     return ((a + np.conj(np.swapaxes(a, -1, -2))) / 2).astype(_np(dt))
 
 

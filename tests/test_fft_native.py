@@ -6,7 +6,7 @@ import pytest
 
 import array_api_vulkan as xp
 from array_api_vulkan._kernels import _fft
-from conftest import has
+from conftest import has, normal
 
 pytestmark = pytest.mark.skipif(not _fft.available(), reason="built without VkFFT")
 
@@ -23,8 +23,7 @@ def _native():
 
 
 def rng_c(shape, dt, seed=0):
-    r = np.random.default_rng(seed)
-    return (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dt)
+    return normal(np.random.default_rng(seed), shape, dt)
 
 
 def rng_r(shape, dt, seed=0):

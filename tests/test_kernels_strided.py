@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 import array_api_vulkan as xp
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
-from conftest import cast_is_native, computes_natively
+from conftest import cast_is_native, computes_natively, normal
 
 DEV = xp.__array_namespace_info__().default_device()
 NAMES = ["float32", "int16", "uint8", "int64", "complex64", "float64", "bool"]
@@ -41,10 +41,8 @@ def view(draw, ndim_max=4):
 def values(dt, shape, rng):
     if dt == "bool":
         return rng.integers(0, 2, shape).astype(bool)
-    if dt.startswith("complex"):
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-    if dt.startswith("float"):
-        return rng.standard_normal(shape).astype(dt)
+    if dt.startswith(("complex", "float")):
+        return normal(rng, shape, dt)
     return rng.integers(-50 if dt.startswith("int") else 0, 50, shape).astype(dt)
 
 

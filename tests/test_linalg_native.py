@@ -12,7 +12,7 @@ import array_api_vulkan as xp
 from array_api_vulkan import linalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import DTYPES, FLOATING, REAL_FLOATING, computes_natively
+from conftest import DTYPES, FLOATING, REAL_FLOATING, computes_natively, normal
 
 FLOATS, REALS = list(FLOATING), list(REAL_FLOATING)
 _rng = np.random.default_rng(99)
@@ -23,10 +23,7 @@ def _np(dt):
 
 
 def _data(shape, dt):
-    a = _rng.standard_normal(shape)
-    if _np(dt).kind == "c":
-        a = a + 1j * _rng.standard_normal(shape)
-    return a.astype(_np(dt))
+    return normal(_rng, shape, dt)
 
 
 def _spd(shape, dt):

@@ -7,7 +7,7 @@ import array_api_vulkan as xp
 from array_api_vulkan import linalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import DTYPES, computes_natively, has
+from conftest import DTYPES, computes_natively, has, normal
 
 NUMERIC = [d for d in DTYPES if d != xp.bool and computes_natively(d)]
 _rng = np.random.default_rng(1234)
@@ -19,10 +19,8 @@ def _data(shape, dt, lo=-4, hi=5):
         a = _rng.integers(0, hi + 3, shape)
     elif npdt.kind == "i":
         a = _rng.integers(lo, hi, shape)
-    elif npdt.kind == "c":
-        a = _rng.standard_normal(shape) + 1j * _rng.standard_normal(shape)
     else:
-        a = _rng.standard_normal(shape)
+        return normal(_rng, shape, npdt)
     return a.astype(npdt)
 
 
