@@ -304,11 +304,10 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     dev = alloc.device
     q = _queue(dev)
     if EAGER == "wait":
-        if not q.nodes and dev.after_wait():
+        if eager_now(dev):
             # recorded by the caller, which the runtime submits at once; the spec layer keeps
             # its compiled plan for such calls only (eager_now)
             _launch.state.eager_at = _launch.state.launches + 1
-            _stats.counters["fusion_eager_ops"] += 1
             return False
     elif EAGER and not q.nodes and dev.gpu_idle():
         # recorded now, and not compiled into a per-op plan (compile_since), which would bypass
