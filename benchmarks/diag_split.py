@@ -93,12 +93,7 @@ def main():
     for lib in args.libs.split(","):
         try:
             m, sync = lib_namespace(lib)
-            if lib == "ours":
-                gpu = ours_gpu
-            elif lib == "cupy":
-                gpu = cuda_gpu(m.cuda.Event, sync)
-            else:
-                gpu = cuda_gpu(lambda: m.cuda.Event(enable_timing=True), sync)
+            gpu = gpu_timer(lib, sync)
         except Exception as e:  # a library missing here
             out["libs"][lib] = {"error": repr(e)}
             continue
@@ -114,15 +109,32 @@ def main():
             print(lib, name, rows[name], file=sys.stderr)
         out["libs"][lib] = rows
     emit(out, args.out)
-    libs = [k for k, v in out["libs"].items() if "error" not in v]
-    print("workload: per library wall / gpu / rest / call (us); ours: submit / wait (us), submits",
-          file=sys.stderr)
-    for w in out["libs"].get(libs[0], {}) if libs else ():
-        print(w.ljust(16), "  ".join(f"{lib} " + " ".join(str(out["libs"][lib].get(w, {}).get(k))
-                                                        for k in ("wall_us", "gpu_us", "rest_us", "call_us",
-                                                                  "submit_us", "wait_us", "submits")
-                                                        if k in out["libs"][lib].get(w, {}))
-                                     for lib in libs), file=sys.stderr)
+    print_table(out["libs"], "workload: per library wall / gpu / rest / call (us); ours: submit / "
+                "wait (us), submits", ("wall_us", "gpu_us", "rest_us", "call_us", "submit_us",
+                                       "wait_us", "submits"), 16)
+
+
+def gpu_timer(lib, sync):
+    """The GPU time of a batch in library `lib` ("ours", "cupy" or "torch"): ours from the
+    runtime's timestamps, CuPy's and torch's from CUDA events."""
+    if lib == "ours":
+        return ours_gpu
+    if lib == "cupy":
+        import cupy
+        return cuda_gpu(cupy.cuda.Event, sync)
+    import torch
+    return cuda_gpu(lambda: torch.cuda.Event(enable_timing=True), sync)
+
+
+def print_table(libs_rows, title, keys, width):
+    """To stderr: per row, each library's figures `keys` (those it has); libs_rows: library ->
+    row name -> figures, or {"error": ...} for a library that was missing."""
+    libs = [k for k, v in libs_rows.items() if "error" not in v]
+    print(title, file=sys.stderr)
+    for w in libs_rows.get(libs[0], {}) if libs else ():
+        print(w.ljust(width), "  ".join(f"{lib} " + " ".join(str(libs_rows[lib].get(w, {}).get(k))
+                                                          for k in keys if k in libs_rows[lib].get(w, {}))
+                                       for lib in libs), file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -5,15 +5,12 @@ a table (stderr).
 
     python3 benchmarks/diag_steps.py [--quick] [--libs ours,cupy,torch]
 """
-import statistics
-import sys
-import time
-
 import numpy as np
 
-from _common import cuda_gpu, emit, ours_gpu, parser, use_checkout
+from _common import emit, parser, use_checkout
 
 use_checkout()
+from diag_split import gpu_timer, measure, print_table  # noqa: E402
 from suite import load  # noqa: E402
 from workloads import FULL, QUICK, make_data  # noqa: E402
 
@@ -65,43 +62,20 @@ def main():
     for name in args.libs.split(","):
         try:
             lib = load(name)
+            gpu = gpu_timer(name, lib.sync)
         except Exception as e:  # a library missing here
             out["libs"][name] = {"error": repr(e)}
             continue
-        if name == "ours":
-            gpu = ours_gpu
-        elif name == "cupy":
-            import cupy
-            gpu = cuda_gpu(cupy.cuda.Event, lib.sync)
-        else:
-            import torch
-            gpu = cuda_gpu(lambda: torch.cuda.Event(enable_timing=True), lib.sync)
         rows = {}
         for sname, op in steps(lib.xp, lib.put, sizes):
             try:
-                r = op()
-                lib.sync()
-                walls = []
-                for _ in range(reps):
-                    t0 = time.perf_counter()
-                    r = op()
-                    lib.sync()
-                    walls.append(time.perf_counter() - t0)
-                    del r
-                g = statistics.median(gpu(lambda: [op()]) for _ in range(5))
-                rows[sname] = {"wall_us": round(statistics.median(walls) * 1e6, 1),
-                               "gpu_us": round(g * 1e6, 1)}
+                rows[sname] = measure(op, lib.sync, gpu, reps)
             except Exception as e:
                 rows[sname] = {"error": repr(e)[:200]}
         out["libs"][name] = rows
         lib.release()
     emit(out, args.out)
-    libs = [k for k, v in out["libs"].items() if "error" not in v]
-    print("step: per library wall / gpu (us)", file=sys.stderr)
-    for s in out["libs"].get(libs[0], {}) if libs else ():
-        print(s.ljust(34), "  ".join(f"{lib} " + " ".join(str(out["libs"][lib].get(s, {}).get(k)) for k in ("wall_us", "gpu_us"))
-                                     for lib in libs), file=sys.stderr)
-
+    print_table(out["libs"], "step: per library wall / gpu (us)", ("wall_us", "gpu_us"), 34)
 
 if __name__ == "__main__":
     main()
