@@ -1,7 +1,10 @@
 """cProfile of our workloads (diag_split.py's) each synchronised after every call: where the
 host time of a call goes, function by function (the time in C++ shows as its Python caller's).
 
-    python3 benchmarks/diag_profile.py [--quick] [--only sum_f32,where_f32] [--top 12]
+    python3 benchmarks/diag_profile.py [--quick] [--only sum_f32,where_f32] [--top 12] [--steps] [--with-sync]
+
+--steps profiles diag_steps.py's end-to-end steps instead (--only: their names' first words,
+e.g. "lr sigmoid").
 """
 import cProfile
 import pstats
@@ -16,11 +19,21 @@ from diag_split import workloads  # noqa: E402
 def main():
     ap = parser(__doc__, libs=None)
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--steps", action="store_true")
+    ap.add_argument("--with-sync", action="store_true", help="profile the synchronize too")
     args = ap.parse_args()
     n = (1 << 24) // (64 if args.quick else 1)
     reps = 20 if args.quick else 200
     only = set(filter(None, args.only.split(",")))
-    for name, call in workloads(xp, n).items():
+    if args.steps:
+        from diag_steps import steps
+        from workloads import FULL, QUICK
+        calls = {name: op for name, op in steps(xp, xp.asarray, QUICK if args.quick else FULL)
+                 if not only or any(name.startswith(o) for o in only)}
+        only = set()
+    else:
+        calls = workloads(xp, n)
+    for name, call in calls.items():
         if only and name not in only:
             continue
         for _ in range(3):
@@ -31,6 +44,8 @@ def main():
         for _ in range(reps):
             pr.enable()
             r = call()
+            if args.with_sync:
+                xp.synchronize()
             pr.disable()
             xp.synchronize()
             del r

@@ -77,6 +77,9 @@ def cases(q):
         "mlp_G_WT_4096x1024": ((s4, s1), (s1, s1), "float32", False, True, 9),
         "f64_1024": ((s1, s1), (s1, s1), "float64", False, False, 9),
         "mlp_f64_4096x1024_1024sq": ((s4, s1), (s1, s1), "float64", False, False, 5),
+        "pca_XcT_Xc_64x1M": ((big, 64), (big, 64), "float32", True, False, 9),
+        "kmeans_onehotT_X_32x1M": ((big, 32), (big, 16), "float32", True, False, 9),
+        "logreg_rX_1M_1Mx64": ((1, big), (big, 64), "float32", False, False, 9),
     }
 
 
@@ -138,6 +141,24 @@ def _variants(name):
         v += [(f"tiled_split_work{w}_max{ms}", {"SMALL_MN": 1, "SPLIT_WORK": w, "MAX_SPLITS": ms,
                                                  "SPLIT_MIN_CHUNK": 256})
               for w, ms in [(128, 256), (512, 1024), (2048, 4096)]]
+    elif name in ("pca_XcT_Xc_64x1M", "kmeans_onehotT_X_32x1M"):
+        # long K, a small C: how many K chunks (split-K) and how large
+        v += [(f"split_work{w}_max{ms}_chunk{c}_single{s}",
+               {"SPLIT_WORK": w, "MAX_SPLITS": ms, "SPLIT_MIN_CHUNK": c, "SPLIT_SINGLE_PASS": s})
+              for w, ms, c, s in [(512, 1024, 256, 64), (1024, 1024, 128, 64), (2048, 4096, 128, 64),
+                                  (512, 512, 256, 1 << 20), (1024, 2048, 64, 64),
+                                  (256, 256, 256, 1 << 20), (4096, 8192, 64, 64)]]
+        v += [(f"split1024_fast{c}", {"SPLIT_WORK": 1024, "MAX_SPLITS": 1024, "SPLIT_MIN_CHUNK": 128,
+                                        "FORCE_FAST": {4: c}})
+              for c in [(16, 16, 4, 4, 16), (16, 8, 4, 4, 16), (8, 8, 4, 4, 16), (16, 16, 4, 4, 32),
+                        (8, 8, 4, 4, 32), (16, 16, 2, 2, 16)]]
+        v += [("split1024_generic", {"SPLIT_WORK": 1024, "MAX_SPLITS": 1024, "SPLIT_MIN_CHUNK": 128,
+                                      "USE_FAST": False})]
+    elif name == "logreg_rX_1M_1Mx64":
+        v += [(f"split_threads{t}_chunk{c}", {"DIRECT_SPLIT_THREADS": t, "DIRECT_MIN_CHUNK": c})
+              for t, c in [(1 << 16, 256), (1 << 17, 256), (1 << 19, 64), (1 << 20, 32),
+                           (1 << 18, 64), (1 << 16, 1024)]]
+        v += [(f"local{n}", {"DIRECT_LOCAL": n}) for n in (64, 128)]
     elif name == "kmeans_1Mx16_16x32":
         v += [("generic", {"USE_FAST": False})]
         v += [(f"fast{c}", {"FORCE_FAST": {4: c}})

@@ -200,7 +200,12 @@ def test_matmul_split_k_transposed():
         return (m.matrix_transpose(a) if m is xp else a.T), b
     _matmul_case((3000, 33), (3000, 18), xp.float32, tr)
     from array_api_vulkan._kernels import _matmul
-    assert _matmul._split_k(4, 3000, 16, 33 * 18)[0] > 1
+    dev = xp.asarray(1.0)._alloc.device
+    assert _matmul._split_k(dev, 4, 3000, 16, 33 * 18)[0] > 1
+    # NVIDIA's own split-K knobs cut a long K into more chunks than the module's
+    nvidia = type("Dev", (), {"info": {"vendor_id": 0x10DE}})()
+    assert (_matmul._split_k(nvidia, 1, 1 << 20, 16, 64 * 64)[0]
+            > _matmul._split_k(None, 1, 1 << 20, 16, 64 * 64)[0] > 1)
 
 
 # -- matmul_update: C += alpha * (A @ B) in place, C a strided view ------------------------------

@@ -82,10 +82,13 @@ def tiles(dev, code, m, n):
 USE_FAST = True
 FAST = {
     4: {"big": (16, 16, 8, 8, 16), "med": (16, 16, 4, 4, 16), "tall": (8, 32, 4, 4, 16),
-        "wide": (32, 8, 4, 4, 16)},
+        "wide": (32, 8, 4, 4, 16), "small": (8, 8, 4, 4, 16)},
     8: {"big": (16, 16, 8, 8, 8), "med": (16, 16, 4, 4, 8), "tall": (8, 32, 4, 4, 8),
-        "wide": (32, 8, 4, 4, 8)},
+        "wide": (32, 8, 4, 4, 8), "small": (8, 8, 4, 4, 8)},
 }
+# "small" (32 x 32 tiles, 64 invocations) where M and N are both at most 32: a C that small only
+# takes the tiled path with a long K, cut by split-K into many workgroups (k-means' onehot.T @ X,
+# 32 x 1M @ 1M x 16, on the H100: 146 us against 426 with 64 x 64 tiles; torch 253).
 BIG_MIN_GROUPS = 256
 # Tuning knobs (benchmarks/tune_matmul.py): {element width: (WX, WY, RM, RN, TK)} taken by the
 # fast path for every shape; (WX, WY, RM, RN, TK) taken by the generic tiled path.
@@ -101,8 +104,16 @@ SWIZZLE = 0
 # 2026-11-23 (run 8, tune_matmul.py) dropped the others: SWIZZLE = 8 made float32 4096^2 slower
 # (6.5 TFLOP/s against 9.0 without) and float64 128 x 64 tiles changed nothing.
 NVIDIA = {
-    "DIRECT_SPLIT_THREADS": 1 << 18,
+    "DIRECT_SPLIT_THREADS": 1 << 19,
+    "DIRECT_MIN_CHUNK": 64,
+    "SPLIT_WORK": 1024,
+    "MAX_SPLITS": 1024,
+    "SPLIT_MIN_CHUNK": 128,
 }
+# Session 7's H100 tuning (tune_matmul.py, benchmarks/results/2026-11-23-h100-10/) set the split-K
+# values above: PCA's Xc.T @ Xc (64 x 1M @ 1M x 64) 365 us against 446 with 128 workgroups of
+# 8192 K each (torch 268; the product is 8.6 GFLOP, compute-bound); the vector-matrix r @ X
+# (1M @ 1M x 64, direct path) 147 us against 172 with 2^18 invocations of chunks of 256.
 # dtypes whose tiled products (one batch dimension at most, no split-K) run as the linalg
 # family's GEMM step (64 x 64 tiles, 4 x 4 an invocation, strided through shared memory) rather
 # than this family's kernel. On the H100 (2026-11-23 run 8) that step made float64 1024^3 in
@@ -130,7 +141,9 @@ def fast_tiles(dev, code, m, n, nbatch):
         return None
     width = 4 if code == "f" else 8
     cfgs, big_min = _knob(dev, "FAST")[width], _knob(dev, "BIG_MIN_GROUPS")
-    if n <= 32 < m:
+    if m <= 32 and n <= 32:
+        name = "small"
+    elif n <= 32 < m:
         name = "tall"
     elif m <= 32 < n:
         name = "wide"
@@ -183,7 +196,7 @@ def _config(dev, code, m, n, k, nbatch, a, b):
         splits, kc = 1, k
         threads = _knob(dev, "DIRECT_SPLIT_THREADS")
         if total < threads and k >= SPLIT_MIN_K:
-            s = min(-(-threads // total), k // DIRECT_MIN_CHUNK, 1 << 16)
+            s = min(-(-threads // total), k // _knob(dev, "DIRECT_MIN_CHUNK"), 1 << 16)
             if s > 1 and total * s < 1 << 31:
                 kc = -(-k // s)
                 splits = -(-k // kc)
@@ -205,7 +218,7 @@ def _config(dev, code, m, n, k, nbatch, a, b):
     gx, gy = -(-n // (wx * rn)), -(-m // (wy * rm))
     if gx > MAX_GRID or gy > MAX_GRID:
         raise _No("grid too large")
-    splits, kc = _split_k(gx * gy * nbatch, k, tk, total)
+    splits, kc = _split_k(dev, gx * gy * nbatch, k, tk, total)
     if cfg is not None:
         mode = (_load_mode(a[0], a[1], a[2], a[3], m, k, vw)
                 | _load_mode(b[0], b[1], b[2], b[3], n, k, vw) << 4
@@ -213,12 +226,13 @@ def _config(dev, code, m, n, k, nbatch, a, b):
     return spec, (gx, gy), splits, kc, mode
 
 
-def _split_k(work, k, tk, total):
+def _split_k(dev, work, k, tk, total):
     """(S, KC): K cut in S chunks of KC elements (a multiple of tk) where the product alone
     would give the device fewer than SPLIT_WORK workgroups and K is long (tall-skinny)."""
-    if work >= SPLIT_WORK or k < SPLIT_MIN_K:
+    split_work = _knob(dev, "SPLIT_WORK")
+    if work >= split_work or k < SPLIT_MIN_K:
         return 1, k
-    s = min(-(-SPLIT_WORK // work), k // SPLIT_MIN_CHUNK, MAX_SPLITS)
+    s = min(-(-split_work // work), k // _knob(dev, "SPLIT_MIN_CHUNK"), _knob(dev, "MAX_SPLITS"))
     if total * s >= 1 << 31:
         s = 1
     if s <= 1:
