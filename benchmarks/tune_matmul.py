@@ -26,7 +26,8 @@ from array_api_vulkan._kernels import _matmul  # noqa: E402
 
 T0 = time.perf_counter()
 KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLIT_THREADS",
-         "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_MIN_K", "SPLIT_MIN_CHUNK",
+         "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_TARGET", "SPLIT_MIN_K",
+         "SPLIT_MIN_CHUNK",
          "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
          "SWIZZLE", "NVIDIA", "GEMM_STEP_CODES")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
@@ -138,22 +139,23 @@ def _variants(name):
               for t, c, s in [(1 << 14, 256, 64), (1 << 16, 256, 1 << 20), (1 << 18, 64, 64),
                               (1 << 18, 64, 1 << 20), (1 << 20, 32, 64), (1 << 12, 256, 64)]]
         # the tiled path (tall tiles of X.T's columns) with split-K
-        v += [(f"tiled_split_work{w}_max{ms}", {"SMALL_MN": 1, "SPLIT_WORK": w, "MAX_SPLITS": ms,
-                                                 "SPLIT_MIN_CHUNK": 256})
+        v += [(f"tiled_split_work{w}_max{ms}", {"SMALL_MN": 1, "SPLIT_WORK": w, "SPLIT_TARGET": w,
+                                                 "MAX_SPLITS": ms, "SPLIT_MIN_CHUNK": 256})
               for w, ms in [(128, 256), (512, 1024), (2048, 4096)]]
     elif name in ("pca_XcT_Xc_64x1M", "kmeans_onehotT_X_32x1M"):
         # long K, a small C: how many K chunks (split-K) and how large
         v += [(f"split_work{w}_max{ms}_chunk{c}_single{s}",
-               {"SPLIT_WORK": w, "MAX_SPLITS": ms, "SPLIT_MIN_CHUNK": c, "SPLIT_SINGLE_PASS": s})
+               {"SPLIT_WORK": w, "SPLIT_TARGET": w, "MAX_SPLITS": ms, "SPLIT_MIN_CHUNK": c,
+                "SPLIT_SINGLE_PASS": s})
               for w, ms, c, s in [(512, 1024, 256, 64), (1024, 1024, 128, 64), (2048, 4096, 128, 64),
                                   (512, 512, 256, 1 << 20), (1024, 2048, 64, 64),
                                   (256, 256, 256, 1 << 20), (4096, 8192, 64, 64)]]
-        v += [(f"split1024_fast{c}", {"SPLIT_WORK": 1024, "MAX_SPLITS": 1024, "SPLIT_MIN_CHUNK": 128,
-                                        "FORCE_FAST": {4: c}})
+        v += [(f"split1024_fast{c}", {"SPLIT_WORK": 1024, "SPLIT_TARGET": 1024, "MAX_SPLITS": 1024,
+                                        "SPLIT_MIN_CHUNK": 128, "FORCE_FAST": {4: c}})
               for c in [(16, 16, 4, 4, 16), (16, 8, 4, 4, 16), (8, 8, 4, 4, 16), (16, 16, 4, 4, 32),
                         (8, 8, 4, 4, 32), (16, 16, 2, 2, 16)]]
-        v += [("split1024_generic", {"SPLIT_WORK": 1024, "MAX_SPLITS": 1024, "SPLIT_MIN_CHUNK": 128,
-                                      "USE_FAST": False})]
+        v += [("split1024_generic", {"SPLIT_WORK": 1024, "SPLIT_TARGET": 1024, "MAX_SPLITS": 1024,
+                                      "SPLIT_MIN_CHUNK": 128, "USE_FAST": False})]
     elif name == "logreg_rX_1M_1Mx64":
         v += [(f"split_threads{t}_chunk{c}", {"DIRECT_SPLIT_THREADS": t, "DIRECT_MIN_CHUNK": c})
               for t, c in [(1 << 16, 256), (1 << 17, 256), (1 << 19, 64), (1 << 20, 32),

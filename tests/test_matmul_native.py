@@ -202,10 +202,12 @@ def test_matmul_split_k_transposed():
     from array_api_vulkan._kernels import _matmul
     dev = xp.asarray(1.0)._alloc.device
     assert _matmul._split_k(dev, 4, 3000, 16, 33 * 18)[0] > 1
-    # NVIDIA's own split-K knobs cut a long K into more chunks than the module's
+    # NVIDIA's own split-K knobs cut a long K into more chunks than the module's, and split no
+    # product the module's would not (256 tiles of float32 1024^2)
     nvidia = type("Dev", (), {"info": {"vendor_id": 0x10DE}})()
     assert (_matmul._split_k(nvidia, 1, 1 << 20, 16, 64 * 64)[0]
             > _matmul._split_k(None, 1, 1 << 20, 16, 64 * 64)[0] > 1)
+    assert _matmul._split_k(nvidia, 256, 1024, 16, 1 << 20) == (1, 1024)
 
 
 # -- matmul_update: C += alpha * (A @ B) in place, C a strided view ------------------------------

@@ -30,9 +30,10 @@ A_C, A_A, A_B = 24, 26, 28
 W_A_OFF, W_B_OFF = 5, 10
 PUSH_WORDS = 32
 # split-K (tiled paths): where a product gives fewer than SPLIT_WORK workgroups and
-# K >= SPLIT_MIN_K, K is cut in up to MAX_SPLITS chunks of at least SPLIT_MIN_CHUNK whose
-# partial products a reduce pass sums
+# K >= SPLIT_MIN_K, K is cut into chunks of at least SPLIT_MIN_CHUNK, up to MAX_SPLITS of
+# them, for about SPLIT_TARGET workgroups in all; a reduce pass sums the partial products
 SPLIT_WORK = 128
+SPLIT_TARGET = 128
 SPLIT_MIN_K = 1024
 SPLIT_MIN_CHUNK = 256
 MAX_SPLITS = 256
@@ -106,14 +107,17 @@ SWIZZLE = 0
 NVIDIA = {
     "DIRECT_SPLIT_THREADS": 1 << 19,
     "DIRECT_MIN_CHUNK": 64,
-    "SPLIT_WORK": 1024,
+    "SPLIT_TARGET": 1024,
     "MAX_SPLITS": 1024,
     "SPLIT_MIN_CHUNK": 128,
 }
 # Session 7's H100 tuning (tune_matmul.py, benchmarks/results/2026-11-23-h100-10/) set the split-K
 # values above: PCA's Xc.T @ Xc (64 x 1M @ 1M x 64) 365 us against 446 with 128 workgroups of
 # 8192 K each (torch 268; the product is 8.6 GFLOP, compute-bound); the vector-matrix r @ X
-# (1M @ 1M x 64, direct path) 147 us against 172 with 2^18 invocations of chunks of 256.
+# (1M @ 1M x 64, direct path) 147 us against 172 with 2^18 invocations of chunks of 256. Only
+# the number of chunks changed, not which products split: a first try that also split every
+# product of fewer than 1024 tiles made float32 1024^2 (256 tiles, then 4 chunks) 221 us
+# against 112.
 # dtypes whose tiled products (one batch dimension at most, no split-K) run as the linalg
 # family's GEMM step (64 x 64 tiles, 4 x 4 an invocation, strided through shared memory) rather
 # than this family's kernel. On the H100 (2026-11-23 run 8) that step made float64 1024^3 in
@@ -229,10 +233,10 @@ def _config(dev, code, m, n, k, nbatch, a, b):
 def _split_k(dev, work, k, tk, total):
     """(S, KC): K cut in S chunks of KC elements (a multiple of tk) where the product alone
     would give the device fewer than SPLIT_WORK workgroups and K is long (tall-skinny)."""
-    split_work = _knob(dev, "SPLIT_WORK")
-    if work >= split_work or k < SPLIT_MIN_K:
+    if work >= SPLIT_WORK or k < SPLIT_MIN_K:
         return 1, k
-    s = min(-(-split_work // work), k // _knob(dev, "SPLIT_MIN_CHUNK"), _knob(dev, "MAX_SPLITS"))
+    s = min(-(-_knob(dev, "SPLIT_TARGET") // work), k // _knob(dev, "SPLIT_MIN_CHUNK"),
+            _knob(dev, "MAX_SPLITS"))
     if total * s >= 1 << 31:
         s = 1
     if s <= 1:
