@@ -2,7 +2,9 @@
 after every call (the suite of session 7 on the H100: matmul float32 4096^2 13.9 ms against
 3.85, k-means 33.8 against 9.7): both modes timed as suite.measure does, with the runtime's
 counters (submits, dispatches, barriers, GPU seconds) per call. Run it under different
-ARRAY_API_VULKAN_* settings to compare. Prints JSON and a table (stderr).
+ARRAY_API_VULKAN_* settings to compare. In its own process it found batched no slower (run 10):
+the suite's figures came from timing a workload's first mode too soon, which suite.py's
+warm-up now prevents. Prints JSON and a table (stderr).
 
     python3 benchmarks/diag_batched.py [--quick] [--only matmul_f32_4096,kmeans]
 """
