@@ -402,6 +402,14 @@ class Device:
         self._ensure()
         self._rec.pipeline(shader, list(spec), load_spirv)
 
+    def pipeline_statistics(self, shader, spec):
+        """The driver's statistics of shader's pipeline with spec: [(executable, {name: value})]
+        (registers, spills, ...), a diagnostic; empty unless ARRAY_API_VULKAN_PIPELINE_STATS was
+        set before the device was first used and the driver has
+        VK_KHR_pipeline_executable_properties."""
+        self._ensure()
+        return self._rec.pipeline_statistics(shader, list(spec), load_spirv)
+
     def compile_plan(self, array_type, args, outputs, temps, steps):
         """A compiled call (_vkcore.Plan, see docs/design.md): f(*operands) allocates the
         results (instances of array_type, a storage.Storage class) and temporaries, patches

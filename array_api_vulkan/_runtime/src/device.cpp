@@ -146,7 +146,10 @@ enumerate_devices()
               {vk::SubgroupFeatureFlagBits::eShuffle, "shuffle"},
               {vk::SubgroupFeatureFlagBits::eShuffleRelative, "shuffle_relative"},
               {vk::SubgroupFeatureFlagBits::eClustered, "clustered"},
-              {vk::SubgroupFeatureFlagBits::eQuad, "quad"}};
+              {vk::SubgroupFeatureFlagBits::eQuad, "quad"},
+              // VK_NV_shader_subgroup_partitioned (enabled where present): the radix sort's
+              // digit matching in one instruction
+              {vk::SubgroupFeatureFlagBits::ePartitionedNV, "partitioned_nv"}};
             for (const auto& [bit, name] : names)
                 if (sg.supportedOperations & bit)
                     sg_ops.append(name);
@@ -210,12 +213,19 @@ Device::Device(uint32_t index)
     for (const char* e :
          { VK_KHR_8BIT_STORAGE_EXTENSION_NAME, VK_KHR_16BIT_STORAGE_EXTENSION_NAME,
            VK_KHR_SHADER_FLOAT16_INT8_EXTENSION_NAME, VK_KHR_STORAGE_BUFFER_STORAGE_CLASS_EXTENSION_NAME,
-           VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME })
+           VK_KHR_BUFFER_DEVICE_ADDRESS_EXTENSION_NAME, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME,
+           VK_NV_SHADER_SUBGROUP_PARTITIONED_EXTENSION_NAME })
         if (has_extension(exts, e))
             enabled_exts.push_back(e);
     if (has_extension(exts, "VK_KHR_portability_subset"))
         enabled_exts.push_back("VK_KHR_portability_subset");
     bool feedback = has_extension(exts, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+    // The compiler's statistics of a pipeline (registers, spills: PipelineCache::statistics), a
+    // diagnostic; off unless ARRAY_API_VULKAN_PIPELINE_STATS is set.
+    bool exec_stats = std::getenv("ARRAY_API_VULKAN_PIPELINE_STATS") &&
+                      has_extension(exts, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (exec_stats)
+        enabled_exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
 
     vk::PhysicalDeviceFeatures core;
     core.shaderFloat64 = mFeatures.float64;
@@ -232,6 +242,10 @@ Device::Device(uint32_t index)
     f16i8.pNext = &s8;
     s8.pNext = &s16;
     s16.pNext = &bda;
+    vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR pexec;
+    pexec.pipelineExecutableInfo = true;
+    if (exec_stats)
+        bda.pNext = &pexec;
 
     vk::DeviceCreateInfo info({}, 1, &queue_info, 0, nullptr, (uint32_t)enabled_exts.size(), enabled_exts.data(),
                               &core);
@@ -265,6 +279,7 @@ Device::Device(uint32_t index)
         mSub->spin_ns = std::strtoull(spin, nullptr, 10) * 1000;
 
     mPipelines = std::make_unique<PipelineCache>(mDevice, props.limits.maxPushConstantsSize, feedback);
+    mPipelines->exec_stats = exec_stats;
 }
 
 bool

@@ -70,6 +70,14 @@ PYBIND11_MODULE(_vkcore, m)
             r.pipelines().get(shader, spec.data(), spec.size(), load_spirv);
         },
         "Makes (or finds) the pipeline of shader with spec, recording nothing (warmup).")
+      .def(
+        "pipeline_statistics",
+        [](Recorder& r, const std::string& shader, const std::vector<uint32_t>& spec, py::object load_spirv) {
+            return r.pipelines().statistics(shader, spec, load_spirv);
+        },
+        "The driver's statistics of a fresh pipeline of shader with spec (a diagnostic: empty unless "
+        "ARRAY_API_VULKAN_PIPELINE_STATS was set when the device was made and the driver has "
+        "VK_KHR_pipeline_executable_properties).")
       .def("submit", &Recorder::submit, py::arg("background") = false)
       // hook=False: no record hook (a pool waiting for memory to come back, not a user's wait)
       .def(

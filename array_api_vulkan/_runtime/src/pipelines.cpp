@@ -85,4 +85,57 @@ PipelineCache::get(const std::string& key, const uint32_t* spec, size_t nspec, c
     return raw;
 }
 
+py::list
+PipelineCache::statistics(const std::string& key, const std::vector<uint32_t>& spec, const py::object& load_spirv)
+{
+    py::list out;
+    if (!exec_stats)
+        return out;
+    VkDevice dev = static_cast<VkDevice>(*mDevice);
+    auto props_fn = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutablePropertiesKHR"));
+    auto stats_fn = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(dev, "vkGetPipelineExecutableStatisticsKHR"));
+    if (!props_fn || !stats_fn)
+        return out;
+    std::string code = py::bytes(load_spirv(key));
+    vk::ShaderModule module =
+      mDevice->createShaderModule(vk::ShaderModuleCreateInfo({}, code.size(), reinterpret_cast<const uint32_t*>(code.data())));
+    std::vector<vk::SpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < spec.size(); i++)
+        entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
+    vk::SpecializationInfo si((uint32_t)entries.size(), entries.data(), spec.size() * sizeof(uint32_t), spec.data());
+    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, module, "main", &si);
+    vk::ComputePipelineCreateInfo info(vk::PipelineCreateFlagBits::eCaptureStatisticsKHR, stage, mLayout);
+    auto r = mDevice->createComputePipeline(nullptr, info);
+    mDevice->destroyShaderModule(module);
+    if (r.result != vk::Result::eSuccess)
+        vk::throwResultException(r.result, "vkCreateComputePipelines");
+    VkPipeline pipe = static_cast<VkPipeline>(r.value);
+    VkPipelineInfoKHR pinfo{ VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR, nullptr, pipe };
+    uint32_t n = 0;
+    props_fn(dev, &pinfo, &n, nullptr);
+    std::vector<VkPipelineExecutablePropertiesKHR> props(n, { VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR });
+    props_fn(dev, &pinfo, &n, props.data());
+    for (uint32_t e = 0; e < n; e++) {
+        VkPipelineExecutableInfoKHR einfo{ VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR, nullptr, pipe, e };
+        uint32_t m = 0;
+        stats_fn(dev, &einfo, &m, nullptr);
+        std::vector<VkPipelineExecutableStatisticKHR> st(m, { VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR });
+        stats_fn(dev, &einfo, &m, st.data());
+        py::dict d;
+        for (const auto& x : st) {
+            switch (x.format) {
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: d[x.name] = bool(x.value.b32); break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: d[x.name] = x.value.i64; break;
+            case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: d[x.name] = x.value.u64; break;
+            default: d[x.name] = x.value.f64;
+            }
+        }
+        out.append(py::make_tuple(std::string(props[e].name), d));
+    }
+    mDevice->destroyPipeline(r.value);
+    return out;
+}
+
 } // namespace avk

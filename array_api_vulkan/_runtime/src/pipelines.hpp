@@ -32,6 +32,12 @@ class PipelineCache
     void load(const std::string& blob);
 
     size_t size() const { return mPipelines.size(); }
+
+    // The driver's statistics of each executable of a fresh pipeline of spirv/spec (register
+    // count, spills, ... as the driver names them): [(executable name, {statistic: value})];
+    // empty where the device was made without VK_KHR_pipeline_executable_properties.
+    py::list statistics(const std::string& key, const std::vector<uint32_t>& spec, const py::object& load_spirv);
+    bool exec_stats = false;
     uint64_t created = 0, cache_hits = 0;
     double seconds = 0; // time spent creating pipelines
 
