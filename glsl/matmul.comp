@@ -455,13 +455,12 @@ void fast()
         [[unroll]] for (uint q = 0u; q < RM / VW; q++) {
             [[unroll]] for (uint r = 0u; r < VW; r++) {
                 uint gm = m0 + (q * WY + ty) * VW + r;
-                if (gm >= M)
-                    continue;
+                // (no `continue` in these loops: with one, NVIDIA's compiler kept float64
+                // accumulators in local memory, at about 1 TFLOP/s; _matmul.GEMM_STEP_CODES)
                 [[unroll]] for (uint pq = 0u; pq < RN / VW; pq++) {
                     uint gn = n0 + (pq * WX + tx) * VW;
-                    if (gn >= N)
-                        continue;
-                    if (UPDATE != 0u) {
+                    if (gm >= M || gn >= N) {
+                    } else if (UPDATE != 0u) {
                         [[unroll]] for (uint c = 0u; c < VW; c++)
                             if (gn + c < N)
                                 update(b0, b1, gm, gn + c, acc[q * VW + r][pq * VW + c]);

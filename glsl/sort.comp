@@ -34,6 +34,9 @@
 #extension GL_KHR_shader_subgroup_ballot : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+#ifdef AVK_PARTITIONED
+#extension GL_NV_shader_subgroup_partitioned : require
+#endif
 
 #define K_BOOL 0
 #define K_INT 1
@@ -53,6 +56,8 @@ layout(constant_id = 0) const uint OP = 0;
 #define F_DESC 4u
 #define F_RIGHT 8u
 #define F_SORTER 16u
+#define F_ONESWEEP 32u
+#define F_DYNPAY 64u
 
 #define T_ALIGN (T_BITS / 8)
 #define R_ALIGN (R_BITS / 8)
@@ -124,7 +129,14 @@ layout(constant_id = 3) const uint GH_AGG = 0;
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
 const uint SH_WORDS = TILE > 4096u ? TILE : 4096u;
 #define GH_WORDS 3072u
-// info word of a pass (addr[7] at GH_WORDS + pass)
+// info word of a pass (addr[7] at GH_WORDS + pass); GH_WORDS + 15: the payload flag (F_DYNPAY);
+// GH_WORDS + 16 + pass: the pass's tile tickets (F_ONESWEEP)
+#define GH_PAYLOAD (GH_WORDS + 15u)
+#define GH_TICKETS (GH_WORDS + 16u)
+// tile status words of the single-sweep scatter: flag (2 bits) and a count (30 bits)
+#define ST_AGG 0x40000000u
+#define ST_INC 0x80000000u
+#define ST_COUNT 0x3FFFFFFFu
 #define I_SKIP 1u
 #define I_SRC 2u
 #define I_LAST 4u
@@ -147,6 +159,7 @@ shared uint s_gofs[BINS];
 shared uint s_tstart[BINS];
 shared uint s_dig[AVK_LOCAL_SIZE];
 shared uint s_flag;
+shared uint s_tile;
 
 uint info_of(uint pass_) { return U32(p.addr[7]).v[GH_WORDS + pass_]; }
 
@@ -191,7 +204,17 @@ uint unkey_word(uint v, uint w)
         v = ~v;
     if (p.w[9] == RK_INT && w + 1u == p.w[5])
         v ^= 0x80000000u;
+    // float32 where the input had no -0.0 and no NaN but the canonical one (F_DYNPAY): the key
+    // is then a bijection on the values present
+    if (p.w[9] == RK_FLOAT && p.w[5] == 1u)
+        v = v == 0xFFFFFFFFu ? 0x7FC00000u : (v & 0x80000000u) != 0u ? v & 0x7FFFFFFFu : ~v;
     return v;
+}
+
+// Whether raw float32 bits are a value the key loses (-0.0, a NaN other than 0x7FC00000).
+bool key_loses(uint u)
+{
+    return u == 0x80000000u || ((u & 0x7FFFFFFFu) > 0x7F800000u && u != 0x7FC00000u);
 }
 
 uvec2 load_key(uint i, uint pass_, uint src)
@@ -272,6 +295,10 @@ bool use_ballot()
 // The invocations of this subgroup with digit d (valid ones only), as a ballot mask.
 uvec4 match_digit(uint d, bool valid)
 {
+#ifdef AVK_PARTITIONED
+    // one instruction (match.any) where the driver has VK_NV_shader_subgroup_partitioned
+    return subgroupPartitionNV(valid ? d : 0xFFFFFFFFu);
+#else
     uvec4 m = subgroupBallot(valid);
     [[unroll]] for (uint b = 0u; b < 8u; ++b) {
         bool bit = ((d >> b) & 1u) != 0u;
@@ -279,12 +306,13 @@ uvec4 match_digit(uint d, bool valid)
         m &= bit ? bb : ~bb;
     }
     return m;
+#endif
 }
 #endif
 
 void radix_zero()
 {
-    for (uint j = gl_LocalInvocationID.x; j < GH_WORDS + 16u; j += AVK_LOCAL_SIZE)
+    for (uint j = gl_LocalInvocationID.x; j < GH_WORDS + 32u; j += AVK_LOCAL_SIZE)
         U32(p.addr[7]).v[j] = 0u;
 }
 
@@ -298,9 +326,15 @@ void radix_ghist()
         sh[j] = 0u;
     barrier();
     bool agg = GH_AGG != 0u && use_ballot();
+    // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
+    if ((p.w[4] & F_ONESWEEP) != 0u && wg < G)
+        U32(p.addr[6]).v[wg * BINS + t] = 0u;
+    bool dyn = (p.w[4] & F_DYNPAY) != 0u;
     for (uint k = 0u; k < KPT; ++k) {
         uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
         bool valid = wg < G && i < N;
+        if (dyn && valid && key_loses(U32(p.addr[0]).v[p.w[6] + i]))
+            atomicOr(U32(p.addr[7]).v[GH_PAYLOAD], 1u);
         uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);
         uint r = valid ? i / p.w[1] : 0u;
         for (uint q = 0u; q < P; ++q) {
@@ -450,9 +484,23 @@ void radix_scatter()
     uint src = (info & I_SRC) != 0u ? 1u : 0u, dstb = 1u - src;
     bool last = (info & I_LAST) != 0u;
     uint om = last ? p.w[11] : 0u;
+    // values carried as the payload only where the keys lose some (F_DYNPAY: ghist looked)
+    bool nopay = (p.w[4] & F_DYNPAY) != 0u && U32(p.addr[7]).v[GH_PAYLOAD] == 0u;
+    if (nopay && om == OM_PAYLOAD)
+        om = OM_UNKEY;
     bool keys_out = (info & I_KEYS) != 0u || om == OM_UNKEY;
     uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2], kw = p.w[5];
-    uint pw = om == OM_UNKEY ? 0u : p.w[12];
+    uint pw = om == OM_UNKEY || nopay ? 0u : p.w[12];
+    bool onesweep = (p.w[4] & F_ONESWEEP) != 0u;
+    if (onesweep) {
+        // tiles in the order workgroups start (a tile only waits for tiles started before it)
+        if (t == 0u)
+            s_tile = atomicAdd(U32(p.addr[7]).v[GH_TICKETS + pass_], 1u);
+        barrier();
+        wg = s_tile;
+        if (wg >= G)
+            return;
+    }
     bool sg = use_ballot();
 #ifdef AVK_SUBGROUP
     uint W = sg ? gl_SubgroupSize : 32u;
@@ -463,7 +511,7 @@ void radix_scatter()
     for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
         sh[j] = 0u;
     uint gtot = U32(p.addr[7]).v[pass_ * BINS + t];
-    uint hb = wg < G ? U32(p.addr[6]).v[t * G + wg] : 0u;
+    uint hb = wg < G && !onesweep ? U32(p.addr[6]).v[t * G + wg] : 0u;
     barrier();
     uint base = wg * TILE + grp * W * KPT;
     uint pr[KPT];
@@ -523,6 +571,29 @@ void radix_scatter()
     s_b[t] = gtot;
     barrier();
     uint tc = s_a[t];
+    if (onesweep) {
+        // decoupled look-back per digit over the earlier tiles' status words (buffer `src`
+        // of two; this tile zeroes its row of the other, which the next pass run reads)
+        uint sb = src * G * BINS, ob = (1u - src) * G * BINS;
+        U32(p.addr[6]).v[ob + wg * BINS + t] = 0u;
+        if (wg == 0u) {
+            atomicExchange(U32(p.addr[6]).v[sb + t], ST_INC | tc);
+        } else {
+            atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_AGG | tc);
+            uint excl = 0u, j = wg - 1u;
+            for (;;) {
+                uint v = atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u);
+                if ((v & (ST_AGG | ST_INC)) == 0u)
+                    continue;
+                excl += v & ST_COUNT;
+                if ((v & ST_INC) != 0u || j == 0u)
+                    break;
+                --j;
+            }
+            atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_INC | (excl + tc));
+            hb = excl;
+        }
+    }
     for (uint off = 1u; off < BINS; off <<= 1) {
         uint ya = t >= off ? s_a[t - off] : 0u;
         uint yb = t >= off ? s_b[t - off] : 0u;

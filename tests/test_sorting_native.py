@@ -183,15 +183,16 @@ def test_radix_global_passes(dt):
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
-# (KPT, USE_BALLOT, ROW_KPT): the shared-memory ranking (no subgroup ballots), and small tiles
-# with the one-workgroup row sort off (every size through the global passes).
-CONFIGS = [(16, False, 16), (8, True, 0)]
+# (KPT, USE_BALLOT, ROW_KPT, ONESWEEP): the shared-memory ranking (no subgroup ballots), small
+# tiles with the one-workgroup row sort off (every size through the global passes), and the
+# same with tile histograms and their scan before each scatter instead of the look-back.
+CONFIGS = [(16, False, 16, True), (8, True, 0, True), (8, True, 0, False)]
 SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int64", "float64")]
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global"])
+@pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global", "kpt8_global_twopass"])
 def test_radix_configs(cfg, monkeypatch):
-    for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT"), cfg):
+    for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT", "ONESWEEP"), cfg):
         monkeypatch.setattr(_sort, name, v)
     monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])  # (the same tiles on a GPU run)
     rng = np.random.default_rng(7)
@@ -200,6 +201,39 @@ def test_radix_configs(cfg, monkeypatch):
         for shape, axis in [((2049,), -1), ((70, 33), -1), ((33, 70), 0)]:
             h = values(dt, shape, rng, ties=dt.name == "float32")
             _check_sorts(h, dev(h), axis)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def _f32(*bits):
+    return np.array(bits, np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("onesweep", [True, False], ids=["onesweep", "twopass"])
+def test_sort_float32_payload_where_needed(onesweep, monkeypatch):
+    """A float32 sort of values carries the values only where some key loses one (-0.0, a NaN
+    other than 0x7FC00000); either way every result bit is numpy's, NaNs last (first when
+    descending) in input order."""
+    monkeypatch.setattr(_sort, "ONESWEEP", onesweep)
+    rng = np.random.default_rng(10)
+    base = rng.standard_normal(10_000).astype(np.float32)
+    base[::7] = 0.0
+    cases = {"plain": base.copy()}
+    h = base.copy()
+    h[::11] = -0.0
+    cases["negative zeros"] = h
+    h = base.copy()
+    h[[5, 50, 500]] = _f32(0x7FC00000, 0xFFC00001, 0x7F800001)
+    cases["NaN payloads"] = h
+    h = base.copy()
+    h[[3, 30, 3000]] = np.nan
+    cases["canonical NaNs"] = h
+    xp.reset_runtime_stats()
+    for name, h in cases.items():
+        x = dev(h)
+        for desc in (False, True):
+            want = np.take_along_axis(h, ref_argsort(h, 0, desc), 0)
+            got = np.asarray(xp.sort(x, descending=desc))
+            assert got.view(np.uint32).tolist() == want.view(np.uint32).tolist(), (name, desc)
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 

@@ -121,10 +121,12 @@ NVIDIA = {
 # against 112.
 # dtypes whose tiled products (one batch dimension at most, no split-K) run as the linalg
 # family's GEMM step (64 x 64 tiles, 4 x 4 an invocation, strided through shared memory) rather
-# than this family's kernel. On the H100 (2026-11-23 run 8) that step made float64 1024^3 in
-# 0.24 ms (8.8 TFLOP/s) against 2.7 ms for this kernel, whose float64 paths all ran at about
-# 1 TFLOP/s (every tile shape tried; cause not found); float32 was 11.5 against 15.3 TFLOP/s.
-GEMM_STEP_CODES = "d"
+# than this family's kernel; none now. Until session 8 float64 went there: this family's float64
+# fast path ran at about 1 TFLOP/s on the H100, its accumulators in local memory (the driver's
+# pipeline statistics, benchmarks/diag_pipelines.py: RM x RN x 8 bytes of local memory at every
+# tile shape) because of a `continue` in the store loops. Without it (2026-11-23 run 11, 4096^2:
+# 17.6 TFLOP/s with 128 x 128 tiles against 9.9 for the GEMM step; 1024^2: 13.6 against 10.8).
+GEMM_STEP_CODES = ""
 
 
 def _knob(dev, name):

@@ -6,9 +6,13 @@ problem is `rows` rows of `n` elements, N = rows * n in all. Every element has a
 whose order is the standard's (KW uint32 words: 2 for 64-bit dtypes); a stable LSD radix sort,
 8 bits a pass: rows of up to 256 x ROW_KPT elements a workgroup per row in shared memory (one
 dispatch), longer ones through global passes (every pass's histogram in one read, passes whose
-digit is constant skipped on the device, then per pass tile histograms, their scan per digit
-and a stable scatter ranked by subgroup ballots), the key passes then passes over the row of
-each element's index. All passes of one layout are one compiled plan (docs/kernels.md).
+digit is constant skipped on the device, then per pass one stable scatter ranked by subgroup
+ballots, each tile finding its digits' offsets by a decoupled look-back over the tiles before
+it: ONESWEEP; or, for 2^30 elements and more, tile histograms and their scan per digit before
+the scatter), the key passes then passes over the row of each element's index. A float32 sort
+of values carries the values beside the keys only where the first read finds a -0.0 or a NaN
+other than the canonical one (else the sorted keys are turned back into the values). All passes
+of one layout are one compiled plan (docs/kernels.md).
 unique_*: a sort of the flattened input, adjacent-difference flags, an exclusive scan (its
 total, the count of unique values, is read back: the shapes depend on it), then compactions.
 """
@@ -32,19 +36,28 @@ LOCAL = 256
 KPT = 16
 KPT_GPU = 8
 USE_BALLOT = True
+# With ballots: match digits by subgroupPartitionNV (the `_sgp` variant, one instruction for the
+# eight ballots) where the device reports VK_NV_shader_subgroup_partitioned. Off: on the H100 it
+# was slower (2026-11-23 run 11, benchmarks/diag_sort.py: float32 16M 1.51 ms against 1.30).
+USE_PARTITIONED = False
 HIST_AGG = 1
 GH_AGG = 0
 # Up to this many tiles, one workgroup scans the tile counts (an invocation per digit); more,
 # a workgroup per digit.
 SERIAL_SCAN = 64
+# A single sweep a pass (the Onesweep scheme): each tile's scatter takes its digits' offsets by
+# a decoupled look-back over the tiles started before it, instead of a tile histogram pass and
+# a scan pass before it (counts are 30-bit: sorts of fewer than 2^30 elements).
+ONESWEEP = True
+ONESWEEP_MAX = 1 << 30
 # Rows of at most 256 x ROW_KPT elements are sorted a workgroup per row in shared memory
 # (sort_rows, one dispatch); 0: never.
 ROW_KPT = 16
 BITS = 8
 BINS = 256
-GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words
+GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words, 16 tile tickets
 # flags (push word 4)
-F_ROWDIGIT, F_MOVEKEYS, F_DESC, F_RIGHT, F_SORTER = 1, 2, 4, 8, 16
+F_ROWDIGIT, F_MOVEKEYS, F_DESC, F_RIGHT, F_SORTER, F_ONESWEEP, F_DYNPAY = 1, 2, 4, 8, 16, 32, 64
 W_FLAGS, W_IN_OFF = 4, 6
 # raw key kinds (w9) and final output modes (w11) of the radix passes
 RK = {"u": 1, "i": 2, "f": 3}
@@ -78,6 +91,10 @@ def _radix_shader(dev):
     ops = info.get("subgroup_operations", ())
     if "ballot" not in ops or "shuffle" not in ops:
         return name
+    if USE_PARTITIONED and "partitioned_nv" in ops:
+        sgp = _launch.named(name + "_sgp", dev)
+        if sgp is not None:
+            return sgp
     return _launch.named(name + "_sg", dev) or name
 
 
@@ -124,8 +141,10 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
 
     LSD radix sort, 8 bits a pass (glsl/sort.comp): one read makes every pass's digit histogram
     (passes whose digit is the same for every key are skipped on the device), then per pass a
-    histogram per tile, an exclusive scan of them per digit and a stable scatter that ranks each
-    tile (subgroup ballots, or shared memory) and writes it out through shared memory. Key
+    stable scatter that ranks each tile (subgroup ballots, or shared memory), takes its digits'
+    offsets by a look-back over the earlier tiles' status words (ONESWEEP; else from a histogram
+    per tile and an exclusive scan of them per digit, two more dispatches) and writes the tile
+    out through shared memory. Key
     passes first; for several rows, passes over the row of each element's index follow, so that
     each row ends sorted with ties in input order. Raises NotNative where a variant is missing
     (supports_sort asks for each)."""
@@ -154,11 +173,14 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
             outputs.append((N * 4, None, (N,), (1,)))
         out_idx[wnt] = len(outputs) - 1
     gather = None
+    dynpay = False
     psrc = 1 if raw else 3  # payload of the first pass: the index, or V0 from the keys kernel
     rowsort = n <= LOCAL * ROW_KPT
     if want == ("values",) and (rows == 1 or rowsort) and raw:
         if tc in table._REALF:
             pw, psrc, om = kw, 2, OM_PAYLOAD  # the values themselves (-0.0, NaN payloads kept)
+            # float32: only where some value's key loses it (the first read looks)
+            dynpay = tc == "f" and rows == 1
         else:
             pw, om = 0, OM_UNKEY  # integers: the key is a bijection
         final = (OUT, out_idx["values"])
@@ -176,12 +198,17 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     K0, K1, V0, V1, HIST, GH = range(6)
     kbytes = N * kw * 4 if (PK > 1 or not raw) else 16
     vbytes = max(N * pw * 4, 16)
-    temps = [kbytes, kbytes if PK > 1 else 16, vbytes, vbytes, BINS * G * 4, (GH_WORDS + 16) * 4]
+    onesweep = ONESWEEP and N < ONESWEEP_MAX
+    # HIST: the tile histograms (digit-major), or the single sweep's two status buffers
+    temps = [kbytes, kbytes if PK > 1 else 16, vbytes, vbytes, BINS * G * 4 * (2 if onesweep else 1),
+             (GH_WORDS + 32) * 4]
     if final is None:
         temps.append(N * 4)
         final = (TMP, len(temps) - 1)
     steps = _keys_steps(keys, N, descending, K0, V0)
-    base = dict(w0=N, w1=n, w2=G, w4=F_DESC if descending else 0, w5=kw, w7=PK, w8=PR,
+    flags = ((F_DESC if descending else 0) | (F_ONESWEEP if onesweep else 0)
+             | (F_DYNPAY if dynpay else 0))
+    base = dict(w0=N, w1=n, w2=G, w4=flags, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
     spec = [None, kpt, HIST_AGG, GH_AGG]
@@ -196,9 +223,13 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
 
     steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
     steps.append(radix_step("sort_ghist", 0, _groups(G),
-                            [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None), ghb]))
+                            [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
+                             (TMP, HIST, True, 6, None), ghb]))
     steps.append(radix_step("sort_info", 0, (1, 1, 1), [ghb]))
     for q in range(PK + PR):
+        if onesweep:
+            steps.append(radix_step("sort_scatter", q, _groups(G), allb[:7] + [ghb]))
+            continue
         rd = [(k, i, False, sl, o) for k, i, _, sl, o in allb[:5]]
         steps.append(radix_step("sort_hist", q, _groups(G),
                                 rd + [(TMP, HIST, True, 6, None), allb[7]]))
@@ -277,7 +308,7 @@ def _kpt(dev):
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, _kpt(dev), USE_BALLOT,
-           HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT)
+           USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)

@@ -110,6 +110,10 @@ def _build():
                         out[vn] = (family, dict(d, **extra))
                         if has_sg(family, tout, tin):
                             out[vn + "_sg"] = (family, dict(d, AVK_SUBGROUP=1, **extra))
+                            if family == "sort":
+                                # digits matched by subgroupPartitionNV (one instruction)
+                                out[vn + "_sgp"] = (family, dict(d, AVK_SUBGROUP=1,
+                                                                 AVK_PARTITIONED=1, **extra))
     for tin in table.CODE:
         for tout in table.CODE:
             d = type_defines("T", tin)

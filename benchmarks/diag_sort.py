@@ -1,0 +1,89 @@
+"""Sort-family settings compared on one GPU (issue 8): the single sweep a pass (ONESWEEP) against
+the tile histogram and scan passes, keys per invocation (KPT), and digit matching by
+subgroupPartitionNV (USE_PARTITIONED), on sort and argsort of float32 16M, sort of int32 16M and
+unique_values of int32 16M with 1000 distinct values. The configurations take turns over
+ROUNDS rounds (so that a slow spell of the GPU hits them all); each figure is the best round's
+median GPU time per call (runtime_stats()["gpu_seconds"], synchronised calls). Each result is
+checked against numpy once. Not a test; prints one JSON object.
+
+    python3 benchmarks/diag_sort.py [--quick]
+"""
+import statistics
+
+import numpy as np
+
+from _common import emit, parser, use_checkout
+
+use_checkout()
+import array_api_vulkan as xp  # noqa: E402
+from array_api_vulkan._kernels import _sort  # noqa: E402
+
+ROUNDS = 3
+REPS = 5
+CONFIGS = {
+    "twopass_kpt8": dict(ONESWEEP=False, KPT=8, USE_PARTITIONED=False),
+    "onesweep_kpt8": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False),
+    "onesweep_kpt8_sgp": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=True),
+    "onesweep_kpt12": dict(ONESWEEP=True, KPT=12, USE_PARTITIONED=False),
+    "onesweep_kpt16": dict(ONESWEEP=True, KPT=16, USE_PARTITIONED=False),
+    "onesweep_kpt4": dict(ONESWEEP=True, KPT=4, USE_PARTITIONED=False),
+    "onesweep_kpt8_ghagg": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, GH_AGG=1),
+    "onesweep_kpt6": dict(ONESWEEP=True, KPT=6, USE_PARTITIONED=False),
+}
+
+
+def setup(cfg):
+    cfg = dict(dict(GH_AGG=0), **cfg)
+    for k, v in cfg.items():
+        setattr(_sort, k, v)
+    _sort.KPT_GPU = _sort.KPT
+
+
+def gpu_per_call(fn, reps):
+    for _ in range(2):
+        r = fn()
+        xp.synchronize()
+        del r
+    ts = []
+    for _ in range(reps):
+        g0 = xp.runtime_stats()["gpu_seconds"]
+        r = fn()
+        xp.synchronize()
+        ts.append(xp.runtime_stats()["gpu_seconds"] - g0)
+        del r
+    return statistics.median(ts)
+
+
+def main():
+    args = parser(__doc__, only=False, libs=None).parse_args()
+    n = (1 << 16) if args.quick else (16 << 20)
+    rounds, reps = (1, 2) if args.quick else (ROUNDS, REPS)
+    rng = np.random.default_rng(0)
+    h = {"f32": rng.random(n, dtype=np.float32),
+         "i32": rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32),
+         "u": rng.integers(0, 1000, n).astype(np.int32)}
+    d = {k: xp.asarray(v) for k, v in h.items()}
+    cases = {"sort_f32": (lambda: xp.sort(d["f32"]), lambda: np.sort(h["f32"])),
+             "argsort_f32": (lambda: xp.argsort(d["f32"]), lambda: np.argsort(h["f32"], kind="stable")),
+             "sort_i32": (lambda: xp.sort(d["i32"]), lambda: np.sort(h["i32"])),
+             "unique_i32_1000": (lambda: xp.unique_values(d["u"]), lambda: np.unique(h["u"]))}
+    dev = xp.__array_namespace_info__().default_device()
+    res = {"device": dev.name, "n": n, "us": {}, "ok": {}}
+    for name, cfg in CONFIGS.items():
+        setup(cfg)
+        res["ok"][name] = all(np.array_equal(np.asarray(f()), ref()) for f, ref in cases.values())
+    best = {}
+    for _ in range(rounds):
+        for name, cfg in CONFIGS.items():
+            setup(cfg)
+            for case, (f, _ref) in cases.items():
+                t = gpu_per_call(f, reps)
+                key = (name, case)
+                best[key] = min(best.get(key, t), t)
+    for (name, case), t in best.items():
+        res["us"].setdefault(case, {})[name] = round(t * 1e6, 1)
+    emit(res)
+
+
+if __name__ == "__main__":
+    main()
