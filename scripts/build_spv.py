@@ -29,6 +29,13 @@ VARIANTS_PY = os.path.join(ROOT, "array_api_vulkan", "_kernels", "variants.py")
 # and micro-benchmarks (transfers themselves are the queue's buffer copies).
 RUNTIME_VARIANTS = {"copy_words": ("copy", {})}
 FLAGS = ["-V", "--target-env", "vulkan1.1", "-Os"]
+# Variants whose defines have AVK_FREEZE ("id:value id:value ..."): their specialisation constants
+# are fixed to those values and their loops unrolled at the SPIR-V level by spirv-opt, after
+# glslang. NVIDIA's compiler left the 64-bit accumulators of matmul.comp's tiled path an indexed
+# array in local memory, at a seventh of the speed (docs/kernels.md); unrolled here, it does not.
+FREEZE_PASSES = ["--freeze-spec-const", "--fold-spec-const-op-composite",
+                 "--eliminate-dead-code-aggressive", "--loop-unroll", "--scalar-replacement=0",
+                 "--ssa-rewrite", "--eliminate-local-multi-store", "-O"]
 
 
 def load_variants():
@@ -51,6 +58,8 @@ def inputs_hash(family, defines):
     h.update(" ".join(FLAGS).encode())
     for k in sorted(defines):
         h.update(f"-D{k}={defines[k]}\n".encode())
+    if "AVK_FREEZE" in defines:
+        h.update(" ".join(FREEZE_PASSES).encode())
     h.update(open(os.path.join(GLSL, family + ".comp"), "rb").read())
     # Any include may be used; hashing all of them is simpler than parsing and always safe.
     for inc in sorted(os.listdir(INCLUDE)):
@@ -65,11 +74,20 @@ def expected_manifest():
 
 def compile_one(name, family, defines):
     out = os.path.join(SPV, name + ".spv")
+    freeze = defines.get("AVK_FREEZE")
+    defines = {k: v for k, v in defines.items() if k != "AVK_FREEZE"}
     cmd = ["glslangValidator", *FLAGS, f"-I{INCLUDE}", *[f"-D{k}={v}" for k, v in defines.items()],
            os.path.join(GLSL, family + ".comp"), "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"{name}: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
+    if freeze:
+        for cmd in (["spirv-opt", "--set-spec-const-default-value", freeze, out, "-o", out],
+                    ["spirv-opt", *FREEZE_PASSES, out, "-o", out],
+                    ["spirv-val", "--target-env", "vulkan1.1", out]):
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise SystemExit(f"{name}: {' '.join(cmd)}\n{r.stdout}{r.stderr}")
     return name
 
 

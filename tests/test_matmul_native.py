@@ -438,3 +438,60 @@ def test_matmul_nvidia_knobs(monkeypatch, own_kernel):
         _fast_case(300, 40, 270, dt, False, False)
         _fast_case(260, 36, 300, dt, True, True, batch=(2,))
     _matmul_case((3, 5000), (5000,), xp.float32)
+
+
+FROZEN_DTYPES = [d for d in (xp.int64, xp.uint64, xp.float64, xp.complex128) if computes_natively(d)]
+
+
+@pytest.mark.parametrize("dt", FROZEN_DTYPES, ids=lambda d: d.name)
+def test_matmul_frozen_tiles(dt, monkeypatch):
+    """64-bit and complex128 products on the generic tiled path take the variants built with
+    their tiles fixed and loops unrolled in SPIR-V (variants.frozen_tiles) where one matches, and
+    give what the specialised kernel gives (numpy's, exactly for integers)."""
+    from array_api_vulkan._kernels import _matmul
+    from array_api_vulkan._runtime import device as _device
+
+    rng = np.random.default_rng(11)
+
+    def arr(shape):
+        if dt.name.startswith(("int", "uint")):
+            return rng.integers(0, 1000, shape).astype(dt.name)
+        h = rng.standard_normal(shape)
+        return (h + 1j * rng.standard_normal(shape) if dt == xp.complex128 else h).astype(dt.name)
+
+    # a plain product, a batched one, a transposed operand, a small one (2 x 2 blocks)
+    cases = [(arr((100, 103)), arr((103, 99)), False), (arr((3, 40, 50)), arr((3, 50, 45)), False),
+             (arr((70, 90)), arr((80, 90)), True), (arr((30, 40)), arr((40, 20)), False)]
+    seen = []
+    plan = _device.Device.compile_plan
+
+    def spy(self, *args):
+        seen.extend(step[0] for step in args[4])
+        return plan(self, *args)
+
+    monkeypatch.setattr(_device.Device, "compile_plan", spy)
+    got = {}
+    for frozen in (True, False):
+        monkeypatch.setattr(_matmul, "USE_FROZEN", frozen)
+        monkeypatch.setattr(_matmul, "_plans", {})
+        seen.clear()
+        xp.reset_runtime_stats()
+        got[frozen] = []
+        for a, b, bt in cases:
+            xb = xp.asarray(b)
+            r = xp.asarray(a) @ (xp.matrix_transpose(xb) if bt else xb)
+            got[frozen].append(np.asarray(r))
+        assert xp.runtime_stats()["host_fallbacks"] == {}
+        tiled = [s for s in seen if s.startswith("matmul_")]
+        if dt == xp.float64:  # (its products take the fast path, not the tiled one)
+            assert not any("_t16x" in s for s in tiled)
+        else:
+            assert any("_t16x16x4x4x" in s for s in tiled) == frozen
+            assert any("_t16x16x2x2x" in s for s in tiled) == frozen
+    for (a, b, bt), g1, g0 in zip(cases, got[True], got[False]):
+        want = a @ (np.swapaxes(b, -1, -2) if bt else b)
+        if dt.name.startswith(("int", "uint")):
+            assert np.array_equal(g1, want) and np.array_equal(g0, want)
+        else:
+            np.testing.assert_allclose(g1, want, rtol=1e-12, atol=1e-10)
+            np.testing.assert_allclose(g0, want, rtol=1e-12, atol=1e-10)

@@ -18,6 +18,7 @@ import math
 import numpy as _np
 
 from . import _launch, _reduce
+from . import variants as _variants
 from ._launch import ADDRESS, ARG, OFFSET, OUT, table
 
 FAMILY = "matmul"
@@ -127,6 +128,9 @@ NVIDIA = {
 # tile shape) because of a `continue` in the store loops. Without it (2026-11-23 run 11, 4096^2:
 # 17.6 TFLOP/s with 128 x 128 tiles against 9.9 for the GEMM step; 1024^2: 13.6 against 10.8).
 GEMM_STEP_CODES = ""
+# Whether the generic tiled path takes the frozen variants (_frozen) where they are built.
+# On the H100 (2026-11-23 run 11) complex128 1024^2 ran at 14.5 TFLOP/s with, 1.9 without.
+USE_FROZEN = True
 
 
 def _knob(dev, name):
@@ -231,6 +235,16 @@ def _config(dev, code, m, n, k, nbatch, a, b):
                 | _load_mode(b[0], b[1], b[2], b[3], n, k, vw) << 4
                 | (256 if n % vw == 0 else 0))
     return spec, (gx, gy), splits, kc, mode
+
+
+def _frozen(shader, spec, dev):
+    """The variant of `shader` built for the generic tiled path at spec's tiles with the
+    constants fixed and its loops unrolled in SPIR-V (variants.frozen_tiles: 64-bit dtypes and
+    complex128, whose accumulators NVIDIA's compiler otherwise keeps in local memory), where
+    there is one and the product is no update; else `shader`."""
+    if not USE_FROZEN or spec[6] != 0 or spec[7] != 0:
+        return shader
+    return _launch.named(_variants.frozen_name(shader, tuple(spec[1:6])), dev) or shader
 
 
 def _split_k(dev, work, k, tk, total):
@@ -483,6 +497,7 @@ def _matmul(x1, x2):
     spec, gxy, splits, kc, mode = _config(
         dev, code, m, n, k, nbatch, (x1._offset, a_st[-2], a_st[-1], bs[0]),
         (x2._offset, b_st[-1], b_st[-2], bs[1]))
+    shader = _frozen(shader, spec, dev)
     if code in GEMM_STEP_CODES and gxy is not None and splits == 1:
         gemm = _gemm_step_layout(dev, dt, nbatch, len(bsh), a_st, b_st, bs)
         if gemm is not None:
