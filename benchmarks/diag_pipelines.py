@@ -9,12 +9,13 @@ prints one JSON object.
     python3 benchmarks/diag_pipelines.py [--quick]
 """
 import os
+import statistics
 
 os.environ["ARRAY_API_VULKAN_PIPELINE_STATS"] = "1"
 
 import numpy as np  # noqa: E402
 
-from _common import emit, parser, use_checkout  # noqa: E402
+from _common import emit, ours_gpu, parser, use_checkout, warm_up  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -147,17 +148,9 @@ def main():
     res["survey"] = survey(dev, 1 << 12 if args.quick else 1 << 20)
     res["tflops"] = {}
     for name, (fn, flops) in timing.items():
-        for _ in range(2):
-            r = fn()
-            xp.synchronize()
-        ts = []
-        for _ in range(5):
-            g0 = xp.runtime_stats()["gpu_seconds"]
-            r = fn()
-            xp.synchronize()
-            ts.append(xp.runtime_stats()["gpu_seconds"] - g0)
-        del r
-        res["tflops"][name] = round(flops / sorted(ts)[2] / 1e12, 2)
+        warm_up(fn, (), xp.synchronize, n=2)
+        t = statistics.median(ours_gpu(fn) for _ in range(5))
+        res["tflops"][name] = round(flops / t / 1e12, 2)
     emit(res)
 
 

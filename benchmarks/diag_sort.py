@@ -12,7 +12,7 @@ import statistics
 
 import numpy as np
 
-from _common import emit, parser, use_checkout
+from _common import emit, ours_gpu, parser, use_checkout, warm_up
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -40,18 +40,8 @@ def setup(cfg):
 
 
 def gpu_per_call(fn, reps):
-    for _ in range(2):
-        r = fn()
-        xp.synchronize()
-        del r
-    ts = []
-    for _ in range(reps):
-        g0 = xp.runtime_stats()["gpu_seconds"]
-        r = fn()
-        xp.synchronize()
-        ts.append(xp.runtime_stats()["gpu_seconds"] - g0)
-        del r
-    return statistics.median(ts)
+    warm_up(fn, (), xp.synchronize, n=2)
+    return statistics.median(ours_gpu(fn) for _ in range(reps))
 
 
 def main():
