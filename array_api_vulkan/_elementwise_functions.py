@@ -137,6 +137,8 @@ class ElementwiseOp:
         self._compiled = {}
         # the same, for layouts fusion holds: plans of calls recorded at once (_kernels.eager_now)
         self._eager = {}
+        # and functions holding such calls for fusion (_kernels.hold_plan)
+        self._held = {}
         self._allowed = _categories[category]
         names = ("x",) if nargs == 1 else ("x1", "x2")
         self.__signature__ = inspect.Signature(
@@ -168,11 +170,16 @@ class ElementwiseOp:
             out = fast(*args)
             if out is not None:
                 return out
-        elif self._eager:
+        elif self._held or self._eager:
+            fast = self._held.get(layout)
+            if fast is not None:
+                out = fast(args)
+                if out is not None:
+                    return out
             # a layout fusion holds: compiled for the first call after a host wait only
-            fast = self._eager.get(layout)
-            if fast is not None and _kernels.eager_now(args):
-                out = fast(*args)
+            fast = self._eager.get(layout) if self._eager else None
+            if fast is not None and _kernels.eager_now(args, fast[1]):
+                out = fast[0](*args)
                 if out is not None:
                     return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
@@ -189,11 +196,18 @@ class ElementwiseOp:
         """Keeps a compiled plan of the call just made for its layout, where the kernels layer
         can make one (see _kernels.compile_since)."""
         compiled = _kernels.compile_since(mark, args, out)
+        if compiled is None and layout not in self._held:
+            held = _kernels.hold_plan(mark, args, out)
+            if held is not None:
+                if len(self._held) >= _MAX_COMPILED:
+                    self._held.clear()
+                self._held[layout] = held
         if compiled is not None:
-            plans = self._eager if _kernels.eager_since(mark) else self._compiled
+            eager = _kernels.eager_since(mark)
+            plans = self._eager if eager is not None else self._compiled
             if len(plans) >= _MAX_COMPILED:
                 plans.clear()
-            plans[layout] = compiled
+            plans[layout] = compiled if eager is None else (compiled, eager)
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -431,6 +445,7 @@ def _drop_compiled():
         if isinstance(_op, ElementwiseOp):
             _op._compiled.clear()
             _op._eager.clear()
+            _op._held.clear()
 
 
 _kernels._fuse.listeners.append(_drop_compiled)

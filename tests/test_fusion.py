@@ -28,6 +28,7 @@ def fuse_small_arrays(monkeypatch):
     first from an idle GPU (test_eager_first_op covers that one)."""
     monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 0)
     monkeypatch.setattr(_fuse, "EAGER", False)
+    monkeypatch.setattr(_fuse, "_solo", {})  # (what first ops did is learned per process)
 
 
 def host(x):
@@ -395,6 +396,73 @@ def test_eager_after_a_wait_takes_the_first_op_only(monkeypatch):
     b = chain5(a)
     xp.synchronize()
     assert xp.runtime_stats()["dispatches"] == 1 and bits(b).tobytes() == h.tobytes()
+
+
+def test_a_first_op_with_company_is_held_next_time(monkeypatch):
+    """EAGER "wait": a first op after a synchronize that more ops of its shape followed is held
+    from then on, so that a chain synchronised after every call is one dispatch; one that was
+    alone is recorded at once again (a + b then a synchronize), and so is a held one found
+    alone at the flush."""
+    monkeypatch.setattr(_fuse, "EAGER", "wait")
+    a = xp.asarray(np.linspace(-3, 3, 4099, dtype=np.float32))
+    b = xp.asarray(np.linspace(1, 2, 4099, dtype=np.float32))
+    dev = a._alloc.device
+    monkeypatch.setattr(dev._rec, "kick_after_wait", True)
+    with unfused():
+        want = bits(chain5(a)).tobytes()
+    got = []
+    for _ in range(3):
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        r = chain5(a)
+        xp.synchronize()
+        got.append((xp.runtime_stats()["dispatches"], xp.runtime_stats()["fusion_eager_ops"]))
+        assert bits(r).tobytes() == want
+    assert got == [(2, 1), (1, 0), (1, 0)]  # sin at once, then the six as one kernel
+    for _ in range(3):
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        r = a + b
+        xp.synchronize()
+        assert xp.runtime_stats()["fusion_eager_ops"] == 1
+    np.testing.assert_array_equal(host(r), host(a) + host(b))
+    eager = []
+    for _ in range(2):  # sin alone now: held (learned above), found alone, then at once
+        xp.synchronize()
+        xp.reset_runtime_stats()
+        r = xp.sin(a)
+        xp.synchronize()
+        eager.append(xp.runtime_stats()["fusion_eager_ops"])
+    assert eager == [0, 1]
+
+
+@pytest.mark.skipif(not computes_natively("int8", "bool"), reason="needs int8 and bool")
+def test_held_calls_replay_their_layouts_plans():
+    """The second and later calls of a layout fusion holds take the spec layer's hold plan
+    (_fuse.hold_plan): scalars of each kind, a broadcast row, a strided view, int8 wrapping
+    and a select, on new values each round, bit for bit as unfused."""
+    rng = np.random.default_rng(7)
+
+    def fn(x, row, t, k):
+        y = (x + 1.5) * row - t          # float scalar, broadcast row, transposed view
+        z = xp.where(y > 0.0, y, -y)     # select
+        w = (k + 100) * 3                # int8 wraps between ops
+        return xp.sqrt(z + 1.0), w, z > 2.0
+
+    for _ in range(3):
+        x = rng.standard_normal((64, 48)).astype(np.float32)
+        row = rng.standard_normal(48).astype(np.float32)
+        t = rng.standard_normal((48, 64)).astype(np.float32)
+        k = rng.integers(-128, 128, (64, 48)).astype(np.int8)
+        (r, w, m), d1, d2 = both(fn, xp.asarray(x), xp.asarray(row), xp.asarray(t).T, xp.asarray(k))
+        assert d1 == 1 and d2 > 2  # (both chains have one shape: one kernel)
+        y = (x + np.float32(1.5)) * row - t.T
+        np.testing.assert_allclose(r, np.sqrt(np.abs(y) + 1), rtol=1e-6)
+        np.testing.assert_array_equal(w, ((k + np.int8(100)) * np.int8(3)).astype(np.int8))
+    args = xp.asarray(x), xp.asarray(row), xp.asarray(t).T, xp.asarray(k)
+    host(fn(*args)[0])  # (both() ends unfused, which drops the plans: made again here)
+    assert xp.multiply._held and xp.add._held and xp.subtract._held
+    np.testing.assert_array_equal(host(fn(*args)[0]), r)
 
 
 # -- reductions with a fused elementwise prologue (_fuse.hold_reduce) ------------------------

@@ -62,17 +62,25 @@ def mark():
 
 
 def eager_since(mark_):
-    """Whether the call made since `mark_` was an op fusion would have held, recorded at once
-    as the first after a host wait: its compiled plan is for such calls only (eager_now)."""
-    return _launch.state.eager_at == mark_ + 1
+    """Where the call made since `mark_` was an op fusion would have held, recorded at once as
+    the first after a host wait, its key for eager_now (its compiled plan is for such calls
+    only); else None."""
+    st = _launch.state
+    return st.eager_key if st.eager_at == mark_ + 1 else None
 
 
-def eager_now(args):
-    """Whether an elementwise call on these operands is now recorded at once rather than held
-    (the first after a host wait: see _fuse.EAGER)."""
+def hold_plan(mark_, args, out):
+    """Where the call made since `mark_` was one op fusion held, a function holding such calls
+    again (args -> result, or None: take the general path), else None (_fuse.hold_plan)."""
+    return _fuse.hold_plan(mark_, args, out) if _fuse.on else None
+
+
+def eager_now(args, key):
+    """Whether an elementwise call on these operands, of eager_since's key, is now recorded at
+    once rather than held (the first after a host wait: see _fuse.EAGER)."""
     for a in args:
         if not isinstance(a, (bool, int, float, complex)):
-            return _fuse.eager_now(a._alloc.device)
+            return _fuse.eager_now(a._alloc.device, key)
     return False
 
 

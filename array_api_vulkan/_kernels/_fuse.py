@@ -23,6 +23,7 @@ the generator cannot compile, or whose SPIR-V needs a feature the device lacks, 
 by op, through the static variants. With no run-time compiler, or ARRAY_API_VULKAN_FUSION=0,
 nothing is held.
 """
+import array as _array
 import math
 import os
 import re
@@ -57,6 +58,11 @@ MIN_ELEMENTS = int(os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS", 1 << 2
 # found the GPU idle written and read back rather than fused. "wait" takes only the first op
 # of each synchronised call.
 EAGER = {"0": False, "1": True}.get(os.environ.get("ARRAY_API_VULKAN_FUSION_EAGER", "wait"), "wait")
+# Under "wait", what the first op after a host wait did last time, per (shader, op code, shape):
+# True where it was alone before the next wait or flush (recorded at once again: a + b then a
+# synchronize), False where more ops of its shape followed (held: the whole chain is then one
+# kernel and one submit rather than the first op's dispatch and the rest's). Unknown: at once.
+_solo = {}
 # Whether ops are held; read on the hot path as a module global.
 on = os.environ.get(ENV, "1") != "0"
 _checked = False
@@ -98,9 +104,10 @@ def set_enabled(flag):
 
 class _Node:
     # a held reduction (family "reduce", opcode the op's name): alloc its result, part the
-    # first pass's partials (one per workgroup of the fused kernel), shape the result's
+    # first pass's partials (one per workgroup of the fused kernel), shape the result's;
+    # sig: what the generated kernel depends on (family, dtypes, op code, args by kind and index)
     __slots__ = ("alloc", "dtype", "family", "tin", "tout", "opcode", "variant", "nin", "dynamic",
-                 "tcode", "args", "part", "rshape", "count")
+                 "tcode", "args", "part", "rshape", "count", "sig")
 
 
 class _Leaf:
@@ -149,6 +156,10 @@ class _Queue:
         self.strided = 0    # leaves of mode "s"
         self.shape = None
 
+    # The host-wait window (see _solo): the key of its first op, and whether that was held.
+    window = None
+    window_held = False
+
     def touched(self, reads, writes):
         keys = self.keys
         for k in reads:
@@ -170,6 +181,10 @@ class _Queue:
             nodes, leaves, shape = self.nodes, self.leaves, self.shape
             if not nodes:
                 return
+            if self.window is not None and self.window_held:
+                # the window's first op, held, met no other op of its shape: alone
+                _solo[self.window] = True
+                self.window = None
             self._reset()
             try:
                 _emit(self, nodes, leaves, shape)
@@ -240,17 +255,22 @@ def _queue(dev):
     return q
 
 
-def eager_now(dev):
-    """Whether this thread's next large elementwise op on dev is recorded at once, not held:
-    the first after a host wait (EAGER "wait"), with nothing of this thread's held."""
+def eager_now(dev, key):
+    """Whether this thread's next large elementwise op on dev, of key (shader, op code, shape),
+    is recorded at once, not held: the first after a host wait (EAGER "wait"), with nothing of
+    this thread's held, unless more ops of its shape followed it last time (_solo)."""
     if EAGER != "wait" or not on or not dev.after_wait():
         return False
-    qs = _local.queues
-    q = qs.get(dev) if qs is not None else None
-    if q is not None and q.nodes:
+    q = _queue(dev)
+    if q.nodes:
         return False
-    _stats.counters["fusion_eager_ops"] += 1
-    return True
+    q.window = key
+    if _solo.get(key, True):
+        q.window_held = False
+        _stats.counters["fusion_eager_ops"] += 1
+        return True
+    q.window_held = True
+    return False
 
 
 def flush_all():
@@ -304,10 +324,18 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     dev = alloc.device
     q = _queue(dev)
     if EAGER == "wait":
-        if eager_now(dev):
+        w = q.window
+        if w is not None and (q.nodes if q.window_held else not dev.after_wait()):
+            # a second op in the window: the first had company (it is held next time) where
+            # this one has its shape
+            _solo[w] = w[2] != shape
+            q.window = None
+        key = (variant, opcode, shape)
+        if eager_now(dev, key):
             # recorded by the caller, which the runtime submits at once; the spec layer keeps
-            # its compiled plan for such calls only (eager_now)
+            # its compiled plan for such calls only (eager_now), under this key
             _launch.state.eager_at = _launch.state.launches + 1
+            _launch.state.eager_key = key
             return False
     elif EAGER and not q.nodes and dev.gpu_idle():
         # recorded now, and not compiled into a per-op plan (compile_since), which would bypass
@@ -392,6 +420,8 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
         nd = _Node()
         nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, out._dtype, family, tin, tout, opcode
         nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
+        nd.sig = (family, tin, tout, opcode, out._dtype.name,
+                  tuple([("s", r[2]) if r[0] == "s" else r for r in refs]))
         q.scalar_words += sw
         q.produced[id(alloc)] = len(q.nodes)
         q.keys.add(alloc.key)
@@ -401,11 +431,168 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
             q.shape = shape
             q.owner.arm(1)
     # A held op counts as a dispatch with no plan, so that compile_since never takes an earlier
-    # dispatch of the same call (an unheld cast of an operand) for the call's.
+    # dispatch of the same call (an unheld cast of an operand) for the call's; hold_plan may
+    # make the spec layer a plan of it from last_hold.
     st = _launch.state
     st.launches += 1
     st.last_plan = None
+    st.last_hold = (st.launches, variant, family, opcode, tin, tout, nin, dynamic, tcode, len(args))
     return True
+
+
+def hold_plan(mark, args, out):
+    """A function hold(args) -> result or None that holds the call just made again, for
+    operands of the same layout (dtypes, shapes, strides, scalar types), where that call was
+    exactly one op record() held on `args` as given (Arrays of the op's input dtype, Python
+    scalars): the common case of a chain's second and later ops, without record's general
+    checks. It returns None (the caller then takes the general path) for a call that needs
+    them: the first op after a host wait, another thread's queue, a view of a held result, a
+    full kernel. Else None."""
+    st = _launch.state
+    h = st.last_hold
+    if h is None or h[0] != mark + 1 or st.launches != mark + 1:
+        return None
+    _, variant, family, opcode, tin, tout, nin, dynamic, tcode, nrec = h
+    double = family == "math" and len(args) == 1 and nrec == 2
+    if nrec != len(args) and not double:
+        return None
+    shape, dtype = out._shape, out._dtype
+    cstr = _launch._c_strides(shape)
+    want = ["?", tin, tin] if family == "select" else [tin] * len(args)
+    kind = table.DTYPES[table.CODE[tcode]][3]
+    specs = []  # per operand: None (an Array, contiguous over shape), ("o"|"s", bst), or a scalar's
+    for j, a in enumerate(args):
+        if a.__class__ in _SCALARS:
+            if kind in "iu":
+                bits = table.DTYPES[table.CODE[tcode]][4]
+                lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if kind == "i" else (0, (1 << bits) - 1)
+                specs.append(("int", lo, hi))
+            else:
+                specs.append(({"b": bool, "f": float, "c": complex}[kind],))
+            continue
+        if table.DTYPES[a._dtype.name][0] != want[j]:
+            return None
+        mode, bst = _leaf_mode(a, shape, cstr)
+        if mode is None:
+            return None
+        specs.append((mode, bst, want[j]))
+    if double:
+        specs = specs * 2
+    nbytes = math.prod(shape) * dtype.itemsize
+    new = _launch.result_type._new
+    sig_head = (family, tin, tout, opcode, dtype.name)
+    wkey = (variant, opcode, shape)
+    pdev = out._alloc.device
+    feats = _launch.features(pdev)  # (the variant was chosen for these: tests switch them)
+
+    def hold(args):
+        if not on:
+            return None
+        dev = None
+        for a in args:
+            if a.__class__ not in _SCALARS:
+                dev = a._alloc.device
+                break
+        if dev is not pdev or _launch.features(dev) != feats:
+            return None
+        qs = _local.queues
+        q = qs.get(dev) if qs is not None else None
+        if q is None or len(q.owner.queues) > 1:
+            return None
+        start = False
+        if q.nodes:
+            if q.shape != shape or len(q.nodes) >= MAX_NODES:
+                return None
+        elif EAGER == "wait":
+            if dev.after_wait():
+                # a window's first op: held only where it had company last time (_solo)
+                if _solo.get(wkey, True):
+                    return None
+                start = True
+        elif EAGER:
+            return None
+        if double:
+            args = (args[0], args[0])
+        refs, sigrefs, newl, sw, ns = [], [], None, 0, 0
+        with q.lock:
+            for a, sp in zip(args, specs):
+                if sp[0].__class__ is not str:
+                    v = sp[0](a)
+                    w = _launch.scalar_words(v, tcode)
+                    refs.append(("s", w, tcode, v))
+                    sigrefs.append(("s", tcode))
+                    sw += len(w)
+                    continue
+                if sp[0] == "int":
+                    if not sp[1] <= a <= sp[2]:
+                        return None
+                    v = int(a)
+                    w = _launch.scalar_words(v, tcode)
+                    refs.append(("s", w, tcode, v))
+                    sigrefs.append(("s", tcode))
+                    sw += len(w)
+                    continue
+                al = a._alloc
+                k = q.produced.get(id(al))
+                if k is not None:
+                    if a._offset != 0 or sp[0] != "c":
+                        return None
+                    r = ("n", k)
+                else:
+                    if al.device is not dev:
+                        return None
+                    key = (id(al), a._offset, sp[2], sp[0], sp[1])
+                    li = q.leaf_index.get(key)
+                    if li is None:
+                        if newl is None:
+                            newl = {}
+                        t = newl.get(key)
+                        if t is None:
+                            lf = _Leaf()
+                            lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
+                            lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, sp[0], sp[2], sp[1]
+                            t = newl[key] = (len(q.leaves) + len(newl), lf)
+                            ns += sp[0] == "s"
+                        li = t[0]
+                    r = ("l", li)
+                refs.append(r)
+                sigrefs.append(r)
+            nbuf = len(q.leaves) + (len(newl) if newl else 0) + len(q.nodes) + 1
+            if not _fits(q, shape, nbuf, q.scalar_words + sw, q.strided + ns):
+                return None
+            if newl:
+                for key, (li, lf) in newl.items():
+                    q.leaf_index[key] = li
+                    q.leaves.append(lf)
+                    q.lkeys.add(lf.alloc.key)
+                    q.strided += lf.mode == "s"
+            if start:
+                q.window, q.window_held = wkey, True
+            else:
+                w = q.window
+                if w is not None:
+                    _solo[w] = w[2] != shape
+                    q.window = None
+            out = new(dev.alloc(nbytes), dtype, shape)
+            alloc = out._alloc
+            nd = _Node()
+            nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, dtype, family, tin, tout, opcode
+            nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
+            nd.sig = sig_head + (tuple(sigrefs),)
+            q.scalar_words += sw
+            q.produced[id(alloc)] = len(q.nodes)
+            q.keys.add(alloc.key)
+            q.live.append(len(q.nodes))
+            q.nodes.append(nd)
+            if len(q.nodes) == 1:
+                q.shape = shape
+                q.owner.arm(1)
+        st = _launch.state
+        st.launches += 1
+        st.last_plan = None
+        return out
+
+    return hold
 
 
 # Reductions that take a fused elementwise prologue: full reductions of a held float result.
@@ -454,6 +641,7 @@ def hold_reduce(op, x, axes, keepdims, dtype):
         nd = _Node()
         nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = out._alloc, dtype, "reduce", code, code, op
         nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = None, 1, False, code, (("n", k),)
+        nd.sig = ("reduce", code, code, op, dtype.name, nd.args)
         nd.part = dev.alloc(_groups(n) * dtype.itemsize)
         nd.rshape, nd.count = rshape, n
         # (an op reading the result, of another shape, records the queue first: see record)
@@ -471,11 +659,16 @@ def hold_reduce(op, x, axes, keepdims, dtype):
 # -- recording the held ops ---------------------------------------------------------------------
 
 _cache = {}  # chain signature -> (shader name, word layout) or None (run unfused)
+# (device, the queue's node and leaf signatures, which results are held outside, the result's
+# non-unit dimensions) -> how _emit records that queue: the same every time a loop's chain
+# comes again, so the signature's renumbering and the shader lookup are done once
+_layouts = {}
 
 
-def _emit(q, nodes, leaves, shape):
-    dev = q.dev
-    live = [_refs(nd) > _BASE for nd in nodes]
+def _layout(dev, nodes, leaves, shape, live):
+    """(shader name or None, selected node indices, leaf indices in the kernel's order, result
+    node indices, reduction node indices, (node, arg) of each scalar in order, non-unit
+    dimensions where a leaf is strided else 0); None where no op is needed."""
     need = list(live)
     for i in range(len(nodes) - 1, -1, -1):
         if need[i]:
@@ -484,17 +677,16 @@ def _emit(q, nodes, leaves, shape):
                     need[r[1]] = True
     sel = [i for i in range(len(nodes)) if need[i]]
     if not sel:
-        return
+        return None
     if len(sel) == 1:
-        _unfused(nodes, leaves, shape, sel)
-        return
+        return None, sel, None, None, None, None, 0
     # The kernel's description, renumbered over the selected ops and the leaves they read.
     pos = {i: k for k, i in enumerate(sel)}
     lmap, lsig, sigs, scal = {}, [], [], []
     for i in sel:
         nd = nodes[i]
         rs = []
-        for r in nd.args:
+        for j, r in enumerate(nd.args):
             if r[0] == "n":
                 rs.append(("n", pos[r[1]]))
             elif r[0] == "l":
@@ -506,7 +698,7 @@ def _emit(q, nodes, leaves, shape):
                 rs.append(("l", li))
             else:
                 rs.append(("s", len(scal), r[2]))
-                scal.append(r[1])
+                scal.append((i, j))
         sigs.append((nd.family, nd.tin, nd.tout, nd.opcode, nd.dtype.name, tuple(rs)))
     outs = tuple(k for k, i in enumerate(sel) if live[i] and nodes[i].family != "reduce")
     reds = tuple(k for k, i in enumerate(sel) if nodes[i].family == "reduce")
@@ -522,41 +714,57 @@ def _emit(q, nodes, leaves, shape):
         _cache[sig] = entry
     else:
         _stats.counters["fusion_cache_hits"] += 1
-    if entry is None:
+    order = [li for li, _ in sorted(lmap.items(), key=lambda kv: kv[1])]
+    return (entry, sel, order, [sel[k] for k in outs], [sel[k] for k in reds], scal, nd)
+
+
+def _emit(q, nodes, leaves, shape):
+    dev = q.dev
+    live = tuple([_refs(nd) > _BASE for nd in nodes])
+    key = (dev, tuple([nd.sig for nd in nodes]), tuple([(lf.code, lf.mode) for lf in leaves]), live,
+           sum(1 for m in shape if m != 1))
+    lay = _layouts.get(key)
+    if lay is None:
+        lay = _layout(dev, nodes, leaves, shape, live)
+        if lay is None:
+            return
+        if len(_layouts) >= MAX_CACHE:
+            _layouts.clear()
+        _layouts[key] = lay
+    else:
+        _stats.counters["fusion_cache_hits"] += 1
+    name, sel, order, outs, reds, scal, nd = lay
+    if name is None:
         _unfused(nodes, leaves, shape, sel)
         return
-    name = entry
     n = math.prod(shape)
     words = [n]
     buffers, writes = [], []
-    order = sorted(lmap.items(), key=lambda kv: kv[1])
-    for li, _ in order:
+    for li in order:
         lf = leaves[li]
         a = lf.alloc.address + lf.offset * lf.dtype.itemsize
         words += (a & 0xFFFFFFFF, a >> 32)
         buffers.append(lf.alloc)
         writes.append(False)
     # written: each result, then each held reduction's partials
-    for al in [nodes[sel[k]].alloc for k in outs] + [nodes[sel[k]].part for k in reds]:
+    for al in [nodes[k].alloc for k in outs] + [nodes[k].part for k in reds]:
         a = al.address
         words += (a & 0xFFFFFFFF, a >> 32)
         buffers.append(al)
         writes.append(True)
-    for w in scal:
-        words += w
+    for i, j in scal:
+        words += nodes[i].args[j][1]
     if nd:
-        words += dims
-        for li, _ in order:
+        words += [m for m in shape if m != 1]
+        for li in order:
             lf = leaves[li]
             if lf.mode == "s":
                 words += lf.bstrides
-    import array
-
-    dev.launch(name, (), buffers, writes, array.array("I", words), (n + ELEMS - 1) // ELEMS)
+    dev.launch(name, (), buffers, writes, _array.array("I", words), (n + ELEMS - 1) // ELEMS)
     _stats.counters["fused_kernels"] += 1
     _stats.counters["fused_ops"] += len(sel)
     for k in reds:
-        nd = nodes[sel[k]]
+        nd = nodes[k]
         _finish_reduce(nd, _launch.result_type._new(nd.part, nd.dtype, (_groups(n),)), (0,))
 
 

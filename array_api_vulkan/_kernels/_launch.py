@@ -336,6 +336,10 @@ class _LaunchState(threading.local):
     # The launch count after an op fusion would have held but left to its caller, being the
     # first after a host wait (_fuse.EAGER "wait"): its compiled plan serves only such calls.
     eager_at = -1
+    eager_key = None
+    # (launch count, the op's variant, family, op code, tin, tout, nin, dynamic, tcode, operands)
+    # of the last op fusion held (_fuse.hold_plan)
+    last_hold = None
 
 
 state = _LaunchState()
