@@ -465,6 +465,28 @@ def test_held_calls_replay_their_layouts_plans():
     np.testing.assert_array_equal(host(fn(*args)[0]), r)
 
 
+def test_the_unrolled_kernel_gives_the_same_bits(monkeypatch):
+    """GPUs' fused kernels load every element's inputs first and unroll their loops
+    (_fuse.UNROLL); lavapipe's keep them rolled. The unrolled form, forced here, gives the
+    same bits as unfused: chains of mixed dtypes, scalars, selects, broadcast and strided
+    operands, and a held reduction."""
+    monkeypatch.setattr(_fuse, "_unroll", lambda dev: True)
+    monkeypatch.setattr(_fuse, "_layouts", {})
+    monkeypatch.setattr(_fuse, "_cache", {})
+    test_five_op_chain_is_one_dispatch_with_the_same_bits()
+    test_held_calls_replay_their_layouts_plans()
+    test_broadcasting_and_strided_operands_fuse()
+    test_row_broadcast_in_three_dimensions_and_reversed_views()
+    if computes_natively("int8", "int16", "bool"):
+        test_small_integers_wrap_between_ops_as_unfused()
+    x = np.linspace(-3, 3, 70001, dtype=np.float32)  # (not a multiple of 4 elements a lane)
+    a = xp.asarray(x)
+    (s,), d1, _ = both(lambda a: xp.sum(xp.exp(a) * a), a)
+    assert d1 == 2  # the chain with its partials, then the second pass
+    np.testing.assert_allclose(s, math.fsum((np.exp(x.astype(np.float64)) * x).tolist()), rtol=1e-5)
+    assert any(k[0][3] for k in _fuse._cache)
+
+
 # -- reductions with a fused elementwise prologue (_fuse.hold_reduce) ------------------------
 
 def _stats(*keys):
