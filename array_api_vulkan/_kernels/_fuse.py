@@ -567,9 +567,14 @@ def hold_plan(mark, args, out):
                     r = ("l", li)
                 refs.append(r)
                 sigrefs.append(r)
-            nbuf = len(q.leaves) + (len(newl) if newl else 0) + len(q.nodes) + 1
-            if not _fits(q, shape, nbuf, q.scalar_words + sw, q.strided + ns):
-                return None
+            nnew = len(newl) if newl else 0
+            sw2, ns2 = q.scalar_words + sw, q.strided + ns
+            if not _fits(q, shape, len(q.leaves) + nnew + len(q.nodes) + 1, sw2, ns2):
+                # as record: only results still held outside the queue count
+                nodes = q.nodes
+                q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
+                if not _fits(q, shape, len(q.leaves) + nnew + 1 + len(q.live), sw2, ns2):
+                    return None
             if newl:
                 for key, (li, lf) in newl.items():
                     q.leaf_index[key] = li
