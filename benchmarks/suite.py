@@ -247,9 +247,11 @@ def _bind(w, lib, s):
 WARM_S, WARM_CALLS = 0.25, 3
 
 
-def measure(call, sync, asynchronous, repeats, target_s=0.05):
+def measure(call, sync, asynchronous, repeats, target_s=0.05, gpu_seconds=None):
     """Per-call median seconds {"batched": ..., "sync": ...} of call() after a warm-up, with `inner`
-    calls per repeat (as many as fit target_s, 1 to 20)."""
+    calls per repeat (as many as fit target_s, 1 to 20); where gpu_seconds() (ours: the
+    runtime's GPU seconds so far) is given, also the GPU seconds per call in each mode
+    ("gpu_batched", "gpu_sync"), so that a slow row says whether its GPU work or its host was."""
     r = call()
     sync(r)
     # More warm-up, for at least WARM_S and WARM_CALLS calls: on the H100 (session 7) the first
@@ -272,6 +274,7 @@ def measure(call, sync, asynchronous, repeats, target_s=0.05):
     out = {"inner": inner, "repeats": reps}
     for mode in ("batched", "sync") if asynchronous else ("batched",):
         ts = []
+        g0 = gpu_seconds() if gpu_seconds else 0.0
         for _ in range(reps):
             # every result is kept until the final synchronise: with fusion (ours) a result
             # nobody holds is never computed, and timing it would time nothing
@@ -287,6 +290,8 @@ def measure(call, sync, asynchronous, repeats, target_s=0.05):
             del r, rs
             r = None
         out[mode] = statistics.median(ts)
+        if gpu_seconds:
+            out["gpu_" + mode] = (gpu_seconds() - g0) / (reps * inner)
     if not asynchronous:
         out["sync"] = out["batched"]
     return out
@@ -327,7 +332,8 @@ def run_workload(w, lib, s, repeats):
     args = setup()
     lib.sync(args)
     before = _host_fallbacks(lib)
-    row = measure(lambda: call(*args), lib.sync, lib.asynchronous, repeats)
+    gpu = (lambda: lib.xp.runtime_stats()["gpu_seconds"]) if lib.name == "ours" else None
+    row = measure(lambda: call(*args), lib.sync, lib.asynchronous, repeats, gpu_seconds=gpu)
     if before is not None:
         host = _grew(before, _host_fallbacks(lib))
         if host:
