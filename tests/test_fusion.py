@@ -437,10 +437,11 @@ def test_a_first_op_with_company_is_held_next_time(monkeypatch):
 
 
 @pytest.mark.skipif(not computes_natively("int8", "bool"), reason="needs int8 and bool")
-def test_held_calls_replay_their_layouts_plans():
+def test_held_calls_replay_their_layouts_plans(monkeypatch):
     """The second and later calls of a layout fusion holds take the spec layer's hold plan
     (_fuse.hold_plan): scalars of each kind, a broadcast row, a strided view, int8 wrapping
     and a select, on new values each round, bit for bit as unfused."""
+    monkeypatch.setattr(_fuse, "HOLD_PLANS", True)
     rng = np.random.default_rng(7)
 
     def fn(x, row, t, k):
@@ -474,7 +475,7 @@ def test_the_unrolled_kernel_gives_the_same_bits(monkeypatch):
     monkeypatch.setattr(_fuse, "_layouts", {})
     monkeypatch.setattr(_fuse, "_cache", {})
     test_five_op_chain_is_one_dispatch_with_the_same_bits()
-    test_held_calls_replay_their_layouts_plans()
+    test_held_calls_replay_their_layouts_plans(monkeypatch)
     test_broadcasting_and_strided_operands_fuse()
     test_row_broadcast_in_three_dimensions_and_reversed_views()
     if computes_natively("int8", "int16", "bool"):

@@ -450,6 +450,13 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     return True
 
 
+# Whether held calls get hold plans. Off: with them on, `.ci/run` (the float64,int64 profile pass
+# after the normal pass) crashed twice in test_sorting_native.py::test_radix_big_stable with a
+# segmentation fault (heap corruption on lavapipe), where session 8's commit passed; not yet
+# found (the profile pass alone passes). Tests turn it on.
+HOLD_PLANS = False
+
+
 def hold_plan(mark, args, out):
     """A function hold(args) -> result or None that holds the call just made again, for
     operands of the same layout (dtypes, shapes, strides, scalar types), where that call was
@@ -460,7 +467,7 @@ def hold_plan(mark, args, out):
     full kernel. Else None."""
     st = _launch.state
     h = st.last_hold
-    if h is None or h[0] != mark + 1 or st.launches != mark + 1:
+    if not HOLD_PLANS or h is None or h[0] != mark + 1 or st.launches != mark + 1:
         return None
     _, variant, family, opcode, tin, tout, nin, dynamic, tcode, nrec = h
     double = family == "math" and len(args) == 1 and nrec == 2
