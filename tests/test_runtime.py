@@ -250,6 +250,22 @@ def test_pipelines_are_keyed_by_code_and_constants_not_memory(dev):
     assert stat("dispatches") == len(bufs)
 
 
+def test_pipelines_made_again_from_each_source_compute_the_same(dev):
+    """Device.remake_pipelines (the diagnostic of benchmarks/diag_remake.py) replaces every
+    pipeline by one made again from the named source; later work records with it, unchanged."""
+    h = np.arange(64, dtype=np.float32)
+    a = dev.upload(h)
+    copy(dev, dev.alloc(256), a)
+    dev.synchronize()
+    for source in ("same", "fresh", "blob", "null"):
+        assert dev.remake_pipelines(source) >= 1
+        b = dev.alloc(256)
+        copy(dev, b, a, 64)
+        np.testing.assert_array_equal(dev.download(b, np.float32, (64,), (1,), 0), h)
+    with pytest.raises(ValueError, match="source"):
+        dev.remake_pipelines("disk")
+
+
 def test_stats_reset_and_keys(dev):
     s = rt.runtime_stats()
     for key in ("submits", "dispatches", "barriers", "pipelines_created", "bytes_uploaded",

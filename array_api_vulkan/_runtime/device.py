@@ -402,6 +402,15 @@ class Device:
         self._ensure()
         self._rec.pipeline(shader, list(spec), load_spirv)
 
+    def remake_pipelines(self, source):
+        """A diagnostic: waits for the device, then makes every pipeline again from `source`
+        ("same": the device's VkPipelineCache, "fresh": a new empty one, "blob": a new one holding
+        the device's cache data, "null": none); later recording uses the new ones. Returns how
+        many (benchmarks/diag_remake.py)."""
+        self._ensure()
+        self.synchronize()
+        return self._rec.remake_pipelines(source)
+
     def pipeline_statistics(self, shader, spec):
         """The driver's statistics of shader's pipeline with spec: [(executable, {name: value})]
         (registers, spills, ...), a diagnostic; empty unless ARRAY_API_VULKAN_PIPELINE_STATS was

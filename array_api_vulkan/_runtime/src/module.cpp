@@ -78,6 +78,10 @@ PYBIND11_MODULE(_vkcore, m)
         "The driver's statistics of a fresh pipeline of shader with spec (a diagnostic: empty unless "
         "ARRAY_API_VULKAN_PIPELINE_STATS was set when the device was made and the driver has "
         "VK_KHR_pipeline_executable_properties).")
+      .def(
+        "remake_pipelines", [](Recorder& r, const std::string& source) { return r.pipelines().remake(source); },
+        "A diagnostic: every pipeline made again from source (same, fresh, blob or null); call after a "
+        "synchronize.")
       .def("submit", &Recorder::submit, py::arg("background") = false)
       // hook=False: no record hook (a pool waiting for memory to come back, not a user's wait)
       .def(

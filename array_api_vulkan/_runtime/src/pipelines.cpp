@@ -1,6 +1,7 @@
 #include "pipelines.hpp"
 
 #include <chrono>
+#include <cstring>
 
 namespace avk {
 
@@ -83,6 +84,49 @@ PipelineCache::get(const std::string& key, const uint32_t* spec, size_t nspec, c
     Pipeline* raw = p.get();
     mPipelines.emplace(k, std::move(p));
     return raw;
+}
+
+size_t
+PipelineCache::remake(const std::string& source)
+{
+    vk::PipelineCache cache = nullptr;
+    bool own = false;
+    if (source == "same") {
+        cache = mCache;
+    } else if (source == "fresh") {
+        cache = mDevice->createPipelineCache(vk::PipelineCacheCreateInfo());
+        own = true;
+    } else if (source == "blob") {
+        auto blob = mDevice->getPipelineCacheData(mCache);
+        cache = mDevice->createPipelineCache(vk::PipelineCacheCreateInfo({}, blob.size(), blob.data()));
+        own = true;
+    } else if (source != "null") {
+        throw std::invalid_argument("remake: source is same, fresh, blob or null, not " + source);
+    }
+    size_t n = 0;
+    for (auto& [k, p] : mPipelines) {
+        size_t z = k.find('\0');
+        auto mit = mModules.find(k.substr(0, z));
+        if (mit == mModules.end())
+            continue;
+        std::vector<uint32_t> spec((k.size() - z - 1) / sizeof(uint32_t));
+        std::memcpy(spec.data(), k.data() + z + 1, spec.size() * sizeof(uint32_t));
+        std::vector<vk::SpecializationMapEntry> entries;
+        for (uint32_t i = 0; i < spec.size(); i++)
+            entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
+        vk::SpecializationInfo si((uint32_t)entries.size(), entries.data(), spec.size() * sizeof(uint32_t),
+                                  spec.data());
+        vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, mit->second, "main", &si);
+        vk::ComputePipelineCreateInfo info({}, stage, mLayout);
+        auto r = mDevice->createComputePipeline(cache, info);
+        if (r.result != vk::Result::eSuccess)
+            vk::throwResultException(r.result, "vkCreateComputePipelines");
+        p->pipeline = r.value; // (the old one is left alive: recorded work may still name it)
+        n++;
+    }
+    if (own)
+        mDevice->destroyPipelineCache(cache);
+    return n;
 }
 
 py::list

@@ -37,6 +37,10 @@ class PipelineCache
     // count, spills, ... as the driver names them): [(executable name, {statistic: value})];
     // empty where the device was made without VK_KHR_pipeline_executable_properties.
     py::list statistics(const std::string& key, const std::vector<uint32_t>& spec, const py::object& load_spirv);
+    // A diagnostic: every pipeline made again from `source` ("same": this cache, "fresh": a new
+    // empty one, "blob": a new one holding this one's data, "null": none), the new handle
+    // replacing the old (left alive) for later recording; returns how many.
+    size_t remake(const std::string& source);
     bool exec_stats = false;
     uint64_t created = 0, cache_hits = 0;
     double seconds = 0; // time spent creating pipelines
