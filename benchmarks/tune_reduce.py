@@ -90,8 +90,12 @@ def configs(quick):
     c["cols_t18_m32"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK": 32}
     c["rows_g2112_m1024"] = {"TARGET_GROUPS_GPU": 2112, "MIN_ROWS_CHUNK": 1024}
     c["nocomp_g2112"] = {"COMPENSATE": 0, "TARGET_GROUPS_GPU": 2112}
+    # 4 vector loads in flight in ROWS mode, alone and with fewer, longer chunks
+    c["loads4"] = {"LOADS_GPU": 4, "LOADS_CPU": 4}
+    c["loads4_g528"] = {"LOADS_GPU": 4, "LOADS_CPU": 4, "TARGET_GROUPS_GPU": 528, "TARGET_GROUPS": 528}
+    c["loads4_g2112"] = {"LOADS_GPU": 4, "LOADS_CPU": 4, "TARGET_GROUPS_GPU": 2112, "TARGET_GROUPS": 2112}
     if quick:
-        c = {k: c[k] for k in ("default", "novec", "nosg", "nosgrows", "groups264", "threads2^15")}
+        c = {k: c[k] for k in ("default", "novec", "nosg", "nosgrows", "groups264", "threads2^15", "loads4")}
     return c
 
 
@@ -130,6 +134,8 @@ FAMILIES = {
                                                     "sum_axis1_4096sq")),
     "COMPENSATE": (("nocomp", "nocomp_g2112"), ("sum_f32_16M", "mean_var_f32_16M")),
     "VAR_LANE": (("varlane256",), ("mean_var_f32_16M",)),
+    "LOADS_GPU": (("loads4", "loads4_g528", "loads4_g2112"),
+                  ("sum_f32_16M", "max_f32_16M", "argmax_f32_16M", "mean_var_f32_16M", "sum_axis1_4096sq")),
 }
 
 

@@ -48,6 +48,9 @@ layout(constant_id = 1) const uint SG_TREE = 1;
 // Whether float sums of the first pass compensate each element (Neumaier; 0: plain adds in each
 // lane, then the compensated tree: a tuning switch, see _reduce.COMPENSATE).
 layout(constant_id = 2) const uint COMPENSATE = 1;
+// Vector loads in flight per invocation in ROWS mode (2 or 4; _reduce.LOADS): more hide more
+// memory latency on GPUs. Each lane takes its elements in the same order either way.
+layout(constant_id = 3) const uint LOADS = 2;
 
 // Vector loads (w[8] bit VEC_BIT, set where a row's or column group's elements are contiguous and
 // VW-aligned): 16 bytes a load of 32- and 64-bit real dtypes.
@@ -534,6 +537,22 @@ void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base,
 #if VW > 1
     if (vec) {
         uint j = lo / VW + t, vend = end / VW, vb = base / VW;
+        if (LOADS >= 4u) {
+            for (; j + 3u * step < vend; j += 4u * step) {
+                T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
+                T_V v1 = AvkTVec(p.addr[0]).v[vb + j + step];
+                T_V v2 = AvkTVec(p.addr[0]).v[vb + j + 2u * step];
+                T_V v3 = AvkTVec(p.addr[0]).v[vb + j + 3u * step];
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, auxk);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v2[k]), (j + 2u * step) * VW + k, 0u, auxk);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v3[k]), (j + 3u * step) * VW + k, 0u, auxk);
+            }
+        }
         for (; j + step < vend; j += 2u * step) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
             T_V v1 = AvkTVec(p.addr[0]).v[vb + j + step];

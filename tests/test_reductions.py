@@ -548,6 +548,32 @@ def test_subgroup_and_portable_paths(sg, vec, tree):
         _L.USE_SUBGROUPS, _R.USE_VEC, _R.SG_TREE = old
 
 
+@pytest.mark.parametrize("dtname", ["float32", "float64", "int32"])
+def test_four_loads_in_flight_give_the_same_bits(dtname, monkeypatch):
+    """ROWS mode with 4 vector loads in flight (_reduce.LOADS_*, the GPU tuning knob) gives the
+    same bits as with 2: each lane takes its elements in the same order. Lengths where the
+    4-load loop leaves 0-3 vectors to the 2-load loop and the tail (few long chunks, so that an
+    invocation takes many vectors)."""
+    if not has(dtname):
+        pytest.skip(f"no {dtname}")
+    monkeypatch.setattr(_R, "TARGET_GROUPS", 3)
+    monkeypatch.setattr(_R, "TARGET_GROUPS_GPU", 3)
+    dt = getattr(xp, dtname)
+    rng = np.random.default_rng(zlib.crc32(dtname.encode()) + 4)
+    ops = ("sum", "mean", "var", "max", "argmin") if dt._np.kind == "f" else ("sum", "max", "argmin")
+    for n in (4096 * 7 + 3, 256 * 4 * 13 + 256 * 4 * 3 + 5, 1_000_003):
+        h = values(dt, (n,), rng, "sum")
+        x = dev(h)
+        got = {}
+        for loads in (2, 4):
+            monkeypatch.setattr(_R, "LOADS_CPU", loads)
+            monkeypatch.setattr(_R, "LOADS_GPU", loads)
+            got[loads] = [np.asarray(getattr(xp, op)(x)).tobytes() for op in ops]
+        assert got[2] == got[4]
+        for op in ops:
+            _bw_check(op, h, x)
+
+
 def test_large_matrix_axes():
     """Axis 0 (COLS: a column group an invocation, 4 columns a vector load, rows split into
     chunks) and axis 1 (ROWS) of large float32 matrices, also with a column count that is not

@@ -58,6 +58,10 @@ SG_TREE = 1
 # Float sums: Neumaier's compensation on every element of the first pass (spec constant
 # COMPENSATE; 0: plain adds in each lane, the tree still compensated).
 COMPENSATE = 1
+# Vector loads in flight per invocation in ROWS mode (reduce.comp LOADS: 2 or 4), on GPUs and
+# on CPU devices. The same bits either way.
+LOADS_GPU = 2
+LOADS_CPU = 2
 # var/std: elements a lane sums about its first element before a merge (bounds the cancellation
 # of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
 VAR_LANE = 64
@@ -264,7 +268,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     if aux is not None:
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
-    spec = [CODES[op], SG_TREE, COMPENSATE]
+    spec = [CODES[op], SG_TREE, COMPENSATE, LOADS_CPU if getattr(b.dev, "kind", "cpu") == "cpu" else LOADS_GPU]
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
@@ -327,7 +331,7 @@ def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
-            _launch.USE_SUBGROUPS, USE_PACK)
+            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
