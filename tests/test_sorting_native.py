@@ -185,7 +185,8 @@ def test_radix_global_passes(dt):
 
 # (KPT, USE_BALLOT, ROW_KPT, ONESWEEP): the shared-memory ranking (no subgroup ballots), small
 # tiles with the one-workgroup row sort off (every size through the global passes), and the
-# same with tile histograms and their scan before each scatter instead of the look-back.
+# same with tile histograms and their scan before each scatter instead of the look-back. (CPU
+# devices take the tile histograms either way: _sort.ONESWEEP_CPU.)
 CONFIGS = [(16, False, 16, True), (8, True, 0, True), (8, True, 0, False)]
 SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int64", "float64")]
 
@@ -202,6 +203,22 @@ def test_radix_configs(cfg, monkeypatch):
             h = values(dt, shape, rng, ties=dt.name == "float32")
             _check_sorts(h, dev(h), axis)
     assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_cpu_devices_take_the_two_pass_scatter():
+    """On CPU devices (lavapipe) a global radix sort takes a tile histogram and a scan before
+    each scatter, not the single sweep's look-back (_sort.ONESWEEP_CPU; see its comment): zero,
+    global histogram and info, then three dispatches for each of the four key passes."""
+    if xp.asarray(0)._alloc.device.kind != "cpu":
+        pytest.skip("a CPU device's choice")
+    h = np.random.default_rng(12).standard_normal(70_000).astype(np.float32)
+    x = dev(h)
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    r = xp.argsort(x)
+    xp.synchronize()
+    assert xp.runtime_stats()["dispatches"] == 3 + 3 * 4
+    same(r, np.argsort(h, kind="stable"))
 
 
 def _f32(*bits):

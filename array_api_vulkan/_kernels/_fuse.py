@@ -450,11 +450,10 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
     return True
 
 
-# Whether held calls get hold plans. Off: with them on, `.ci/run` (the float64,int64 profile pass
-# after the normal pass) crashed twice in test_sorting_native.py::test_radix_big_stable with a
-# segmentation fault (heap corruption on lavapipe), where session 8's commit passed; not yet
-# found (the profile pass alone passes). Tests turn it on.
-HOLD_PLANS = False
+# Whether held calls get hold plans. (Session 9 turned them off on a guess, after `.ci/run`
+# crashed in a large sort; the cause was the sort's single sweep on lavapipe under load, see
+# _sort.ONESWEEP_CPU, and they are on again.)
+HOLD_PLANS = True
 
 
 def hold_plan(mark, args, out):
