@@ -5,6 +5,8 @@ These tests also run under the Khronos validation layer with synchronization val
 """
 import gc
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -264,6 +266,19 @@ def test_pipelines_made_again_from_each_source_compute_the_same(dev):
         np.testing.assert_array_equal(dev.download(b, np.float32, (64,), (1,), 0), h)
     with pytest.raises(ValueError, match="source"):
         dev.remake_pipelines("disk")
+
+
+def test_own_arenas_give_every_allocation_a_buffer_of_its_own():
+    """ARRAY_API_VULKAN_ARENAS=own (a debugging aid for the validation layer's GPU-assisted
+    checks): every allocation its own buffer, so an access past an array's end leaves it."""
+    code = ("from array_api_vulkan import _runtime as rt\n"
+            "d = rt.default_device()\n"
+            "a = [d.alloc(n) for n in (16, 100, 4096, 1 << 20)]\n"
+            "print(len({b.arena.serial for b in a}), [b.offset for b in a])\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=dict(os.environ, ARRAY_API_VULKAN_ARENAS="own"))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("[")[0].strip() == "4" and "[0, 0, 0, 0]" in out.stdout
 
 
 def test_stats_reset_and_keys(dev):

@@ -53,6 +53,10 @@ HAZARDS_PER_BUFFER = os.environ.get("ARRAY_API_VULKAN_HAZARDS", "allocation") ==
 HOST_COPY_LIMIT = 1 << 22
 # Arenas double from FIRST_ARENA (pool.py) up to this; a larger array gets a buffer of its own.
 MAX_ARENA = 1 << 30
+# ARRAY_API_VULKAN_ARENAS=own: every allocation a buffer of its own (a debugging aid: the
+# validation layer's GPU-assisted checks then see any access past an array's end; tests/
+# test_validation.py). Slow: each allocation is a driver allocation.
+OWN_ARENAS = os.environ.get("ARRAY_API_VULKAN_ARENAS") == "own"
 
 
 def cache_dir():
@@ -186,8 +190,11 @@ class Device:
         # Kernels reach memory by device address, so an arena is not bounded by a descriptor's
         # range; arenas double up to MAX_ARENA and a larger array gets a buffer of its own.
         max_arena = min(MAX_ARENA, core.max_buffer_bytes)
+        first = FIRST_ARENA
+        if OWN_ARENAS:
+            max_arena = first = 16  # (a block larger than the arenas gets a buffer of its own size)
         self.pool = _vkcore.Pool(core, self, max_arena, host=False, stream_ordered=True,
-                                 first_arena=FIRST_ARENA)
+                                 first_arena=first)
         self.staging = _vkcore.Pool(core, self, max_arena, host=True, stream_ordered=False,
                                     first_arena=FIRST_ARENA)
         # Uploads stage in write-combined memory (the device reads it faster), downloads in
