@@ -16,6 +16,12 @@
 # $out/tune_<name>.json), benchmarks/diag_latency.py and benchmarks/diag_fresh.py: the first thing to run on a GPU after
 # kernels changed without one (their defaults then come from these numbers). TUNE_NAMES="reduce sort"
 # limits it to those scripts; SKIP_DIAG=1 skips the latency diagnostic (to split it over two calls).
+# TUNE_PREPASS=1 runs each tuning script once first (its output kept as tune_<name>_first.json),
+# so that the measured run makes its pipelines from the cache: a setting whose pipelines the
+# process compiles itself would otherwise run slower than the defaults' (docs/kernels.md).
+# REMAKE=only runs benchmarks/diag_remake.py twice with fresh cache directories (cold, then
+# warm, with the driver's statistics) into $out/remake_{cold,warm}.json: the cold-pipeline
+# effect of run 12 (REMAKE_ARGS passes options, e.g. "--quick --pause 1" for a smoke test).
 set -uo pipefail
 out=${OUT:-gpu-out}
 mkdir -p "$out"
@@ -37,10 +43,24 @@ run_suite() {
   tail -3 "$out/suite.log"; cat "$out/suite/suite.md" 2>/dev/null
 }
 if [ "${SUITE:-}" = only ]; then run_suite; exit 0; fi
+if [ "${REMAKE:-}" = only ]; then
+  d=$(mktemp -d)
+  mkdir -p "$d/c" "$d/nv"
+  for phase in cold warm; do
+    ARRAY_API_VULKAN_CACHE_DIR=$d/c __GL_SHADER_DISK_CACHE_PATH=$d/nv timeout 200 \
+      python3 benchmarks/diag_remake.py --stats ${REMAKE_ARGS:-} > "$out/remake_$phase.json" 2> "$out/remake_$phase.err"
+    echo "diag_remake $phase exit $?"
+  done
+  exit 0
+fi
 if [ "${TUNE:-}" = only ]; then
   for t in benchmarks/tune_*.py; do
     name=$(basename "$t" .py)
     case " ${TUNE_NAMES:-${name#tune_}} " in *" ${name#tune_} "*) ;; *) continue ;; esac
+    if [ -n "${TUNE_PREPASS:-}" ]; then
+      timeout "${TUNE_TIMEOUT:-150}" python3 "$t" > "$out/${name}_first.json" 2> "$out/${name}_first.err"
+      echo "$name first pass exit $?"
+    fi
     timeout "${TUNE_TIMEOUT:-150}" python3 "$t" > "$out/$name.json" 2> "$out/$name.err"
     echo "$name exit $?"
   done
