@@ -5,6 +5,24 @@
 
 namespace avk {
 
+namespace {
+
+// Specialisation constants 0..n-1, one uint32 word each, as every shader declares them.
+struct Specialization
+{
+    std::vector<vk::SpecializationMapEntry> entries;
+    vk::SpecializationInfo info;
+    Specialization(const uint32_t* spec, size_t n)
+    {
+        for (uint32_t i = 0; i < n; i++)
+            entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
+        info = vk::SpecializationInfo((uint32_t)n, entries.data(), n * sizeof(uint32_t), spec);
+    }
+    Specialization(const Specialization&) = delete; // (info points into entries)
+};
+
+} // namespace
+
 PipelineCache::PipelineCache(std::shared_ptr<vk::Device> device, uint32_t max_push_bytes, bool feedback)
   : mDevice(std::move(device))
   , mFeedback(feedback)
@@ -57,11 +75,8 @@ PipelineCache::get(const std::string& key, const uint32_t* spec, size_t nspec, c
         vk::ShaderModuleCreateInfo info({}, code.size(), reinterpret_cast<const uint32_t*>(code.data()));
         mit = mModules.emplace(key, mDevice->createShaderModule(info)).first;
     }
-    std::vector<vk::SpecializationMapEntry> entries;
-    for (uint32_t i = 0; i < nspec; i++)
-        entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
-    vk::SpecializationInfo si((uint32_t)entries.size(), entries.data(), nspec * sizeof(uint32_t), spec);
-    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, mit->second, "main", &si);
+    Specialization si(spec, nspec);
+    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, mit->second, "main", &si.info);
     vk::ComputePipelineCreateInfo info({}, stage, mLayout);
     vk::PipelineCreationFeedbackEXT whole{}, stages{};
     vk::PipelineCreationFeedbackCreateInfoEXT fb(&whole, 1, &stages);
@@ -111,12 +126,8 @@ PipelineCache::remake(const std::string& source)
             continue;
         std::vector<uint32_t> spec((k.size() - z - 1) / sizeof(uint32_t));
         std::memcpy(spec.data(), k.data() + z + 1, spec.size() * sizeof(uint32_t));
-        std::vector<vk::SpecializationMapEntry> entries;
-        for (uint32_t i = 0; i < spec.size(); i++)
-            entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
-        vk::SpecializationInfo si((uint32_t)entries.size(), entries.data(), spec.size() * sizeof(uint32_t),
-                                  spec.data());
-        vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, mit->second, "main", &si);
+        Specialization si(spec.data(), spec.size());
+        vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, mit->second, "main", &si.info);
         vk::ComputePipelineCreateInfo info({}, stage, mLayout);
         auto r = mDevice->createComputePipeline(cache, info);
         if (r.result != vk::Result::eSuccess)
@@ -145,11 +156,8 @@ PipelineCache::statistics(const std::string& key, const std::vector<uint32_t>& s
     std::string code = py::bytes(load_spirv(key));
     vk::ShaderModule module =
       mDevice->createShaderModule(vk::ShaderModuleCreateInfo({}, code.size(), reinterpret_cast<const uint32_t*>(code.data())));
-    std::vector<vk::SpecializationMapEntry> entries;
-    for (uint32_t i = 0; i < spec.size(); i++)
-        entries.emplace_back(i, i * sizeof(uint32_t), sizeof(uint32_t));
-    vk::SpecializationInfo si((uint32_t)entries.size(), entries.data(), spec.size() * sizeof(uint32_t), spec.data());
-    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, module, "main", &si);
+    Specialization si(spec.data(), spec.size());
+    vk::PipelineShaderStageCreateInfo stage({}, vk::ShaderStageFlagBits::eCompute, module, "main", &si.info);
     vk::ComputePipelineCreateInfo info(vk::PipelineCreateFlagBits::eCaptureStatisticsKHR, stage, mLayout);
     auto r = mDevice->createComputePipeline(nullptr, info);
     mDevice->destroyShaderModule(module);
