@@ -2,12 +2,15 @@
 (docs/benchmarks.md, run 12): a few workloads' GPU time per call (synchronised, median of 15),
 then again after every pipeline is made anew from each source (Device.remake_pipelines: the
 device's VkPipelineCache, a new empty one, a new one holding its data, none), then after a
-pause, and the driver's statistics of each workload's pipelines (with --stats). Run it twice
+pause, and the driver's statistics of each workload's pipelines (with --stats). With --clocks it
+goes on: after two seconds of back-to-back work, after a pause with a CUDA context open (torch),
+and torch's own times after a pause, each step with its wall time (time.time()) so that an
+nvidia-smi clock log taken beside it lines up. Run it twice
 with the same fresh cache directories (ARRAY_API_VULKAN_CACHE_DIR and the NVIDIA driver's
 __GL_SHADER_DISK_CACHE_PATH): the first process compiles, the second loads. Not a test; prints
 one JSON object.
 
-    python3 benchmarks/diag_remake.py [--quick] [--stats] [--pause SECONDS]
+    python3 benchmarks/diag_remake.py [--quick] [--stats] [--clocks] [--pause SECONDS]
 """
 import os
 import statistics
@@ -48,10 +51,43 @@ def measure(ws):
     return out
 
 
+def clocks(args, ws, step, steps):
+    """Whether the slow steps are the GPU's clocks: load, a CUDA context, torch's own times."""
+    t = time.perf_counter()
+    while time.perf_counter() - t < 2.0:
+        rs = [fn() for fn in ws.values()]
+        xp.synchronize()
+        del rs
+    step("after 2 s of back-to-back work")
+    time.sleep(args.pause)
+    step(f"after another pause of {args.pause} s")
+    from _common import cuda_gpu, torch_cuda
+
+    torch = torch_cuda()
+    a = torch.rand(1 << 24, device="cuda")
+    gpu = cuda_gpu(lambda: torch.cuda.Event(enable_timing=True),
+                   torch.cuda.synchronize)
+    tw = {"exp_f32": lambda: [torch.exp(a)], "add_f32": lambda: [a + a], "sum_f32": lambda: [torch.sum(a)]}
+
+    def torch_step(label):
+        row = {"step": label, "wall": round(time.time(), 2)}
+        row["torch_gpu_us"] = {k: round(statistics.median([gpu(f) for _ in range(18)][3:]) * 1e6, 1)
+                               for k, f in tw.items()}
+        steps.append(row)
+
+    torch_step("torch, CUDA context just opened")
+    time.sleep(args.pause)
+    torch_step(f"torch after a pause of {args.pause} s")
+    step(f"ours after that pause, with a CUDA context open")
+    time.sleep(args.pause)
+    step(f"ours after a pause of {args.pause} s with a CUDA context open")
+
+
 def main():
     p = parser(__doc__, libs=None)
     p.add_argument("--stats", action="store_true")
     p.add_argument("--pause", type=float, default=20.0)
+    p.add_argument("--clocks", action="store_true")
     args = p.parse_args()
     n = 1 << (14 if args.quick else 24)
     ws = workloads(n)
@@ -63,7 +99,8 @@ def main():
 
     def step(label):
         before = xp.runtime_stats()
-        row = {"step": label, "t_s": round(time.perf_counter() - t0, 1), "gpu_us": measure(ws)}
+        row = {"step": label, "t_s": round(time.perf_counter() - t0, 1), "wall": round(time.time(), 2),
+               "gpu_us": measure(ws)}
         st = xp.runtime_stats()
         row["pipelines_created"] = st["pipelines_created"] - before["pipelines_created"]
         steps.append(row)
@@ -79,6 +116,8 @@ def main():
     for source in ("blob", "null"):
         dev.remake_pipelines(source)
         step(f"after the pause, remake {source}")
+    if args.clocks:
+        clocks(args, ws, step, steps)
     if args.stats:
         stats = res["stats"] = {}
         for name, fn in ws.items():

@@ -506,6 +506,8 @@ def run(libs, sizes, only=(), repeats=5, log=print, progress=None):
             row["bench_s"] = time.perf_counter() - t0
             res["rows"][wname][name] = row
             log(f"  {wname:24s} {_cell(row)}  [{row['bench_s']:.1f} s]")
+        if name == "ours":  # whether the GPU's clocks were held up (array_api_vulkan/_runtime/clocks.py)
+            res["meta"]["libraries"][name]["cuda_clock_hold"] = lib.xp.runtime_stats().get("cuda_clock_hold")
         try:
             lib.release()
         except Exception:

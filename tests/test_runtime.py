@@ -394,3 +394,66 @@ def test_unaligned_write_without_8bit_storage(dev, monkeypatch):
     a.host = None
     np.testing.assert_array_equal(dev.download(a, np.uint8, (10,), (1,), 0),
                                   [0, 1, 2, 200, 201, 202, 6, 7, 8, 9])
+
+
+class FakeCuda:
+    """libcuda's five entry points that clocks.hold() uses, over two devices with given UUIDs."""
+
+    def __init__(self, uuids):
+        self.uuids = uuids
+        self.retained = []
+
+    def cuInit(self, flags):
+        return 0
+
+    def cuDeviceGetCount(self, count):
+        count._obj.value = len(self.uuids)
+        return 0
+
+    def cuDeviceGet(self, dev, ordinal):
+        dev._obj.value = ordinal
+        return 0
+
+    def cuDeviceGetUuid_v2(self, buf, dev):
+        buf.raw = self.uuids[dev.value]
+        return 0
+
+    def cuDevicePrimaryCtxRetain(self, ctx, dev):
+        self.retained.append(dev.value)
+        return 0
+
+    def cuDevicePrimaryCtxRelease_v2(self, dev):
+        self.retained.remove(dev.value)
+        return 0
+
+
+def test_clock_hold_retains_the_primary_context_of_the_gpu_with_the_same_uuid(monkeypatch):
+    from array_api_vulkan._runtime import clocks
+
+    fake = FakeCuda([b"a" * 16, b"b" * 16])
+    monkeypatch.setattr(clocks, "_libcuda", lambda: fake)
+    monkeypatch.delenv(clocks.ENV, raising=False)
+    h100 = {"vendor_id": clocks.NVIDIA_VENDOR_ID, "name": "NVIDIA H100 80GB HBM3", "uuid": b"b" * 16}
+    assert clocks.hold(h100) == "held (CUDA device 1)" and fake.retained == [1]
+    clocks.release_all()
+    assert fake.retained == []
+    assert clocks.hold(dict(h100, uuid=b"c" * 16)) == "off (no CUDA device has this GPU's UUID)"
+    geforce = dict(h100, name="NVIDIA GeForce RTX 4090")
+    assert clocks.hold(geforce).startswith("off (GeForce")
+    monkeypatch.setenv(clocks.ENV, "1")
+    assert clocks.hold(geforce) == "held (CUDA device 1)"
+    clocks.release_all()
+    monkeypatch.setenv(clocks.ENV, "0")
+    assert clocks.hold(h100).startswith("off (") and fake.retained == []
+    monkeypatch.setenv(clocks.ENV, "auto")
+    assert clocks.hold(dict(h100, vendor_id=0x10005)) == "off (not an NVIDIA GPU)"
+    monkeypatch.setattr(clocks, "_libcuda", lambda: None)
+    assert clocks.hold(h100) == "off (no CUDA driver library)"
+
+
+def test_runtime_stats_say_whether_each_used_device_holds_its_clocks(dev):
+    dev.synchronize()
+    held = rt.runtime_stats()["cuda_clock_hold"]
+    assert held[repr(dev)] == dev.clock_hold
+    if dev.info["vendor_id"] != 0x10DE:
+        assert dev.clock_hold == "off (not an NVIDIA GPU)"

@@ -120,6 +120,7 @@ def runtime_stats():
     d["pool_bytes_reserved"] = reserved
     d["pool_bytes_in_use"] = in_use
     d["host_fallbacks"] = dict(stats.host_fallbacks)
+    d["cuda_clock_hold"] = {repr(dev): dev.clock_hold for dev in _devices or () if dev._core is not None}
     return d
 
 

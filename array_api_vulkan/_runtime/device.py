@@ -155,6 +155,7 @@ class Device:
             "device_local_bytes": info["device_local_bytes"],
         }
         self._core = None
+        self.clock_hold = "off (device not yet used)"
         self._bound_pool = None
         self._init_lock = threading.Lock()
 
@@ -184,9 +185,10 @@ class Device:
         return self._core
 
     def _create(self):
-        from . import _vkcore
+        from . import _vkcore, clocks
 
         core = _vkcore.Device(self.index)
+        self.clock_hold = clocks.hold(self.info)
         # Kernels reach memory by device address, so an arena is not bounded by a descriptor's
         # range; arenas double up to MAX_ARENA and a larger array gets a buffer of its own.
         max_arena = min(MAX_ARENA, core.max_buffer_bytes)
