@@ -14,6 +14,13 @@
 //   UCOUNT    out[k] = st[k + 1] - st[k]                   (uint32 -> index dtype)
 //   UINV      out[V[i]] = pos[i + 1] - 1                   (uint32 -> index dtype)
 //   SEARCH    binary search of x2[i] in x1 (through sorter), left or right   (T -> index dtype)
+// unique over a dense key range (bool and integers of at most 32 bits; no sort):
+//   URANGE    out[0] = min, out[1] = max of the keys (atomics; preset to ~0, 0)   (T -> uint32)
+//   UBINS     c[key - kmin] += 1 (w[1] = R bins, w[2] = kmin; shared bins where R fits)
+//   UZERO     out[i] = 0;  UPRESENT  f[i] = c[i] != 0                        (uint32)
+//   UDENSE    out[pos[i]] = the value of key kmin + i where c[i] != 0          (T -> T)
+//   UDCOUNT   out[pos[i]] = c[i] where c[i] != 0                (uint32 -> index dtype)
+//   UDINV     out[i] = pos[key(x[i]) - kmin]                          (T -> index dtype)
 // Keys: bool/unsigned as is; signed with the sign bit flipped; floats with -0 as +0, every NaN
 // as the largest key (last), negative ones inverted, positive ones with the sign bit set.
 // Descending: every key inverted (a stable sort of the inverted keys keeps equal keys in input
@@ -839,6 +846,76 @@ void search(uint i)
     ROut(p.addr[3]).v[i] = R_S(lo);
 }
 
+// ---- unique over a dense key range ------------------------------------------------------
+uint invocations() { return gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE; }
+
+// The min and max keys of x's N elements (w[0]; element offset w[6]): each invocation over a
+// grid stride, then the workgroup's tree, then one atomic each into addr[1][0..1].
+void unique_range()
+{
+    uint t = gl_LocalInvocationID.x, stride = invocations();
+    uint lo = 0xFFFFFFFFu, hi = 0u;
+    for (uint i = wg_index() * AVK_LOCAL_SIZE + t; i < p.w[0]; i += stride) {
+        uint k = key_of(load_t(p.addr[0], p.w[6] + i)).x;
+        lo = min(lo, k);
+        hi = max(hi, k);
+    }
+    s_a[t] = lo;
+    s_b[t] = hi;
+    barrier();
+    for (uint h = AVK_LOCAL_SIZE / 2u; h > 0u; h >>= 1u) {
+        if (t < h) {
+            s_a[t] = min(s_a[t], s_a[t + h]);
+            s_b[t] = max(s_b[t], s_b[t + h]);
+        }
+        barrier();
+    }
+    if (t == 0u) {
+        atomicMin(U32(p.addr[1]).v[0], s_a[0]);
+        atomicMax(U32(p.addr[1]).v[1], s_b[0]);
+    }
+}
+
+// Counts of each key of x in the R = w[1] bins from kmin = w[2] (addr[1], zeroed): in shared
+// memory where the bins fit (one global atomic per bin and workgroup after), else global.
+void unique_bins()
+{
+    uint t = gl_LocalInvocationID.x, stride = invocations(), R = p.w[1], kmin = p.w[2];
+    bool local = R <= SH_WORDS;
+    if (local) {
+        for (uint b = t; b < R; b += AVK_LOCAL_SIZE)
+            sh[b] = 0u;
+        barrier();
+    }
+    for (uint i = wg_index() * AVK_LOCAL_SIZE + t; i < p.w[0]; i += stride) {
+        uint b = key_of(load_t(p.addr[0], p.w[6] + i)).x - kmin;
+        if (local)
+            atomicAdd(sh[b], 1u);
+        else
+            atomicAdd(U32(p.addr[1]).v[b], 1u);
+    }
+    if (local) {
+        barrier();
+        for (uint b = t; b < R; b += AVK_LOCAL_SIZE)
+            if (sh[b] != 0u)
+                atomicAdd(U32(p.addr[1]).v[b], sh[b]);
+    }
+}
+
+// The T value whose key (key_of(v).x) is k: key_of's inverse for bool and integers of at most
+// 32 bits (signed keys are offset binary).
+T_S value_of_key(uint k)
+{
+#if T_K == K_INT && T_BITS == 32
+    return T_S(int(k ^ 0x80000000u));
+#elif T_K == K_INT
+    return T_S(int(k) - (1 << (T_BITS - 1)));
+#elif T_K == K_FLOAT || T_BITS == 64
+    return T_S(0);  // (no dense unique of these)
+#else
+    return T_S(k);
+#endif
+}
 
 void main()
 {
@@ -870,10 +947,32 @@ void main()
         radix_scatter();
         return;
     }
+    if (OP == OP_UNIQUE_RANGE) {
+        unique_range();
+        return;
+    }
+    if (OP == OP_UNIQUE_BINS) {
+        unique_bins();
+        return;
+    }
     uint i = avk_index();
     if (i >= p.w[0])
         return;
-    if (OP == OP_SORT_KEYS) {
+    if (OP == OP_UNIQUE_ZERO) {
+        U32(p.addr[0]).v[i] = 0u;
+    } else if (OP == OP_UNIQUE_PRESENT) {
+        U32(p.addr[1]).v[i] = U32(p.addr[0]).v[i] != 0u ? 1u : 0u;
+    } else if (OP == OP_UNIQUE_DENSE) {
+        if (U32(p.addr[0]).v[i] != 0u)
+            TOut(p.addr[2]).v[U32(p.addr[1]).v[i]] = value_of_key(p.w[2] + i);
+    } else if (OP == OP_UNIQUE_DENSE_COUNT) {
+        uint c = U32(p.addr[0]).v[i];
+        if (c != 0u)
+            ROut(p.addr[2]).v[U32(p.addr[1]).v[i]] = R_S(c);
+    } else if (OP == OP_UNIQUE_DENSE_INV) {
+        uint b = key_of(load_t(p.addr[0], p.w[6] + i)).x - p.w[2];
+        ROut(p.addr[2]).v[i] = R_S(U32(p.addr[1]).v[b]);
+    } else if (OP == OP_SORT_KEYS) {
         uvec2 k = key_of(load_t(p.addr[0], p.w[6] + i));
         if ((p.w[4] & F_DESC) != 0u)
             k = ~k;

@@ -312,6 +312,46 @@ def test_unique(dt):
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
+DENSE = [d for d in REAL if d._np.kind in "biu" and d._np.itemsize <= 4]
+
+
+@pytest.mark.parametrize("dt", DENSE, ids=[d.name for d in DENSE])
+def test_unique_by_counting_over_a_dense_range(dt, monkeypatch):
+    """unique_values / unique_counts / unique_inverse of bool and integers of at most 32 bits
+    whose keys span no more than the element count count the keys in bins, with no radix pass:
+    numpy's answers for views, range ends, shared bins (a range of at most 4096) and global
+    ones; a wider range still sorts."""
+    monkeypatch.setattr(_sort, "DENSE_MIN_N", 64)
+    radix = []
+    real = _sort._radix
+    monkeypatch.setattr(_sort, "_radix", lambda *a, **k: radix.append(1) or real(*a, **k))
+    rng = np.random.default_rng(9)
+    k = dt._np.kind
+    lo, hi = (0, 1) if k == "b" else (int(np.iinfo(dt._np).min), int(np.iinfo(dt._np).max))
+    xp.reset_runtime_stats()
+    cases = [((600,), lo, lo + 6, None), ((600,), hi - 6, hi, None),
+             ((30, 40), max(lo, -3), min(hi, 4), lambda a: a[::-2, 1::3]),
+             ((20000,), max(lo, -2500), min(hi, 2500), None)]  # (the last: global bins where wide)
+    for shape, a, b, view in cases:
+        h = rng.integers(a, b, shape, endpoint=True).astype(dt._np)
+        x = dev(h)
+        if view is not None:
+            h, x = view(h), view(x)
+        v, _, inv, c = _unique_ref(h)
+        same(xp.unique_values(x), v)
+        rc = xp.unique_counts(x)
+        same(rc.values, v)
+        same(rc.counts, c)
+        ri = xp.unique_inverse(x)
+        same(ri.values, v)
+        same(ri.inverse_indices, inv.reshape(h.shape))
+    assert radix == [] and xp.runtime_stats()["host_fallbacks"] == {}
+    if dt._np.itemsize >= 2:
+        h = rng.integers(lo, hi, 1000, endpoint=True).astype(dt._np)  # (range wider than 1000)
+        same(xp.unique_values(dev(h)), np.unique(h))
+        assert radix
+
+
 def test_unique_nan_zero():
     for dt in REAL:
         if dt._np.kind != "f":

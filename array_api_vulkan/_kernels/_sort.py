@@ -60,6 +60,14 @@ ONESWEEP_CPU = False
 # Rows of at most 256 x ROW_KPT elements are sorted a workgroup per row in shared memory
 # (sort_rows, one dispatch); 0: never.
 ROW_KPT = 16
+# unique of bool and integers of at most 32 bits, of at least DENSE_MIN_N elements, counts keys
+# in bins over their range where it is at most DENSE_MAX_RANGE and at most the element count
+# (a min/max pass and its read back first), without sorting: labels and category codes, as
+# scikit-learn's unique_values(y), take it. DENSE_GROUPS(_CPU) workgroups stride over the input.
+DENSE_MIN_N = 1 << 15
+DENSE_MAX_RANGE = 1 << 22
+DENSE_GROUPS = 1024
+DENSE_GROUPS_CPU = 16
 BITS = 8
 BINS = 256
 GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words, 16 tile tickets
@@ -447,6 +455,10 @@ def unique(x, values, index, inverse, counts, index_dtype):
     cst = _launch._c_strides(x._shape)
     if not all(s == c for s, c, m in zip(x._strides, cst, x._shape) if m != 1):
         flat = _launch.contiguous(x)
+    if not index and N >= DENSE_MIN_N and tc in table._DENSE:
+        dense = _unique_dense(flat, N, x._shape, inverse, counts, index_dtype)
+        if dense is not None:
+            return dense
     flat = _launch.result_type._new(flat._alloc, x._dtype, (1, N), (N, 1), flat._offset)
     r = _radix(flat, 1, N, False, ("values", "perm") if index or inverse else ("values",),
                index_dtype)
@@ -476,6 +488,52 @@ def unique(x, values, index, inverse, counts, index_dtype):
         _launch1(dev, u32_s, "unique_start", N, {1: U}, [f, pos], [st])
         o = dev.alloc(U * index_dtype.itemsize)
         _launch1(dev, idx_s, "unique_count", U, {}, [st], [o])
+        outs.append(_launch.result_type._new(o, index_dtype, (U,)))
+    return tuple(outs)
+
+
+def _unique_dense(flat, N, shape, inverse, counts, index_dtype):
+    """unique of the N contiguous elements of flat (bool or an integer of at most 32 bits) by
+    counting each key in bins over the keys' range, without a sort: (values, [inverse],
+    [counts]), or None where the range is too wide (two reads back: the range, the count)."""
+    dev = flat._alloc.device
+    tc, ic = _code(flat._dtype), _code(index_dtype)
+    shaders = [_variant("unique_range", tc, "I", dev), _variant("unique_zero", "I", "I", dev),
+               _variant("unique_dense", tc, tc, dev), _variant("unique_dense_inv", tc, ic, dev),
+               _variant("unique_dense_count", "I", ic, dev)]
+    if any(v is None for v in shaders):
+        return None
+    keys_s, u32_s, vals_s, inv_s, cnt_s = shaders
+    groups = min(-(-N // (LOCAL * 8)), DENSE_GROUPS_CPU if dev.kind == "cpu" else DENSE_GROUPS)
+    x, off = flat._alloc, flat._offset
+    rng = dev.alloc(8)
+    dev.write(rng, np.array([0xFFFFFFFF, 0], np.uint32))
+    dev.launch(keys_s, [CODES["unique_range"]], [x, rng], [False, True],
+               _push({0: N, 6: off}, [x, rng]), groups=(groups, 1, 1))
+    lo, hi = (int(v) for v in dev.download_bytes(rng, 0, 8).view(np.uint32))
+    R = hi - lo + 1
+    if R > min(DENSE_MAX_RANGE, N):
+        return None
+    c = dev.alloc(R * 4)
+    _launch1(dev, u32_s, "unique_zero", R, {}, [], [c])
+    dev.launch(keys_s, [CODES["unique_bins"]], [x, c], [False, True],
+               _push({0: N, 1: R, 2: lo, 6: off}, [x, c]), groups=(groups, 1, 1))
+    f, pos = dev.alloc(R * 4), dev.alloc((R + 1) * 4)
+    _launch1(dev, u32_s, "unique_present", R, {}, [c], [f])
+    from ._reduce import exclusive_scan_u32
+
+    exclusive_scan_u32(dev, f, pos, R)
+    U = int(dev.download_bytes(pos, R * 4, 4).view(np.uint32)[0])
+    vals = dev.alloc(U * flat._dtype.itemsize)
+    _launch1(dev, vals_s, "unique_dense", R, {2: lo}, [c, pos], [vals])
+    outs = [_launch.result_type._new(vals, flat._dtype, (U,))]
+    if inverse:
+        o = dev.alloc(N * index_dtype.itemsize)
+        _launch1(dev, inv_s, "unique_dense_inv", N, {2: lo, 6: off}, [x, pos], [o])
+        outs.append(_launch.result_type._new(o, index_dtype, shape))
+    if counts:
+        o = dev.alloc(U * index_dtype.itemsize)
+        _launch1(dev, cnt_s, "unique_dense_count", R, {}, [c, pos], [o])
         outs.append(_launch.result_type._new(o, index_dtype, (U,)))
     return tuple(outs)
 

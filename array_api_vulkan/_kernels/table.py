@@ -161,6 +161,18 @@ for _r in "li":
     _ROWS.append(("unique_count", "sort", ("I->" + _r,)))
     _ROWS.append(("unique_inverse", "sort", ("I->" + _r,)))
     _ROWS.append(("sort_search", "sort", _to(_SORTABLE, 1, _r)))
+# unique of bool and integers of at most 32 bits over a dense key range (no sort): the range
+# (min and max keys) T -> I, per-key counts T -> I, zeroing and present flags I -> I, the
+# values from the keys T -> T, the counts and the inverse to the index dtype
+_DENSE = "?bhiBHI"
+_ROWS.append(("unique_range", "sort", _to(_DENSE, 1, "I")))
+_ROWS.append(("unique_bins", "sort", _to(_DENSE, 1, "I")))
+_ROWS.append(("unique_zero", "sort", ("I->I",)))
+_ROWS.append(("unique_present", "sort", ("I->I",)))
+_ROWS.append(("unique_dense", "sort", _same(_DENSE, 1)))
+for _r in "li":
+    _ROWS.append(("unique_dense_count", "sort", ("I->" + _r,)))
+    _ROWS.append(("unique_dense_inv", "sort", _to(_DENSE, 1, _r)))
 del _r
 
 # -- matmul: matrix products (glsl/matmul.comp), accumulating in the dtype itself ------------
