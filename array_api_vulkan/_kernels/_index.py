@@ -171,11 +171,20 @@ def _offsets(shader, mask, n):
 
 
 def _value_shader(x):
-    from .variants import compact_value_name
-
     dev = x._alloc.device
-    return _launch.subgroup_variant(_launch.named(compact_value_name(x._dtype.itemsize * 8), dev),
-                                    dev)
+    # (asked two or three times by every mask index: cached per width, device and subgroup
+    # switch, which the tests flip on a live device)
+    key = (x._dtype.itemsize, dev, _launch.features(dev), _launch.USE_SUBGROUPS)
+    name = _value_shaders.get(key, False)
+    if name is False:
+        from .variants import compact_value_name
+
+        name = _value_shaders[key] = _launch.subgroup_variant(
+            _launch.named(compact_value_name(x._dtype.itemsize * 8), dev), dev)
+    return name
+
+
+_value_shaders = {}
 
 
 def _strided_ok(x, n, xoff, xs, d=1, rs=0):
@@ -209,8 +218,13 @@ def supports_compact_values(x, n, xoff, xs, d=1, rs=0):
 
 
 def _chunks_ok(n, dev):
-    return (_launch.variant("scan", "I", "I", None, dev) is not None
-            and (n == 0 or _compact_chunks(n, dev)[1] <= 65535))
+    scan = _scan_ok.get(dev)
+    if scan is None:
+        scan = _scan_ok[dev] = _launch.variant("scan", "I", "I", None, dev) is not None
+    return scan and (n == 0 or _compact_chunks(n, dev)[1] <= 65535)
+
+
+_scan_ok = {}
 
 
 def compact(mask, shape, index_dtype):
