@@ -17,8 +17,8 @@
 # kernels changed without one (their defaults then come from these numbers). TUNE_NAMES="reduce sort"
 # limits it to those scripts; SKIP_DIAG=1 skips the latency diagnostic (to split it over two calls).
 # TUNE_PREPASS=1 runs each tuning script once first (its output kept as tune_<name>_first.json),
-# so that the measured run makes its pipelines from the cache: a setting whose pipelines the
-# process compiles itself would otherwise run slower than the defaults' (docs/kernels.md).
+# so that the measured run makes its pipelines from the cache (run 12 blamed compiles for slow
+# settings; run 13 found the GPU's clocks, which the runtime now holds up: docs/benchmarks.md).
 # REMAKE=only runs benchmarks/diag_remake.py twice with fresh cache directories (cold, then
 # warm, with the driver's statistics) into $out/remake_{cold,warm}.json: the cold-pipeline
 # effect of run 12 (REMAKE_ARGS passes options, e.g. "--quick --pause 1" for a smoke test).
@@ -30,10 +30,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > 
 git log -1 --format='%H %s' > "$out/commit.txt" 2>/dev/null
 run_suite() {
   if [ -n "${SUITE_PREPASS:-}" ]; then
-    # A process whose pipelines the driver compiles runs our ALU-heavy kernels 2-5x slower on
-    # the H100 than a later one making them from the saved cache (docs/benchmarks.md, run 12):
-    # one pass of ours through every workload first fills the caches, so that the suite measures
-    # a warm process; the pre-pass's own report (a cold process) is kept beside it.
+    # One pass of ours through every workload first fills the pipeline caches, so that the suite
+    # measures a warm process (run 12's 2-5x "cold process" was the GPU clocking down while
+    # pipelines compiled: run 13, now held up by the runtime); the pre-pass's report is kept.
     timeout "${SUITE_PREPASS_TIMEOUT:-240}" python3 benchmarks/suite.py --libs ours --repeats 1 \
       --out "$out/suite_prepass" > "$out/suite_prepass.log" 2>&1
     echo "prepass exit $?" >> "$out/suite_prepass.log"
