@@ -181,6 +181,33 @@ def test_mask_and_nonzero(dt):
 
 
 
+def test_masks_at_every_byte_offset():
+    """Compaction reads a mask four bytes a load where it is word-aligned and byte by byte
+    where not: masks that are views at byte offsets 0 to 4, of lengths with a tail and of many
+    chunks, with bytes other than 0 and 1 set, give numpy's nonzero, x[m], x[m] = v and
+    x[m] = values."""
+    rng = np.random.default_rng(11)
+    n_max = 100_003
+    raw = (rng.random(n_max + 8) < 0.4).astype(np.uint8) * rng.integers(1, 256, n_max + 8).astype(np.uint8)
+    base = dev(raw.view(bool))
+    for n in (4, 4099, 100_003):
+        h = rng.standard_normal(n).astype(np.float32)
+        for off in range(5):
+            m, hm = base[off:off + n], raw[off:off + n] != 0
+            assert m._offset == off
+            same(xp.nonzero(m)[0], np.nonzero(hm)[0].astype(DEFAULT_INDEX))
+            x = dev(h)
+            same(x[m], h[hm])
+            want = h.copy()
+            want[hm] = 7.0
+            x[m] = 7.0
+            same(x, want)
+            src = rng.standard_normal(int(hm.sum())).astype(np.float32)
+            want[hm] = src
+            x[m] = dev(src)
+            same(x, want)
+
+
 @pytest.mark.parametrize("dt", DTYPES, ids=IDS)
 def test_setitem(dt):
     rng = np.random.default_rng(6)
