@@ -53,6 +53,17 @@ layout(buffer_reference, std430, buffer_reference_align = E_ALIGN) restrict buff
 
 shared uint sh[AVK_LOCAL_SIZE];
 shared uint sg_bad;
+// A tile's outputs in rank order (flat indices of nonzero; single values of x[mask]), written
+// out coalesced after the tile: each invocation's own writes land a few elements apart, so
+// every store would touch its own 32-byte sector.
+#if defined(I_S)
+#define STAGE I_S
+#elif defined(E_S) && E_ALIGN <= 8
+#define STAGE E_S
+#endif
+#ifdef STAGE
+shared STAGE stage[TILE];
+#endif
 
 // Whether subgroups are consecutive runs of the local invocation index (uniform).
 bool use_subgroups()
@@ -223,6 +234,13 @@ void main()
     }
     bool sg = use_subgroups();
     uint run = U32(p.addr[2]).v[g];
+#ifdef STAGE
+#ifdef I_S
+    bool staged = MODE == MODE_INDEX && p.w[6] == 1u;
+#else
+    bool staged = MODE == MODE_VALUE && p.w[9] == 1u;
+#endif
+#endif
     for (uint base = start; base < end; base += TILE) {
         uint first = base + t * ITEMS;
         uint bits = 0u;
@@ -238,6 +256,28 @@ void main()
         }
         uint total;
         uint pos = run + wg_exclusive(uint(bitCount(bits)), sg, total);
+#ifdef STAGE
+        if (staged) {
+            while (bits != 0u) {
+                uint k = findLSB(bits);
+                bits &= bits - 1u;
+#ifdef I_S
+                stage[pos - run] = I_S(first + k);
+#else
+                stage[pos - run] = Elems(p.addr[3]).v[p.w[5] + (first + k) * p.w[6]];
+#endif
+                pos++;
+            }
+            barrier();
+            for (uint j = t; j < total; j += AVK_LOCAL_SIZE) {
+#ifdef I_S
+                Out(p.addr[0]).v[run + j] = stage[j];
+#else
+                Elems(p.addr[0]).v[run + j] = stage[j];
+#endif
+            }
+        }
+#endif
         while (bits != 0u) {
             uint k = findLSB(bits);
             bits &= bits - 1u;
