@@ -21,6 +21,7 @@ struct Slot
     bool queued = false, submitted = false;
     std::string error;
     uint64_t submit_ns = 0; // how long its vkQueueSubmit took
+    uint64_t value = 0;     // the timeline value its submission signals (with a timeline)
 };
 
 // What batches share with their device. Outlives every batch (held by shared_ptr).
@@ -37,6 +38,10 @@ struct Submitter
     // How long a wait polls the fence before blocking in vkWaitForFences: a blocking wait
     // wakes on an interrupt, which on the H200 host cost hundreds of microseconds.
     uint64_t spin_ns = 1000000;
+    // With ARRAY_API_VULKAN_TIMELINE=1: every submission signals the next value of this
+    // timeline semaphore instead of its slot's fence, and waits poll the counter.
+    vk::Semaphore timeline;
+    uint64_t timeline_next = 0; // (under queue_lock: values are taken in submission order)
     std::mutex lock; // the free list: batches finish with the GIL released
 
     // Submissions the recorder does not wait for go through a worker thread, so that the
@@ -58,13 +63,21 @@ struct Submitter
             queue_cv.notify_all();
             worker.join();
         }
+        if (timeline)
+            device->destroySemaphore(timeline);
     }
-    static void queue_submit(vk::Queue& q, Slot* s)
+    void queue_submit(vk::Queue& q, Slot* s)
     {
         vk::SubmitInfo info(0, nullptr, nullptr, 1, &s->cb);
+        vk::TimelineSemaphoreSubmitInfo values(0, nullptr, 1, &s->value);
+        if (timeline) {
+            info.signalSemaphoreCount = 1;
+            info.pSignalSemaphores = &timeline;
+            info.pNext = &values;
+        }
         auto t0 = std::chrono::steady_clock::now();
         try {
-            q.submit(1, &info, s->fence);
+            q.submit(1, &info, timeline ? vk::Fence() : s->fence);
         } catch (const std::exception& e) {
             s->error = e.what();
         }
@@ -76,6 +89,7 @@ struct Submitter
     void submit_now(Slot* s)
     {
         std::unique_lock<std::mutex> lk(queue_lock);
+        s->value = ++timeline_next;
         std::deque<Slot*> earlier;
         earlier.swap(pending);
         // Taken while holding queue_lock, as the worker does: waits for its submit in progress.
@@ -98,6 +112,7 @@ struct Submitter
         std::lock_guard<std::mutex> guard(queue_lock);
         if (!worker.joinable())
             worker = std::thread([this] { run(); });
+        s->value = ++timeline_next;
         s->queued = true;
         pending.push_back(s);
         queue_cv.notify_one();
@@ -266,6 +281,8 @@ class Batch
             if (!mSlot->submitted)
                 return false;
         }
+        if (mSub->timeline)
+            return mSub->device->getSemaphoreCounterValue(mSub->timeline) >= mSlot->value;
         return mSub->device->getFenceStatus(mSlot->fence) == vk::Result::eSuccess;
     }
     void wait()
@@ -291,13 +308,28 @@ class Batch
         VkDevice vkdev = (VkDevice)dev;
         VkFence fence = (VkFence)mSlot->fence;
         auto t0 = std::chrono::steady_clock::now();
-        VkResult r = vkGetFenceStatus(vkdev, fence);
-        while (r == VK_NOT_READY &&
-               (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-                   .count() < mSub->spin_ns)
+        auto spun = [&] {
+            return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+                     .count() >= mSub->spin_ns;
+        };
+        VkResult r;
+        if (mSub->timeline) {
+            VkSemaphore sem = (VkSemaphore)mSub->timeline;
+            uint64_t v = 0;
+            r = vkGetSemaphoreCounterValue(vkdev, sem, &v);
+            while (r == VK_SUCCESS && v < mSlot->value && !spun())
+                r = vkGetSemaphoreCounterValue(vkdev, sem, &v);
+            if (r == VK_SUCCESS && v < mSlot->value) {
+                VkSemaphoreWaitInfo wi{ VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, nullptr, 0, 1, &sem, &mSlot->value };
+                r = vkWaitSemaphores(vkdev, &wi, UINT64_MAX);
+            }
+        } else {
             r = vkGetFenceStatus(vkdev, fence);
-        if (r == VK_NOT_READY)
-            r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);
+            while (r == VK_NOT_READY && !spun())
+                r = vkGetFenceStatus(vkdev, fence);
+            if (r == VK_NOT_READY)
+                r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);
+        }
         if (r != VK_SUCCESS)
             vk::throwResultException(vk::Result(r), "waiting for a batch");
         mWaitNs = (double)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
@@ -314,7 +346,8 @@ class Batch
     }
     void recycle()
     {
-        mSub->device->resetFences(1, &mSlot->fence);
+        if (!mSub->timeline)
+            mSub->device->resetFences(1, &mSlot->fence);
         std::lock_guard<std::mutex> guard(mSub->lock);
         mSub->free.push_back(mSlot);
         mSlot = nullptr;

@@ -246,6 +246,20 @@ Device::Device(uint32_t index)
     pexec.pipelineExecutableInfo = true;
     if (exec_stats)
         bda.pNext = &pexec;
+    // Batches signal a timeline semaphore and waits poll its counter, with
+    // ARRAY_API_VULKAN_TIMELINE=1 (else a fence each; docs/design.md, batching).
+    bool timeline = false;
+    if (const char* tl = std::getenv("ARRAY_API_VULKAN_TIMELINE"))
+        timeline = std::string(tl) == "1" &&
+                   mPhysical->getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceTimelineSemaphoreFeatures>()
+                     .get<vk::PhysicalDeviceTimelineSemaphoreFeatures>()
+                     .timelineSemaphore;
+    vk::PhysicalDeviceTimelineSemaphoreFeatures tsem;
+    tsem.timelineSemaphore = true;
+    if (timeline) {
+        tsem.pNext = bda.pNext;
+        bda.pNext = &tsem;
+    }
 
     vk::DeviceCreateInfo info({}, 1, &queue_info, 0, nullptr, (uint32_t)enabled_exts.size(), enabled_exts.data(),
                               &core);
@@ -268,6 +282,10 @@ Device::Device(uint32_t index)
     mSub->queue = mQueue;
     mSub->pool =
       mDevice->createCommandPool(vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, mFamily));
+    if (timeline) {
+        vk::SemaphoreTypeCreateInfo type(vk::SemaphoreType::eTimeline, 0);
+        mSub->timeline = mDevice->createSemaphore(vk::SemaphoreCreateInfo({}, &type));
+    }
     uint32_t bits = families[mFamily].timestampValidBits;
     mSub->timestamps = bits > 0 && props.limits.timestampPeriod > 0;
     mSub->timestamp_ns = props.limits.timestampPeriod;
@@ -286,6 +304,12 @@ bool
 Device::timestamps() const
 {
     return mSub->timestamps;
+}
+
+bool
+Device::timeline() const
+{
+    return bool(mSub->timeline);
 }
 
 std::shared_ptr<Buffer>

@@ -56,6 +56,8 @@ class Device
     const std::shared_ptr<vk::Device>& device() const { return mDevice; }
     const vk::PhysicalDevice& physical() const { return *mPhysical; }
     bool timestamps() const;
+    // Whether batches signal a timeline semaphore rather than fences (ARRAY_API_VULKAN_TIMELINE).
+    bool timeline() const;
     py::dict features() const;
     const Features& feature_set() const { return mFeatures; }
     uint64_t max_buffer_bytes() const { return mMaxBuffer; }

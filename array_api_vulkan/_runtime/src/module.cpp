@@ -235,6 +235,7 @@ PYBIND11_MODULE(_vkcore, m)
       .def("create_buffer", &Device::create_buffer, py::arg("nbytes"), py::arg("host") = false,
            py::arg("cached") = true)
       .def_property_readonly("timestamps", &Device::timestamps)
+      .def_property_readonly("timeline", &Device::timeline)
       .def_property_readonly("max_buffer_bytes", &Device::max_buffer_bytes)
       .def("features", &Device::features)
       .def("pipeline_cache_data", [](Device& d) { return d.pipelines().data(); })
