@@ -333,13 +333,18 @@ void radix_ghist()
         sh[j] = 0u;
     barrier();
     bool agg = GH_AGG != 0u && use_ballot();
-    // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
-    if ((p.w[4] & F_ONESWEEP) != 0u && wg < G)
-        U32(p.addr[6]).v[wg * BINS + t] = 0u;
     bool dyn = (p.w[4] & F_DYNPAY) != 0u;
+    // Each workgroup takes tiles wg, wg + groups, ... (fewer workgroups than tiles: each
+    // flushes its bins by global atomics, and 8192 workgroups' flushes of 1024 bins each
+    // contended on the same 1024 words)
+    uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
+    for (uint tile = wg; tile < G; tile += groups)
     for (uint k = 0u; k < KPT; ++k) {
-        uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
-        bool valid = wg < G && i < N;
+        // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
+        if (k == 0u && (p.w[4] & F_ONESWEEP) != 0u)
+            U32(p.addr[6]).v[tile * BINS + t] = 0u;
+        uint i = tile * TILE + k * AVK_LOCAL_SIZE + t;
+        bool valid = i < N;
         if (dyn && valid && key_loses(U32(p.addr[0]).v[p.w[6] + i]))
             atomicOr(U32(p.addr[7]).v[GH_PAYLOAD], 1u);
         uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);

@@ -221,6 +221,33 @@ def test_cpu_devices_take_the_two_pass_scatter():
     same(r, np.argsort(h, kind="stable"))
 
 
+@pytest.mark.parametrize("onesweep", [True, False], ids=["onesweep", "twopass"])
+def test_histogram_workgroups_take_several_tiles_each(onesweep, monkeypatch):
+    """The all-pass histogram runs fewer workgroups than tiles, each over every groups-th tile
+    (and zeroing the single sweep's status rows of its tiles): 3 workgroups over about 25 tiles
+    sort and argsort float32 (payload, NaNs, descending) and int32 as numpy does."""
+    monkeypatch.setattr(_sort, "GHIST_GROUPS", 3)
+    monkeypatch.setattr(_sort, "GHIST_GROUPS_CPU", 3)
+    monkeypatch.setattr(_sort, "ONESWEEP", onesweep)
+    monkeypatch.setattr(_sort, "ONESWEEP_CPU", onesweep)
+    rng = np.random.default_rng(21)
+    h = rng.standard_normal(100_003).astype(np.float32)
+    h[::97] = np.nan
+    h[::89] = -0.0
+    x = dev(h)
+    same(xp.sort(x), np.sort(h))
+    same(xp.argsort(x), np.argsort(h, kind="stable"))
+    same(xp.sort(x, descending=True), _desc(h))
+    hi = rng.integers(-(1 << 31), 1 << 31, 100_003, dtype=np.int64).astype(np.int32)
+    same(xp.sort(dev(hi)), np.sort(hi))
+    same(xp.argsort(dev(hi)), np.argsort(hi, kind="stable"))
+
+
+def _desc(h):
+    """h sorted descending as the standard orders it (NaNs first)."""
+    return np.concatenate([h[np.isnan(h)], np.sort(h[~np.isnan(h)])[::-1]])
+
+
 def _f32(*bits):
     return np.array(bits, np.uint32).view(np.float32)
 

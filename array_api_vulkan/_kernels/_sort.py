@@ -68,6 +68,9 @@ DENSE_MIN_N = 1 << 15
 DENSE_MAX_RANGE = 1 << 22
 DENSE_GROUPS = 1024
 DENSE_GROUPS_CPU = 16
+# The all-pass histogram's workgroups (each over several tiles; at most the tile count).
+GHIST_GROUPS = 1024
+GHIST_GROUPS_CPU = 64
 BITS = 8
 BINS = 256
 GH_WORDS = 3072  # 12 passes x 256 bins (glsl/sort.comp), then 16 info words, 16 tile tickets
@@ -237,7 +240,8 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
                      spec=[CODES[op]] + spec[1:])
 
     steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
-    steps.append(radix_step("sort_ghist", 0, _groups(G),
+    ghist_groups = GHIST_GROUPS_CPU if getattr(dev, "kind", "cpu") == "cpu" else GHIST_GROUPS
+    steps.append(radix_step("sort_ghist", 0, _groups(min(G, ghist_groups)),
                             [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
                              (TMP, HIST, True, 6, None), ghb]))
     steps.append(radix_step("sort_info", 0, (1, 1, 1), [ghb]))
@@ -323,7 +327,7 @@ def _kpt(dev):
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, _kpt(dev), USE_BALLOT,
-           USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP, ONESWEEP_CPU)
+           USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP, ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
