@@ -381,21 +381,6 @@ def test_vkfft_settings_from_environment(monkeypatch):
         xp.fft.fft(xp.asarray(rng_c((3, 66), dt)))
 
 
-def test_vkfft_settings_default_by_vendor(monkeypatch):
-    """Unset, the settings are the device vendor's (NVIDIA: coalescedMemory=64); set, even to
-    nothing, the variable wins."""
-
-    class Dev:
-        info = {"vendor_id": 0x10DE}
-
-    monkeypatch.delenv("ARRAY_API_VULKAN_VKFFT_CONFIG", raising=False)
-    assert _fft.knobs(Dev()) == "coalescedMemory=64"
-    assert _fft.knobs(xp.asarray(0.0)._alloc.device) == _fft.VENDOR_KNOBS.get(
-        xp.asarray(0.0)._alloc.device.info["vendor_id"], "")
-    monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "")
-    assert _fft.knobs(Dev()) == ""
-
-
 def test_past_the_reach_falls_back(monkeypatch):
     # Arrays larger than what a descriptor reaches (max_storage_buffer_range: 128 MiB on
     # lavapipe) are not native: supports_fft says so and the host path, counted, computes them.

@@ -143,23 +143,13 @@ def _disk_save(layout, binary):
         pass  # a read-only or full cache directory costs compile time, nothing else
 
 
-# VkFFT settings where ARRAY_API_VULKAN_VKFFT_CONFIG is unset, by vendor (fft.cpp has the same
-# table): on the H100 (run 13, benchmarks/tune_fft.py warm) coalescedMemory=64 made fft c64 2^24
-# 397 us against 429 with VkFFT's own choice, and was best on every case it changed.
-VENDOR_KNOBS = {0x10DE: "coalescedMemory=64"}
-
-
-def knobs(dev=None):
+def knobs():
     """VkFFT's performance settings from ARRAY_API_VULKAN_VKFFT_CONFIG ("name=value,..."; the
-    names: fft.cpp's apply_knobs), else the device vendor's (VENDOR_KNOBS), normalised; "" for
-    VkFFT's own choice for the device. Read when a plan is made, so plans and saved kernels are
-    keyed by it."""
+    names: fft.cpp's apply_knobs), normalised; "" for VkFFT's own choice for the device. Read when
+    a plan is made, so plans and saved kernels are keyed by it."""
     import os
 
-    raw = os.environ.get("ARRAY_API_VULKAN_VKFFT_CONFIG")
-    if raw is None:
-        info = getattr(dev, "info", None) or {}
-        raw = VENDOR_KNOBS.get(info.get("vendor_id"), "")
+    raw = os.environ.get("ARRAY_API_VULKAN_VKFFT_CONFIG", "")
     return ",".join(sorted(p.strip() for p in raw.split(",") if p.strip()))
 
 
@@ -172,7 +162,7 @@ def _plan(dev, dims, batch, dbl, kind, inverse, src, dst, normalize=False, omit=
     """The cached plan for this layout on src's and dst's arena buffers, or None. kind "c2c" runs
     in place, "c2c_out" from src into dst; normalize (inverse only): VkFFT scales by the
     transformed lengths' product; omit: _OMIT flags."""
-    layout = (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(dev), omit)
+    layout = (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(), omit)
     if layout in _failed:
         return None
     key = layout + (src.arena.serial, dst.arena.serial)

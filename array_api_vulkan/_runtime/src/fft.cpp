@@ -229,12 +229,11 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     if (kind == C2C && mIn != mOut)
         throw std::invalid_argument("FFTPlan: a C2C plan runs in place (in must be out)");
     kind = mKind;
+    const char* env = std::getenv("ARRAY_API_VULKAN_VKFFT_CONFIG");
+    std::string knobs = env ? env : "";
     ensure_compiler();
 
     Device& core = mRec->core();
-    // Unset: the vendor's settings, as the kernels layer keys plans (_fft.VENDOR_KNOBS).
-    const char* env = std::getenv("ARRAY_API_VULKAN_VKFFT_CONFIG");
-    std::string knobs = env ? env : (core.physical().getProperties().vendorID == 0x10DE ? "coalescedMemory=64" : "");
     FFTApp& a = *mApp;
     a.physical = (VkPhysicalDevice)core.physical();
     a.device = (VkDevice)*core.device();
