@@ -52,7 +52,7 @@ UNROLL = True
 
 
 def _unroll(dev):
-    return UNROLL and getattr(dev, "kind", "cpu") != "cpu"
+    return UNROLL and not _launch.on_cpu(dev)
 
 ENV = "ARRAY_API_VULKAN_FUSION"
 # Results smaller than this are not held: a small op's cost is the host's (holding one is Python,

@@ -193,6 +193,12 @@ def device_supports(dev, code):
     return True
 
 
+def on_cpu(dev):
+    """Whether dev is a CPU implementation (lavapipe), where kernels choose CPU settings; a
+    device without a kind (a test's stand-in) counts as one."""
+    return getattr(dev, "kind", "cpu") == "cpu"
+
+
 def features(dev):
     """The device's dtype flags, part of every cached answer's key (a test may switch one off
     on a live device, as test_namespace's device without float64 does)."""

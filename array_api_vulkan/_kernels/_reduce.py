@@ -156,7 +156,7 @@ def _choose_mode(n, rows, r1, rs1, is_):
 
 
 def _targets(dev):
-    if getattr(dev, "kind", "cpu") == "cpu":
+    if _launch.on_cpu(dev):
         return TARGET_GROUPS, TARGET_THREADS
     return TARGET_GROUPS_GPU, TARGET_THREADS_GPU
 
@@ -268,7 +268,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     if aux is not None:
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
-    spec = [CODES[op], SG_TREE, COMPENSATE, LOADS_CPU if getattr(b.dev, "kind", "cpu") == "cpu" else LOADS_GPU]
+    spec = [CODES[op], SG_TREE, COMPENSATE, LOADS_CPU if _launch.on_cpu(b.dev) else LOADS_GPU]
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
@@ -497,7 +497,7 @@ def _scan_stage(dev):
     (lavapipe), where that costs twice the time and coalesces nothing."""
     if SCAN_STAGE is not None:
         return SCAN_STAGE
-    return 0 if dev.kind == "cpu" else 1
+    return 0 if _launch.on_cpu(dev) else 1
 
 
 def _scan_mode(n, rows, r1, rs1):
@@ -507,7 +507,7 @@ def _scan_mode(n, rows, r1, rs1):
 
 
 def scan_target_groups(dev):
-    return SCAN_TARGET_GROUPS_CPU if dev.kind == "cpu" else SCAN_TARGET_GROUPS
+    return SCAN_TARGET_GROUPS_CPU if _launch.on_cpu(dev) else SCAN_TARGET_GROUPS
 
 
 def _scan_chunks(n, rows, itemsize, target):

@@ -216,7 +216,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     K0, K1, V0, V1, HIST, GH = range(6)
     kbytes = N * kw * 4 if (PK > 1 or not raw) else 16
     vbytes = max(N * pw * 4, 16)
-    onesweep = ONESWEEP and N < ONESWEEP_MAX and (ONESWEEP_CPU or getattr(dev, "kind", "cpu") != "cpu")
+    onesweep = ONESWEEP and N < ONESWEEP_MAX and (ONESWEEP_CPU or not _launch.on_cpu(dev))
     # HIST: the tile histograms (digit-major), or the single sweep's two status buffers
     temps = [kbytes, kbytes if PK > 1 else 16, vbytes, vbytes, BINS * G * 4 * (2 if onesweep else 1),
              (GH_WORDS + 32) * 4]
@@ -240,7 +240,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
                      spec=[CODES[op]] + spec[1:])
 
     steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
-    ghist_groups = GHIST_GROUPS_CPU if getattr(dev, "kind", "cpu") == "cpu" else GHIST_GROUPS
+    ghist_groups = GHIST_GROUPS_CPU if _launch.on_cpu(dev) else GHIST_GROUPS
     steps.append(radix_step("sort_ghist", 0, _groups(min(G, ghist_groups)),
                             [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
                              (TMP, HIST, True, 6, None), ghb]))
@@ -321,7 +321,7 @@ def _rows_view(x, axis):
 
 
 def _kpt(dev):
-    return KPT if getattr(dev, "kind", "cpu") == "cpu" else KPT_GPU
+    return KPT if _launch.on_cpu(dev) else KPT_GPU
 
 
 def _radix(x2, rows, n, descending, want, index_dtype):
@@ -508,7 +508,7 @@ def _unique_dense(flat, N, shape, inverse, counts, index_dtype):
     if any(v is None for v in shaders):
         return None
     keys_s, u32_s, vals_s, inv_s, cnt_s = shaders
-    groups = min(-(-N // (LOCAL * 8)), DENSE_GROUPS_CPU if dev.kind == "cpu" else DENSE_GROUPS)
+    groups = min(-(-N // (LOCAL * 8)), DENSE_GROUPS_CPU if _launch.on_cpu(dev) else DENSE_GROUPS)
     x, off = flat._alloc, flat._offset
     rng = dev.alloc(8)
     dev.write(rng, np.array([0xFFFFFFFF, 0], np.uint32))
