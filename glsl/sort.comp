@@ -73,6 +73,9 @@ layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buf
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) readonly buffer RIn { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) writeonly buffer ROut { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
+// The single sweep's status words as the look-back polls them: a plain load that is never
+// cached or hoisted (an atomicAdd of 0 made every poll a read-modify-write at the L2)
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile readonly buffer U32Poll { uint v[]; };
 
 #if T_BITS == 64
 #define KW 2u
@@ -131,6 +134,8 @@ uint wg_index() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.
 layout(constant_id = 1) const uint KPT = 16;
 layout(constant_id = 2) const uint HIST_AGG = 1;
 layout(constant_id = 3) const uint GH_AGG = 0;
+// 1: the look-back polls status words by coherent volatile loads; 0: by atomicAdd of 0
+layout(constant_id = 4) const uint LOOKBACK_POLL = 0;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -594,7 +599,8 @@ void radix_scatter()
             atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_AGG | tc);
             uint excl = 0u, j = wg - 1u;
             for (;;) {
-                uint v = atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u);
+                uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
+                                             : U32Poll(p.addr[6]).v[sb + j * BINS + t];
                 if ((v & (ST_AGG | ST_INC)) == 0u)
                     continue;
                 excl += v & ST_COUNT;

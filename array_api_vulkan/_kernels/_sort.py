@@ -68,6 +68,12 @@ DENSE_MIN_N = 1 << 15
 DENSE_MAX_RANGE = 1 << 22
 DENSE_GROUPS = 1024
 DENSE_GROUPS_CPU = 16
+# The single sweep's look-back polls the status words by coherent volatile loads (1) or by
+# atomicAdd of 0 (0). On the H100 (run 13, benchmarks/diag_lookback.py, 3 rounds) loads made
+# sort of float32 16M 1147 us of GPU against 1254 and argsort 1413 against 1506, equal in every
+# round; lavapipe (whose sorts take the two-pass scatter anyway) crashed with them.
+LOOKBACK_POLL_GPU = 1
+LOOKBACK_POLL = 0
 # The all-pass histogram's workgroups (each over several tiles; at most the tile count).
 GHIST_GROUPS = 1024
 GHIST_GROUPS_CPU = 64
@@ -229,7 +235,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     base = dict(w0=N, w1=n, w2=G, w4=flags, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
-    spec = [None, kpt, HIST_AGG, GH_AGG]
+    spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if _launch.on_cpu(dev) else LOOKBACK_POLL_GPU]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
@@ -327,7 +333,8 @@ def _kpt(dev):
 def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, _kpt(dev), USE_BALLOT,
-           USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP, ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU)
+           USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP, ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU,
+           LOOKBACK_POLL, LOOKBACK_POLL_GPU)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
