@@ -71,7 +71,8 @@ DENSE_GROUPS_CPU = 16
 # The single sweep's look-back polls the status words by coherent volatile loads (1) or by
 # atomicAdd of 0 (0). On the H100 (run 13, benchmarks/diag_lookback.py, 3 rounds) loads made
 # sort of float32 16M 1147 us of GPU against 1254 and argsort 1413 against 1506, equal in every
-# round; lavapipe (whose sorts take the two-pass scatter anyway) crashed with them.
+# round; lavapipe (whose sorts take the two-pass scatter anyway) crashed with them. Reading 4
+# earlier tiles' words at once (taken in order) was slower again: 1181 and 1449 us.
 LOOKBACK_POLL_GPU = 1
 LOOKBACK_POLL = 0
 # The all-pass histogram's workgroups (each over several tiles; at most the tile count).
