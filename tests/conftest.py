@@ -102,6 +102,19 @@ def no_kick_after_wait(monkeypatch, dev):
     dev.synchronize()
 
 
+def run_python(code, timeout=120, **env):
+    """stdout of `python -c code` in a fresh process whose environment adds `env` (a process of
+    its own: settings read when a device is made); fails the test where it exits non-zero."""
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout,
+                         env=dict(os.environ, **env))
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout
+
+
 def normal(rng, shape, dt):
     """Standard normal values from rng in dtype dt (an array_api_vulkan or numpy dtype, or a
     name); complex: the real parts drawn first, then the imaginary ones."""

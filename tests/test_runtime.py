@@ -5,15 +5,13 @@ These tests also run under the Khronos validation layer with synchronization val
 """
 import gc
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 from array_api_vulkan import _runtime as rt
 from array_api_vulkan._runtime import device as device_mod
-from conftest import FEATURES, no_kick_after_wait
+from conftest import FEATURES, no_kick_after_wait, run_python
 
 
 @pytest.fixture
@@ -275,10 +273,8 @@ def test_own_arenas_give_every_allocation_a_buffer_of_its_own():
             "d = rt.default_device()\n"
             "a = [d.alloc(n) for n in (16, 100, 4096, 1 << 20)]\n"
             "print(len({b.arena.serial for b in a}), [b.offset for b in a])\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ, ARRAY_API_VULKAN_ARENAS="own"))
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split("[")[0].strip() == "4" and "[0, 0, 0, 0]" in out.stdout
+    out = run_python(code, ARRAY_API_VULKAN_ARENAS="own")
+    assert out.split("[")[0].strip() == "4" and "[0, 0, 0, 0]" in out
 
 
 def test_timeline_semaphore_waits_give_the_same_results():
@@ -297,10 +293,8 @@ def test_timeline_semaphore_waits_give_the_same_results():
             "want = sum(float(np.sum(h * 2.0 + i, dtype=np.float64)) for i in range(0, 200, 31))\n"
             "print(rt.default_device()._core.timeline, abs(acc - want) / want < 1e-6,\n"
             "      np.array_equal(np.asarray(b), h * 2.0 + 199.0))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                         env=dict(os.environ, ARRAY_API_VULKAN_TIMELINE="1"))
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["True", "True", "True"], out.stdout
+    out = run_python(code, timeout=300, ARRAY_API_VULKAN_TIMELINE="1")
+    assert out.split() == ["True", "True", "True"], out
 
 
 def test_stats_reset_and_keys(dev):

@@ -329,14 +329,19 @@ def test_unique(dt):
             same(r.indices, i)
             same(r.inverse_indices, inv.reshape(h.shape))
             same(r.counts, c)
-            same(xp.unique_values(x), v)
-            rc = xp.unique_counts(x)
-            same(rc.values, v)
-            same(rc.counts, c)
-            ri = xp.unique_inverse(x)
-            same(ri.values, v)
-            same(ri.inverse_indices, inv.reshape(h.shape))
+            _same_unique_parts(x, h, v, inv, c)
     assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def _same_unique_parts(x, h, v, inv, c):
+    """unique_values, unique_counts and unique_inverse of x against numpy's v, inv, c of h."""
+    same(xp.unique_values(x), v)
+    rc = xp.unique_counts(x)
+    same(rc.values, v)
+    same(rc.counts, c)
+    ri = xp.unique_inverse(x)
+    same(ri.values, v)
+    same(ri.inverse_indices, inv.reshape(h.shape))
 
 
 DENSE = [d for d in REAL if d._np.kind in "biu" and d._np.itemsize <= 4]
@@ -365,13 +370,7 @@ def test_unique_by_counting_over_a_dense_range(dt, monkeypatch):
         if view is not None:
             h, x = view(h), view(x)
         v, _, inv, c = _unique_ref(h)
-        same(xp.unique_values(x), v)
-        rc = xp.unique_counts(x)
-        same(rc.values, v)
-        same(rc.counts, c)
-        ri = xp.unique_inverse(x)
-        same(ri.values, v)
-        same(ri.inverse_indices, inv.reshape(h.shape))
+        _same_unique_parts(x, h, v, inv, c)
     assert radix == [] and xp.runtime_stats()["host_fallbacks"] == {}
     if dt._np.itemsize >= 2:
         h = rng.integers(lo, hi, 1000, endpoint=True).astype(dt._np)  # (range wider than 1000)
