@@ -1,7 +1,8 @@
 """Sort-family settings compared on one GPU (issue 8): the single sweep a pass (ONESWEEP) against
-the tile histogram and scan passes, keys per invocation (KPT), and digit matching by
-subgroupPartitionNV (USE_PARTITIONED), on sort and argsort of float32 16M, sort of int32 16M and
-unique_values of int32 16M with 1000 distinct values. The configurations take turns over
+the tile histogram and scan passes, keys per invocation (KPT), digit matching by
+subgroupPartitionNV (USE_PARTITIONED) and the look-back's polling (LOOKBACK_POLL_GPU), on sort
+and argsort of float32 16M, sort of int32 16M and unique_values of int32 16M with 1000 distinct
+values. The configurations take turns over
 ROUNDS rounds (so that a slow spell of the GPU hits them all); each figure is the best round's
 median GPU time per call (runtime_stats()["gpu_seconds"], synchronised calls). Each result is
 checked against numpy once. Not a test; prints one JSON object.
@@ -29,11 +30,13 @@ CONFIGS = {
     "onesweep_kpt4": dict(ONESWEEP=True, KPT=4, USE_PARTITIONED=False),
     "onesweep_kpt8_ghagg": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, GH_AGG=1),
     "onesweep_kpt6": dict(ONESWEEP=True, KPT=6, USE_PARTITIONED=False),
+    # the look-back polling by atomicAdd of 0, as before run 13 (the others: loads)
+    "onesweep_kpt8_atomicpoll": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, LOOKBACK_POLL_GPU=0),
 }
 
 
 def setup(cfg):
-    cfg = dict(dict(GH_AGG=0), **cfg)
+    cfg = dict(dict(GH_AGG=0, LOOKBACK_POLL_GPU=1), **cfg)
     for k, v in cfg.items():
         setattr(_sort, k, v)
     _sort.KPT_GPU = _sort.KPT

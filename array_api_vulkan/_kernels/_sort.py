@@ -69,7 +69,8 @@ DENSE_MAX_RANGE = 1 << 22
 DENSE_GROUPS = 1024
 DENSE_GROUPS_CPU = 16
 # The single sweep's look-back polls the status words by coherent volatile loads (1) or by
-# atomicAdd of 0 (0). On the H100 (run 13, benchmarks/diag_lookback.py, 3 rounds) loads made
+# atomicAdd of 0 (0). On the H100 (run 13, 3 alternating rounds; benchmarks/diag_sort.py's
+# onesweep_kpt8 against onesweep_kpt8_atomicpoll compares them) loads made
 # sort of float32 16M 1147 us of GPU against 1254 and argsort 1413 against 1506, equal in every
 # round; lavapipe (whose sorts take the two-pass scatter anyway) crashed with them. Reading 4
 # earlier tiles' words at once (taken in order) was slower again: 1181 and 1449 us.
