@@ -171,15 +171,16 @@ class ElementwiseOp:
             if out is not None:
                 return out
         elif self._held or self._eager:
-            fast = self._held.get(layout)
-            if fast is not None:
-                out = fast(args)
-                if out is not None:
-                    return out
-            # a layout fusion holds: compiled for the first call after a host wait only
+            # a layout fusion holds: compiled for the first call after a host wait only (asked
+            # first: after a wait the held plan would decline it)
             fast = self._eager.get(layout) if self._eager else None
             if fast is not None and _kernels.eager_now(args, fast[1]):
                 out = fast[0](*args)
+                if out is not None:
+                    return out
+            fast = self._held.get(layout)
+            if fast is not None:
+                out = fast(args)
                 if out is not None:
                     return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])

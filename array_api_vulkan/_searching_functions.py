@@ -1,7 +1,7 @@
 """Searching functions."""
 import numpy as np
 
-from . import _dtypes, _fallback, _kernels
+from . import _dtypes, _fallback, _kernels, _statistical_functions
 from ._array_object import Array
 from ._elementwise_functions import _broadcast_shapes, _promote_args, _py
 from ._manipulation_functions import _axes, _axis
@@ -14,16 +14,22 @@ def _index_dtype(x):
 
 
 def _arg(fname, npfn, x, axis, keepdims):
+    out = _statistical_functions._resolved(fname, x, axis, keepdims)
+    if out is not None:
+        return out
     if not isinstance(x, Array):
         raise TypeError(f"{fname}() expects an array")
     if x.dtype not in _dtypes._real_numeric_dtypes + (_dtypes.bool,):
         raise TypeError(f"{fname}() does not accept {x.dtype.name} input")
+    axis0 = axis
     if axis is not None:
         axis = _axis(axis, x.ndim)
     if (x.size if axis is None else x.shape[axis]) == 0:
         raise ValueError(f"{fname}() of an empty array (as numpy: nothing to pick along the axis)")
     axes = tuple(range(x.ndim)) if axis is None else (axis,)
     if _kernels.supports_reduce(fname, x, _index_dtype(x)):
+        _statistical_functions._remember(_statistical_functions._call_key(fname, x, axis0, keepdims, None, 0.0),
+                                         fname, axes, bool(keepdims), _index_dtype(x))
         return _kernels.reduce(fname, x, axes, bool(keepdims), _index_dtype(x))
 
     def host(a):

@@ -34,11 +34,54 @@ def _accumulator_dtype(x, dtype):
     return _dtypes.accumulator_dtype(x.dtype, x.device)
 
 
-def _reduce(fname, npfn, x, axis, keepdims, dtype, op=None, correction=0.0, **kw):
-    """op (default fname) over axis natively, else fname through numpy's npfn on the host."""
+# A reduction's call as given (function, x's dtype, shape and device, the device's features,
+# axis, keepdims, dtype=, correction) -> (op, axes, keepdims, result dtype) where it ran
+# natively: a repeated call skips validation and resolution, which depend only on these.
+_RESOLVED = {}
+_MAX_RESOLVED = 1024
+
+
+def _call_key(fname, x, axis, keepdims, dtype, correction):
+    if x.__class__ is not Array:
+        return None
+    dev = x._alloc.device
+    key = (fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype, correction)
+    try:
+        hash(key)
+    except TypeError:  # (an axis given as a list)
+        return None
+    return key
+
+
+def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
+    """The result of a reduction call resolved before (see _RESOLVED), or None."""
+    if x.__class__ is not Array:
+        return None
+    dev = x._alloc.device
+    try:
+        r = _RESOLVED.get((fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype,
+                           correction))
+    except TypeError:
+        return None
+    if r is None or not _kernels.supports_reduce(r[0], x, r[3]):
+        return None
+    return _kernels.reduce(r[0], x, r[1], r[2], r[3], r[4])
+
+
+def _remember(key, op, axes, keepdims, dtype, correction=0.0):
+    if key is not None:
+        if len(_RESOLVED) >= _MAX_RESOLVED:
+            _RESOLVED.clear()
+        _RESOLVED[key] = (op, axes, keepdims, dtype, correction)
+
+
+def _reduce(fname, npfn, x, axis, keepdims, dtype, op=None, correction=0.0, key=None, **kw):
+    """op (default fname) over axis natively, else fname through numpy's npfn on the host.
+    key: the call's _call_key, remembered where it runs natively."""
     axes = _reduced_axes(axis, x.ndim)
     keepdims = bool(keepdims)
     if _kernels.supports_reduce(op or fname, x, dtype):
+        _remember(key, op or fname, axes, keepdims, dtype, correction)
         return _kernels.reduce(op or fname, x, axes, keepdims, dtype, correction)
     ax = _axis_arg(axis, x.ndim)
     return _fallback.call(
@@ -53,25 +96,39 @@ def _check_nonempty(fname, x, axis):
 
 
 def sum(x, /, *, axis=None, dtype=None, keepdims=False):
+    out = _resolved("sum", x, axis, keepdims, dtype)
+    if out is not None:
+        return out
     _check(x, "sum", _dtypes._numeric_dtypes + (_dtypes.bool,))
-    return _reduce("sum", np.sum, x, axis, keepdims, _accumulator_dtype(x, dtype))
+    return _reduce("sum", np.sum, x, axis, keepdims, _accumulator_dtype(x, dtype),
+                   key=_call_key("sum", x, axis, keepdims, dtype, 0.0))
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False):
+    out = _resolved("prod", x, axis, keepdims, dtype)
+    if out is not None:
+        return out
     _check(x, "prod", _dtypes._numeric_dtypes + (_dtypes.bool,))
-    return _reduce("prod", np.prod, x, axis, keepdims, _accumulator_dtype(x, dtype))
+    return _reduce("prod", np.prod, x, axis, keepdims, _accumulator_dtype(x, dtype),
+                   key=_call_key("prod", x, axis, keepdims, dtype, 0.0))
 
 
 def max(x, /, *, axis=None, keepdims=False):
+    out = _resolved("max", x, axis, keepdims)
+    if out is not None:
+        return out
     _check(x, "max", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
     _check_nonempty("max", x, axis)
-    return _reduce("max", np.max, x, axis, keepdims, x.dtype)
+    return _reduce("max", np.max, x, axis, keepdims, x.dtype, key=_call_key("max", x, axis, keepdims, None, 0.0))
 
 
 def min(x, /, *, axis=None, keepdims=False):
+    out = _resolved("min", x, axis, keepdims)
+    if out is not None:
+        return out
     _check(x, "min", _dtypes._real_numeric_dtypes + (_dtypes.bool,))
     _check_nonempty("min", x, axis)
-    return _reduce("min", np.min, x, axis, keepdims, x.dtype)
+    return _reduce("min", np.min, x, axis, keepdims, x.dtype, key=_call_key("min", x, axis, keepdims, None, 0.0))
 
 
 def _float_dtype(x):
@@ -79,20 +136,30 @@ def _float_dtype(x):
 
 
 def mean(x, /, *, axis=None, keepdims=False):
+    out = _resolved("mean", x, axis, keepdims)
+    if out is not None:
+        return out
     _check(x, "mean", _dtypes._numeric_dtypes)
-    return _reduce("mean", np.mean, x, axis, keepdims, _float_dtype(x))
+    return _reduce("mean", np.mean, x, axis, keepdims, _float_dtype(x),
+                   key=_call_key("mean", x, axis, keepdims, None, 0.0))
 
 
 def std(x, /, *, axis=None, correction=0.0, keepdims=False):
+    out = _resolved("std", x, axis, keepdims, None, correction)
+    if out is not None:
+        return out
     _check(x, "std", _dtypes._real_numeric_dtypes)
     return _reduce("std", np.std, x, axis, keepdims, _float_dtype(x), correction=float(correction),
-                   ddof=correction)
+                   ddof=correction, key=_call_key("std", x, axis, keepdims, None, correction))
 
 
 def var(x, /, *, axis=None, correction=0.0, keepdims=False):
+    out = _resolved("var", x, axis, keepdims, None, correction)
+    if out is not None:
+        return out
     _check(x, "var", _dtypes._real_numeric_dtypes)
     return _reduce("var", np.var, x, axis, keepdims, _float_dtype(x), correction=float(correction),
-                   ddof=correction)
+                   ddof=correction, key=_call_key("var", x, axis, keepdims, None, correction))
 
 
 def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):

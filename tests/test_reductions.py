@@ -353,6 +353,34 @@ def test_compiled_plan_reused():
     assert np.asarray(out).tolist() == [70_000.0] * 3
 
 
+
+def test_repeated_calls_resolve_as_the_first(monkeypatch):
+    """A repeated reduction call skips validation and dtype resolution (_RESOLVED); its result
+    is the first call's, and what the key leaves out still goes the general way: another
+    dtype=, a switched device feature, bad arguments."""
+    from array_api_vulkan import _statistical_functions as sf
+
+    x = xp.asarray([1, 2, 3, 4], dtype=xp.int32)
+    for _ in range(2):
+        assert xp.sum(x).dtype == xp.int64 and int(xp.sum(x)) == 10
+        assert xp.sum(x, dtype=xp.int32).dtype == xp.int32
+        assert xp.mean(x).dtype == xp.float64 and float(xp.mean(x)) == 2.5
+        assert int(xp.argmax(x, axis=0)) == 3
+        assert float(xp.var(xp.astype(x, xp.float32), correction=1)) == pytest.approx(5 / 3)
+        assert xp.max(x, axis=(0,), keepdims=True).shape == (1,)
+    assert ("sum", x.dtype, x.shape) in {k[:3] for k in sf._RESOLVED}
+    dev = x.device
+    monkeypatch.setattr(dev, "supports_float64", False)
+    assert xp.mean(x).dtype == xp.float32  # (the default float of the device as it now is)
+    monkeypatch.undo()
+    assert int(xp.sum(x, axis=[0])) == 10  # (unhashable: the general path, every time)
+    assert int(xp.sum(x, axis=[0])) == 10
+    with pytest.raises(Exception):
+        xp.sum(x, axis=1)
+    with pytest.raises(ValueError):
+        xp.max(x[:0])
+    with pytest.raises(TypeError):
+        xp.mean(xp.asarray([True]))
 def test_var_large_offset():
     """float32 data far from 0 (1e4 + noise): var/std against numpy in float64, by a two-pass
     (mean, then deviations with the corrected formula) whatever the axis."""

@@ -35,6 +35,7 @@ from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 
 
 set_result_type = _launch.set_result_type
+features = _launch.features
 
 
 def reduce(op, x, axes, keepdims, dtype, correction=0.0):
