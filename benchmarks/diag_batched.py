@@ -8,6 +8,11 @@ warm-up now prevents. Prints JSON and a table (stderr).
 
     python3 benchmarks/diag_batched.py [--quick] [--only matmul_f32_4096,kmeans]
 """
+import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
+
 import statistics
 import sys
 import time

@@ -2,6 +2,11 @@
 1000-op chain in a fresh process, then again after large uploads and downloads, with the
 runtime's counters; (2) 256 MB upload and download bandwidth over staging chunk sizes and host
 copy threads (Recorder.transfer_chunk / transfer_threads)."""
+import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
+
 import numpy as np
 
 import array_api_vulkan as xp

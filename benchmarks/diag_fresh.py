@@ -13,6 +13,11 @@ runs twice, first and last, to see an order effect. Prints one JSON object.
 
     python3 benchmarks/diag_fresh.py [--quick]
 """
+import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
+
 import statistics
 import sys
 import time

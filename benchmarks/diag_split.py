@@ -72,15 +72,24 @@ def measure(call, sync, gpu, reps, ours_stats=None):
     row = {"wall_us": round(w * 1e6, 1), "gpu_us": round(g * 1e6, 1),
            "rest_us": round((w - g) * 1e6, 1), "call_us": round(h * 1e6, 1)}
     if ours_stats is not None:  # ours: host time in vkQueueSubmit and fence waits per call
+        from array_api_vulkan._runtime import _vkcore
+        _vkcore.host_profile(True)
         s0 = ours_stats()
+        syncs = []
         for _ in range(reps):
             r = call()
+            t0 = time.perf_counter()
             sync()
+            syncs.append(time.perf_counter() - t0)
             del r
         s1 = ours_stats()
         for k in ("submit", "wait"):
             row[f"{k}_us"] = round((s1[f"{k}_seconds"] - s0[f"{k}_seconds"]) / reps * 1e6, 1)
         row["submits"] = round((s1["submits"] - s0["submits"]) / reps, 2)
+        row["sync_us"] = round(statistics.median(syncs) * 1e6, 1)
+        on, stages = _vkcore.host_profile(True)
+        if on:  # ARRAY_API_VULKAN_PROFILE_HOST=1: the C++ hot path's stages, us per call
+            row["host_stages_us"] = {k: round(v[0] / reps * 1e6, 2) for k, v in stages.items() if v[1]}
     return row
 
 

@@ -7,6 +7,9 @@ pipeline cache. Not a test; prints JSON.
 """
 import json
 import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
 import subprocess
 import sys
 import tempfile

@@ -7,6 +7,11 @@ recorded to after synchronize(): what a user waiting on the result sees, per op.
 figures are GPU time per op over such a batch: our runtime's batch timestamps, CUDA events
 for CuPy and torch. Not a test.
 """
+import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
+
 import statistics
 
 import numpy as np

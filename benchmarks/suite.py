@@ -290,8 +290,10 @@ def measure(call, sync, asynchronous, repeats, target_s=0.05, gpu_seconds=None):
             del r, rs
             r = None
         out[mode] = statistics.median(ts)
-        if gpu_seconds:
-            out["gpu_" + mode] = (gpu_seconds() - g0) / (reps * inner)
+        if gpu_seconds:  # (0 unless GPU timing is on: ARRAY_API_VULKAN_GPU_TIMING=1)
+            g = (gpu_seconds() - g0) / (reps * inner)
+            if g > 0:
+                out["gpu_" + mode] = g
     if not asynchronous:
         out["sync"] = out["batched"]
     return out

@@ -13,6 +13,11 @@ stop after 45 s so that the whole run stays under 90 s. Not a test; prints one J
 
     python3 benchmarks/tune_sort.py [--quick]
 """
+import os
+
+# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
+os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
+
 import statistics
 import time
 

@@ -110,16 +110,29 @@ def test_early_submit_when_the_gpu_is_idle(dev, monkeypatch):
     np.testing.assert_array_equal(dev.download(bufs[3], np.float32, (64,), (1,), 0), np.arange(64))
 
 
-def test_gpu_seconds_are_counted(dev):
-    if not dev._ensure().timestamps:
-        pytest.skip("the queue has no timestamps")
+def test_gpu_seconds_are_counted_while_timing_is_on(dev):
     n = 1 << 20
     a, b = dev.alloc(4 * n), dev.alloc(4 * n)
-    rt.reset_runtime_stats()
-    for _ in range(4):
-        copy(dev, b, a, n)
     rt.synchronize()
-    assert 0 < stat("gpu_seconds") < 10
+    rt.reset_runtime_stats()
+    copy(dev, b, a, n)
+    rt.synchronize()
+    assert stat("gpu_seconds") == 0  # off by default: timestamps cost every synchronised call
+    assert rt.set_gpu_timing(True) is False
+    try:
+        if not dev._ensure().timestamps:
+            pytest.skip("the queue has no timestamps")
+        for _ in range(4):
+            copy(dev, b, a, n)
+        rt.synchronize()
+        assert 0 < stat("gpu_seconds") < 10
+    finally:
+        assert rt.set_gpu_timing(False) is True
+    assert not dev._ensure().timestamps
+    g = stat("gpu_seconds")
+    copy(dev, b, a, n)
+    rt.synchronize()
+    assert stat("gpu_seconds") == g
 
 
 @pytest.mark.skipif(device_mod.HAZARDS_PER_BUFFER, reason="counts are for per-allocation hazards")

@@ -100,6 +100,19 @@ def synchronize():
             d.synchronize()
 
 
+def set_gpu_timing(on):
+    """Turns GPU timestamps at each batch's start and end on or off, on every device, for the
+    batches started from now on: runtime_stats()["gpu_seconds"] counts only while they are on.
+    Off by default (ARRAY_API_VULKAN_GPU_TIMING=1: on), since they add to the time of every
+    synchronised call. Returns the previous setting."""
+    from . import device as _device
+
+    prev, _device.GPU_TIMING = _device.GPU_TIMING, bool(on)
+    for d in _devices or ():
+        d.set_gpu_timing(_device.GPU_TIMING)
+    return prev
+
+
 def count_fallback(name):
     """Records one host round trip of the spec layer's function `name`."""
     stats.host_fallbacks[name] += 1

@@ -38,6 +38,10 @@ EARLY_SUBMIT_INLINE = os.environ.get("ARRAY_API_VULKAN_EARLY_INLINE", "1") == "1
 # so that a caller synchronizing after every call has the GPU start while it returns to Python
 # and calls synchronize (ARRAY_API_VULKAN_KICK_AFTER_WAIT=0: at the synchronize).
 KICK_AFTER_WAIT = os.environ.get("ARRAY_API_VULKAN_KICK_AFTER_WAIT", "1") == "1"
+# GPU timestamps at each batch's start and end (runtime_stats()["gpu_seconds"]): off unless
+# asked for (set_gpu_timing, ARRAY_API_VULKAN_GPU_TIMING=1). On the H100 they added 6-10 us to
+# every synchronised call: the query reset and the end-of-pipe timestamp are GPU commands.
+GPU_TIMING = os.environ.get("ARRAY_API_VULKAN_GPU_TIMING", "0") == "1"
 
 # Hazards are tracked per memory block: a barrier goes only between ops that share memory
 # (a block freed and reused keeps its key, so reuse is ordered like any other dependency).
@@ -220,7 +224,13 @@ class Device:
             except OSError:
                 pass  # no cache yet, or unreadable: pipelines are compiled as usual
             atexit.register(self.save_pipeline_cache)
+        core.set_timestamps(GPU_TIMING)
         self._core = core
+
+    def set_gpu_timing(self, on):
+        """Timestamps on this device's batches from the next one on (where its queue has them)."""
+        if self._core is not None:
+            self._core.set_timestamps(bool(on))
 
     def save_pipeline_cache(self):
         """Writes the device's pipeline cache to disk (done at exit; warmup() also calls it)."""

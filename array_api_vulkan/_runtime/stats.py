@@ -2,7 +2,8 @@
 
 The counts of RECORDER_KEYS live in each device's recorder (_vkcore.Recorder) and are added up
 in runtime_stats(); only the host-side counts are kept here. gpu_seconds: GPU time of finished
-batches, from timestamps at each batch's start and end (0 where the queue has no timestamps).
+batches, from timestamps at each batch's start and end, while set_gpu_timing(True) has them on
+(0 otherwise, or where the queue has no timestamps).
 copies: buffer copies (uploads, downloads). pipelines_created: pipelines made in this process;
 pipeline_cache_hits: those the driver found in the on-disk pipeline cache (where it reports it,
 through VK_EXT_pipeline_creation_feedback); pipeline_seconds: time spent making pipelines. transfer_host_seconds / transfer_wait_seconds:

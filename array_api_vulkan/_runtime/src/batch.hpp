@@ -32,7 +32,7 @@ struct Submitter
     vk::CommandPool pool;
     std::vector<std::unique_ptr<Slot>> slots;
     std::vector<Slot*> free;
-    bool timestamps = false;
+    bool timestamps = false, timestamps_supported = false;
     double timestamp_ns = 1.0; // nanoseconds per timestamp tick
     uint64_t timestamp_mask = ~0ull;
     // How long a wait polls the fence before blocking in vkWaitForFences: a blocking wait
@@ -144,20 +144,29 @@ struct Submitter
             throw std::runtime_error("vkQueueSubmit failed: " + s->error);
     }
 
-    Slot* acquire()
+    // A free slot (or a new one), and whether its batch takes timestamps (its query pool made
+    // on first use).
+    Slot* acquire(bool& timed)
     {
         std::lock_guard<std::mutex> guard(lock);
-        if (!free.empty()) {
-            Slot* s = free.back();
+        timed = timestamps;
+        Slot* s;
+        if (free.empty())
+            s = make_slot();
+        else {
+            s = free.back();
             free.pop_back();
-            return s;
         }
+        if (timed && !s->queries)
+            s->queries = device->createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+        return s;
+    }
+    Slot* make_slot()
+    {
         auto s = std::make_unique<Slot>();
         vk::CommandBufferAllocateInfo info(pool, vk::CommandBufferLevel::ePrimary, 1);
         s->cb = device->allocateCommandBuffers(info)[0];
         s->fence = device->createFence(vk::FenceCreateInfo());
-        if (timestamps)
-            s->queries = device->createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
         slots.push_back(std::move(s));
         return slots.back().get();
     }
@@ -170,10 +179,10 @@ class Batch
     explicit Batch(std::shared_ptr<Submitter> sub)
       : mSub(std::move(sub))
     {
-        mSlot = mSub->acquire();
+        mSlot = mSub->acquire(mTimed);
         // The pool has the reset flag: begin resets a recycled buffer.
         mSlot->cb.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
-        if (mSlot->queries) {
+        if (mTimed) {
             mSlot->cb.resetQueryPool(mSlot->queries, 0, 2);
             mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eTopOfPipe, mSlot->queries, 0);
         }
@@ -256,9 +265,11 @@ class Batch
     void submit(bool background)
     {
         check_open();
-        if (mSlot->queries)
+        HostTick tick;
+        if (mTimed)
             mSlot->cb.writeTimestamp(vk::PipelineStageFlagBits::eBottomOfPipe, mSlot->queries, 1);
         mSlot->cb.end();
+        tick.lap(HostProfile::kSubmitEnd);
         mSlot->queued = mSlot->submitted = false;
         mSlot->error.clear();
         if (background)
@@ -268,6 +279,7 @@ class Batch
             mSub->submit_now(mSlot);
         }
         mSubmitted = true;
+        tick.lap(HostProfile::kSubmitQueue);
     }
     // Whether a submitted batch has finished (without waiting).
     bool done() const
@@ -335,7 +347,7 @@ class Batch
         mWaitNs = (double)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
                     .count();
         mSubmitNs = (double)mSlot->submit_ns;
-        if (mSlot->queries) {
+        if (mTimed) {
             uint64_t ts[2] = { 0, 0 };
             if (vkGetQueryPoolResults(vkdev, (VkQueryPool)mSlot->queries, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
                                       VK_QUERY_RESULT_64_BIT) == VK_SUCCESS)
@@ -357,6 +369,7 @@ class Batch
     Slot* mSlot = nullptr;
     vk::Pipeline mLastBound;
     bool mSubmitted = false;
+    bool mTimed = false; // timestamps at its start and end
     uint32_t mDispatches = 0;
     double mGpuNs = 0, mSubmitNs = 0, mWaitNs = 0;
 };

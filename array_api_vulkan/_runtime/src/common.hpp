@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -51,6 +52,65 @@ class GilSafeLock
 
   private:
     std::recursive_mutex& mM;
+};
+
+// Host time of the hot path's stages (a diagnostic: benchmarks/diag_host.py), on where
+// ARRAY_API_VULKAN_PROFILE_HOST=1 at import. HostTick t; ... t.lap(HostProfile::k...) adds
+// the time since the last lap to a stage.
+struct HostProfile
+{
+    enum Stage
+    {
+        kPlanArgs,
+        kPlanAlloc,
+        kPlanMakeArray,
+        kRecHook,
+        kRecPipeline,
+        kRecTouch,
+        kRecDispatch,
+        kRecAfterOp,
+        kBatchStart,
+        kSubmitEnd,
+        kSubmitQueue,
+        kSyncSubmit,
+        kSyncWait,
+        kSyncRest,
+        kStages
+    };
+    static HostProfile& get()
+    {
+        static HostProfile p;
+        return p;
+    }
+    bool on = false;
+    uint64_t ns[kStages] = {};
+    uint64_t count[kStages] = {};
+    HostProfile()
+    {
+        const char* e = std::getenv("ARRAY_API_VULKAN_PROFILE_HOST");
+        on = e && e[0] == '1';
+    }
+};
+
+struct HostTick
+{
+    bool on = HostProfile::get().on;
+    uint64_t t = on ? now() : 0;
+    static uint64_t now()
+    {
+        timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    }
+    void lap(HostProfile::Stage s)
+    {
+        if (!on)
+            return;
+        uint64_t n = now();
+        HostProfile::get().ns[s] += n - t;
+        HostProfile::get().count[s]++;
+        t = n;
+    }
 };
 
 [[noreturn]] inline void

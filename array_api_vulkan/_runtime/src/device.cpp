@@ -287,7 +287,10 @@ Device::Device(uint32_t index)
         mSub->timeline = mDevice->createSemaphore(vk::SemaphoreCreateInfo({}, &type));
     }
     uint32_t bits = families[mFamily].timestampValidBits;
-    mSub->timestamps = bits > 0 && props.limits.timestampPeriod > 0;
+    mSub->timestamps_supported = bits > 0 && props.limits.timestampPeriod > 0;
+    // Off unless asked for (Device.set_timestamps): on the H100 a batch's two timestamps and
+    // its query reset added 6-10 us to every synchronised call (docs/benchmarks.md, run 14).
+    mSub->timestamps = false;
     mSub->timestamp_ns = props.limits.timestampPeriod;
     mSub->timestamp_mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
     // A CPU implementation (lavapipe) runs the work on the host's cores: no spinning there.
@@ -303,6 +306,15 @@ Device::Device(uint32_t index)
 bool
 Device::timestamps() const
 {
+    return mSub->timestamps;
+}
+
+bool
+Device::set_timestamps(bool on)
+{
+    // (batches started from now on; under the free list's lock: slots are taken from it)
+    std::lock_guard<std::mutex> guard(mSub->lock);
+    mSub->timestamps = on && mSub->timestamps_supported;
     return mSub->timestamps;
 }
 

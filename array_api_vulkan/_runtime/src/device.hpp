@@ -56,6 +56,8 @@ class Device
     const std::shared_ptr<vk::Device>& device() const { return mDevice; }
     const vk::PhysicalDevice& physical() const { return *mPhysical; }
     bool timestamps() const;
+    // Turns per-batch GPU timestamps on or off (where the queue has them); returns whether on.
+    bool set_timestamps(bool on);
     // Whether batches signal a timeline semaphore rather than fences (ARRAY_API_VULKAN_TIMELINE).
     bool timeline() const;
     py::dict features() const;

@@ -33,6 +33,24 @@ PYBIND11_MODULE(_vkcore, m)
           py::arg("source"), py::arg("name") = "shader");
     m.attr("has_compiler") = compiler_available();
     m.def("dlpack_info", &dlpack_info, "What an unconsumed DLPack capsule describes (for tests).");
+    m.def(
+      "host_profile",
+      [](bool reset) {
+          static const char* names[] = { "plan_args",     "plan_alloc",   "plan_make_array", "rec_hook",
+                                         "rec_pipeline",  "rec_touch",    "rec_dispatch",    "rec_after_op",
+                                         "batch_start",   "submit_end",   "submit_queue",    "sync_submit",
+                                         "sync_wait",     "sync_rest" };
+          HostProfile& p = HostProfile::get();
+          py::dict d;
+          for (int i = 0; i < HostProfile::kStages; i++)
+              d[names[i]] = py::make_tuple(p.ns[i] * 1e-9, p.count[i]);
+          if (reset)
+              for (int i = 0; i < HostProfile::kStages; i++)
+                  p.ns[i] = p.count[i] = 0;
+          return py::make_tuple(p.on, d);
+      },
+      "(enabled, {stage: (seconds, count)}) of the hot path's host time (ARRAY_API_VULKAN_PROFILE_HOST=1).",
+      py::arg("reset") = false);
 
     py::class_<Buffer, std::shared_ptr<Buffer>>(m, "Buffer")
       .def_readonly("nbytes", &Buffer::nbytes)
@@ -235,6 +253,7 @@ PYBIND11_MODULE(_vkcore, m)
       .def("create_buffer", &Device::create_buffer, py::arg("nbytes"), py::arg("host") = false,
            py::arg("cached") = true)
       .def_property_readonly("timestamps", &Device::timestamps)
+      .def("set_timestamps", &Device::set_timestamps, py::arg("on"))
       .def_property_readonly("timeline", &Device::timeline)
       .def_property_readonly("max_buffer_bytes", &Device::max_buffer_bytes)
       .def("features", &Device::features)

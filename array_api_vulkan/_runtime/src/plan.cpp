@@ -142,6 +142,7 @@ Plan::call(py::args args)
 {
     if (args.size() != mArgs.size())
         return py::none();
+    HostTick tick;
     Names& nm = names();
     // The operands' Allocations, kept alive while recording.
     // Fixed-size arrays, not vectors: this is the hot path of every repeated op.
@@ -169,11 +170,13 @@ Plan::call(py::args args)
     for (size_t j = 0; j < mArgs.size(); j++)
         if (mArgs[j].scalar && !scalar_words(args[j], mArgs[j], scalar_w[j]))
             return py::none();
+    tick.lap(HostProfile::kPlanArgs);
     std::shared_ptr<Allocation> outs[kMaxOuts], temps[kMaxTemps];
     for (size_t k = 0; k < mOuts.size(); k++)
         outs[k] = mPool->alloc(mOuts[k].nbytes);
     for (size_t k = 0; k < mTemps.size(); k++)
         temps[k] = mPool->alloc(mTemps[k]);
+    tick.lap(HostProfile::kPlanAlloc);
     auto alloc_of = [&](Kind kind, uint32_t index) -> Allocation* {
         return kind == ARG ? arg_allocs[index] : kind == OUT ? outs[index].get() : temps[index].get();
     };
@@ -217,8 +220,13 @@ Plan::call(py::args args)
         mRec->record(s.shader, s.spec.data(), s.spec.size(), bufs, writes, s.buffers.size(), w,
                      (uint32_t)s.words.size(), s.groups[0], s.groups[1], s.groups[2], false);
     }
-    if (mOuts.size() == 1)
-        return make_array(py::cast(outs[0]), mOuts[0]);
+    hold.reset(); // (the kick after a wait, if due, is made here)
+    tick.t = tick.on ? HostTick::now() : 0;
+    if (mOuts.size() == 1) {
+        py::object r = make_array(py::cast(outs[0]), mOuts[0]);
+        tick.lap(HostProfile::kPlanMakeArray);
+        return r;
+    }
     py::tuple result(mOuts.size());
     for (size_t k = 0; k < mOuts.size(); k++)
         result[k] = make_array(py::cast(outs[k]), mOuts[k]);

@@ -130,14 +130,20 @@ Recorder::record(const std::string& shader, const uint32_t* spec, size_t nspec, 
                  const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint32_t gx, uint32_t gy,
                  uint32_t gz, bool host_read)
 {
+    HostTick tick;
     run_hook(allocs, writes, n);
     GilSafeLock guard(mLock);
+    tick.lap(HostProfile::kRecHook);
     PipelineCache& pc = mCore.pipelines();
     Pipeline* p = pc.get(shader, spec, nspec, mLoadSpirv);
+    tick.lap(HostProfile::kRecPipeline);
     touch(allocs, writes, n);
+    tick.lap(HostProfile::kRecTouch);
     mBatch->dispatch(p->pipeline, pc.layout(), push, nwords * 4, gx, gy, gz);
     dispatches++;
+    tick.lap(HostProfile::kRecDispatch);
     after_op(host_read);
+    tick.lap(HostProfile::kRecAfterOp);
 }
 
 void
@@ -234,10 +240,13 @@ Recorder::release_kick()
 void
 Recorder::synchronize()
 {
+    HostTick tick;
     GilSafeLock guard(mLock);
     submit(false);
+    tick.lap(HostProfile::kSyncSubmit);
     while (!mInflight.empty())
         retire_oldest();
+    tick.lap(HostProfile::kSyncWait);
     mAfterWait = kick_after_wait;
     mKickDue = false;
     // Work from before a host wait is ordered against once, at the start of the next batch.
@@ -250,7 +259,9 @@ Recorder::synchronize()
 void
 Recorder::start_batch()
 {
+    HostTick tick;
     mBatch = std::make_shared<Batch>(mCore.submitter());
+    tick.lap(HostProfile::kBatchStart);
     if (mOrderAfterWait) {
         mOrderAfterWait = false;
         mBatch->barrier();
