@@ -180,10 +180,14 @@ def _chunks(mode, n, rows, single, vw=1, dev=None):
 
 def _vw(dtype):
     """Elements per vector load of reduce.comp (VW) for an input dtype."""
-    kind = table.DTYPES[dtype.name][3]
-    if kind not in "iuf":
-        return 1
-    return {4: 4, 8: 2}.get(dtype.itemsize, 1)
+    vw = _VW.get(dtype)
+    if vw is None:
+        kind = table.DTYPES[dtype.name][3]
+        vw = _VW[dtype] = {4: 4, 8: 2}.get(dtype.itemsize, 1) if kind in "iuf" else 1
+    return vw
+
+
+_VW = {}  # (asked on every call's plan key)
 
 
 def _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk):
