@@ -75,6 +75,7 @@ struct HostProfile
         kSyncSubmit,
         kSyncWait,
         kSyncRest,
+        kRecExternal,
         kStages
     };
     static HostProfile& get()

@@ -152,12 +152,17 @@ Recorder::record_external(Allocation* const* allocs, const bool* writes, size_t 
 {
     if (n > kMaxBuffers)
         throw std::invalid_argument("record_external: too many buffers");
+    HostTick tick;
     run_hook(allocs, writes, n); // held (fused) ops it depends on are recorded first
     GilSafeLock guard(mLock);
+    tick.lap(HostProfile::kRecHook);
     touch(allocs, writes, n);
+    tick.lap(HostProfile::kRecTouch);
     fn(mBatch->external());
     dispatches++;
+    tick.lap(HostProfile::kRecExternal);
     after_op(host_read);
+    tick.lap(HostProfile::kRecAfterOp);
 }
 
 void
