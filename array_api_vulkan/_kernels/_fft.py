@@ -38,6 +38,7 @@ waits for the work that used it), and all are destroyed at exit.
 import atexit
 import collections
 import math
+import os
 import threading
 
 from .. import _dtypes
@@ -147,10 +148,13 @@ def knobs():
     """VkFFT's performance settings from ARRAY_API_VULKAN_VKFFT_CONFIG ("name=value,..."; the
     names: fft.cpp's apply_knobs), normalised; "" for VkFFT's own choice for the device. Read when
     a plan is made, so plans and saved kernels are keyed by it."""
-    import os
-
     raw = os.environ.get("ARRAY_API_VULKAN_VKFFT_CONFIG", "")
-    return ",".join(sorted(p.strip() for p in raw.split(",") if p.strip()))
+    if raw != _knobs_seen[0]:
+        _knobs_seen[:] = [raw, ",".join(sorted(p.strip() for p in raw.split(",") if p.strip()))]
+    return _knobs_seen[1]
+
+
+_knobs_seen = [None, ""]  # (the variable as last read, normalised): asked on every transform
 
 
 _KIND = {"c2c": 0, "r2c": 1, "c2r": 2, "c2c_out": 3}
