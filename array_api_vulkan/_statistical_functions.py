@@ -42,26 +42,18 @@ _MAX_RESOLVED = 1024
 
 
 def _call_key(fname, x, axis, keepdims, dtype, correction):
-    if x.__class__ is not Array:
-        return None
+    """The _RESOLVED key of a call on the Array x (unhashable where axis is a list)."""
     dev = x._alloc.device
-    key = (fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype, correction)
-    try:
-        hash(key)
-    except TypeError:  # (an axis given as a list)
-        return None
-    return key
+    return (fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype, correction)
 
 
 def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
     """The result of a reduction call resolved before (see _RESOLVED), or None."""
     if x.__class__ is not Array:
         return None
-    dev = x._alloc.device
     try:
-        r = _RESOLVED.get((fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype,
-                           correction))
-    except TypeError:
+        r = _RESOLVED.get(_call_key(fname, x, axis, keepdims, dtype, correction))
+    except TypeError:  # (an axis given as a list: the general path, every time)
         return None
     if r is None or not _kernels.supports_reduce(r[0], x, r[3]):
         return None
@@ -69,19 +61,22 @@ def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
 
 
 def _remember(key, op, axes, keepdims, dtype, correction=0.0):
-    if key is not None:
-        if len(_RESOLVED) >= _MAX_RESOLVED:
-            _RESOLVED.clear()
+    if len(_RESOLVED) >= _MAX_RESOLVED:
+        _RESOLVED.clear()
+    try:
         _RESOLVED[key] = (op, axes, keepdims, dtype, correction)
+    except TypeError:  # (an axis given as a list)
+        pass
 
 
 def _reduce(fname, npfn, x, axis, keepdims, dtype, op=None, correction=0.0, key=None, **kw):
     """op (default fname) over axis natively, else fname through numpy's npfn on the host.
-    key: the call's _call_key, remembered where it runs natively."""
+    key: the call's _call_key, remembered where it runs natively (None: not remembered)."""
     axes = _reduced_axes(axis, x.ndim)
     keepdims = bool(keepdims)
     if _kernels.supports_reduce(op or fname, x, dtype):
-        _remember(key, op or fname, axes, keepdims, dtype, correction)
+        if key is not None:
+            _remember(key, op or fname, axes, keepdims, dtype, correction)
         return _kernels.reduce(op or fname, x, axes, keepdims, dtype, correction)
     ax = _axis_arg(axis, x.ndim)
     return _fallback.call(

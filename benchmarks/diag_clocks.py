@@ -2,11 +2,6 @@
 same commit's add f32 16M took 99.6 and 207 us on two machines, and one process saw our GPU time
 double after an idle spell). nvidia-smi samples the clocks, performance state, power and
 throttle reasons every 20 ms while the script times add and sum of 16M float32 (ours, GPU time
-import os
-
-# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
-os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
-
 from the runtime's timestamps; torch in the same process where importable, CUDA events) after
 phases of load and of idling. Writes JSON with the phases and the samples.
 

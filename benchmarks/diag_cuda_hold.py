@@ -8,11 +8,6 @@ the process's memory. Not a test; prints one JSON object.
 
     python3 benchmarks/diag_cuda_hold.py [--idle SECONDS]
 """
-import os
-
-# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
-os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
-
 import ctypes
 import statistics
 import subprocess

@@ -13,9 +13,6 @@ one JSON object.
     python3 benchmarks/diag_remake.py [--quick] [--stats] [--clocks] [--pause SECONDS]
 """
 import os
-
-# (reads runtime_stats()["gpu_seconds"]: GPU timestamps on, off by default)
-os.environ.setdefault("ARRAY_API_VULKAN_GPU_TIMING", "1")
 import statistics
 import sys
 import time

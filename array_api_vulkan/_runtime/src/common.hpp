@@ -54,9 +54,9 @@ class GilSafeLock
     std::recursive_mutex& mM;
 };
 
-// Host time of the hot path's stages (a diagnostic: benchmarks/diag_host.py), on where
-// ARRAY_API_VULKAN_PROFILE_HOST=1 at import. HostTick t; ... t.lap(HostProfile::k...) adds
-// the time since the last lap to a stage.
+// Host time of the hot path's stages (a diagnostic: benchmarks/diag_split.py and
+// diag_fft_host.py report it), kept only where ARRAY_API_VULKAN_PROFILE_HOST=1 at import.
+// HostTick t; ... t.lap(HostProfile::k...) adds the time since the last lap to a stage.
 struct HostProfile
 {
     enum Stage
@@ -74,7 +74,6 @@ struct HostProfile
         kSubmitQueue,
         kSyncSubmit,
         kSyncWait,
-        kSyncRest,
         kRecExternal,
         kStages
     };

@@ -39,7 +39,7 @@ PYBIND11_MODULE(_vkcore, m)
           static const char* names[] = { "plan_args",     "plan_alloc",   "plan_make_array", "rec_hook",
                                          "rec_pipeline",  "rec_touch",    "rec_dispatch",    "rec_after_op",
                                          "batch_start",   "submit_end",   "submit_queue",    "sync_submit",
-                                         "sync_wait",     "sync_rest",    "rec_external" };
+                                         "sync_wait",     "rec_external" };
           HostProfile& p = HostProfile::get();
           py::dict d;
           for (int i = 0; i < HostProfile::kStages; i++)
