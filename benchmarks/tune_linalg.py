@@ -29,7 +29,8 @@ def inputs(n, k=16):
 
 # the module's knobs (the defaults each variant starts from)
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
-                                         "SHARED_MAX", "PANEL_NT", "UPDATE")}
+                                         "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
+                                         "SPLIT_GROUPS", "SPLIT_CHUNK")}
 
 
 HOST = {}
@@ -194,9 +195,9 @@ def run_steps(n, reps, res, r=20):
                     w[13], w[14] = 0, 16
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
                                                (st, True, L.A_ST, None)])
-                elif kind == "qr_panel":
+                elif kind in ("qr_panel", "qr_panel32"):
                     w[0:5] = [n, n, 1, L.FLAG_PANEL, n]
-                    w[13], w[14] = 0, nb
+                    w[13], w[14] = 0, nb if kind == "qr_panel" else 32
                     rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
                                                (T, True, L.A_O2, None)])
                 elif kind == "trsm_chol":
@@ -210,13 +211,17 @@ def run_steps(n, reps, res, r=20):
                 elif kind == "gemm_full":
                     rec.gemm((W, nb * ld + nb, ld, bs), (W, nb * ld, ld, bs), (W, nb, ld, bs),
                              n - nb, n - nb, nb, L.G_NEG | L.G_ACC)
+                elif kind == "gemm_thin":
+                    # QR's V^H A22 at NB = 32 (split along K where the knobs say)
+                    rec.gemm((V, 0, n - 32, 0), (W, 0, ld, bs), (W, 32, ld, bs), 32, n - 32, n,
+                             L.G_TA | L.G_CA)
                 elif kind == "aux_copy":
                     rec.aux(L.X_TRIL, n, n, W)
             L.TRSM_SHARED, L.TRSM_CW = old
             return rec.compile(1)
 
         kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
-                 ("lu_panel16", {}), ("qr_panel", {}),
+                 ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
                  ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),
@@ -236,10 +241,11 @@ def main():
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
     # around the defaults (NB 32, TRSM_CW 8, PANEL_NT 1024: run 8 on the H100)
-    variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"NB": 16}, {"NB": 16, "TRSM_CW": 4},
-                {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"TRSM_CW": 16}, {"TRSM_SHARED": False},
-                {"SHARED_MAX": 1024}, {"PANEL_NT": 256}, {"PANEL_NT": 512},
-                {"NB_OP": {"cholesky": 16}}, {"UPDATE": "matmul"}]
+    variants = [{}, {"PANEL_IB": 0}, {"PANEL_IB": 32}, {"NB": 64}, {"NB": 16},
+                {"NB": 64, "PANEL_IB": 32}, {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"PANEL_NT": 256},
+                {"PANEL_NT": 512}, {"SPLIT_TILES": 0}, {"SPLIT_CHUNK": 128},
+                {"SPLIT_GROUPS": 512}, {"SPLIT_GROUPS": 128}, {"NB_OP": {"qr": 16}},
+                {"NB_OP": {"qr": 64}}]
     if args.quick:
         variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 256},
@@ -257,7 +263,8 @@ def main():
             run_gemm([("float64", 96, 80, 64), ("float32", 128, 128, 128)], reps, res)
         else:
             run_gemm([("float64", 960, 960, 64), ("float64", 1024, 1024, 1024),
-                      ("float32", 1024, 1024, 1024), ("float64", 64, 960, 1024)], reps, res)
+                      ("float32", 1024, 1024, 1024), ("float64", 64, 960, 1024),
+                      ("float64", 32, 992, 1024)], reps, res)
     except Exception as e:
         res["gemm_error"] = f"{type(e).__name__}: {e}"[:300]
     try:

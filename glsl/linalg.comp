@@ -288,6 +288,124 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
     return info;
 }
 
+// One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step), k1 - k0 <=
+// LU_ROWS_NB, one row an invocation: per column three phases between barriers, the pivot's
+// reduction in two levels (32 level-one invocations), whose last invocation copies the pivot
+// row's and row j's columns [j, k1) into gS; then one pass where each invocation takes a row
+// below j (its multiplier, the panel's later columns from gS's copies, and its new |a_i,j+1|
+// kept for the next column's pivot), and rows j and piv are swapped outside [j, k1). The same
+// pivots, interchanges and zero-pivot handling as lu(), in a third of its barriers.
+#define LU_ROWS_NB 64u
+// the pivot's row and size (not in red_i / red_v: their next writes come before the barrier
+// that every invocation's read of them precedes)
+shared uint lu_piv;
+shared T_R lu_pv;
+uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint info = 0;
+    const uint RG = 32u, RPER = NT / RG;
+    T_R best = T_R(-1);
+    uint bi = k0;
+    for (uint i = k0 + lid; i < n; i += NT) {
+        T_R v = cabs1(T_C(M.v[mb + i * n + k0]));
+        if (v > best) {
+            best = v;
+            bi = i;
+        }
+    }
+    for (uint j = k0; j < k1; j++) {
+        red_v[lid] = best;
+        red_i[lid] = bi;
+        sync();
+        if (lid < RG) {
+            T_R bv = red_v[lid * RPER];
+            uint bj = red_i[lid * RPER];
+            for (uint q = 1; q < RPER; q++) {
+                T_R o = red_v[lid * RPER + q];
+                uint oi = red_i[lid * RPER + q];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
+                }
+            }
+            red_v[lid * RPER] = bv;
+            red_i[lid * RPER] = bj;
+        }
+        barrier();
+        if (lid == 0) {
+            T_R bv = red_v[0];
+            uint bj = red_i[0];
+            for (uint g = 1; g < RG; g++) {
+                T_R o = red_v[g * RPER];
+                uint oi = red_i[g * RPER];
+                if (o > bv || (o == bv && oi < bj)) {
+                    bv = o;
+                    bj = oi;
+                }
+            }
+            lu_pv = bv;
+            lu_piv = bj;
+            P.v[pb + j] = bj;
+            for (uint c = j; c < k1; c++) {
+                gS[c - j] = T_C(M.v[mb + bj * n + c]);
+                gS[LU_ROWS_NB + c - j] = T_C(M.v[mb + j * n + c]);
+            }
+        }
+        barrier();
+        uint piv = lu_piv;
+        T_R pv = lu_pv;
+        best = T_R(-1);
+        bi = j + 1u;
+        if (pv == T_R(0)) {
+            // a zero pivot column: nothing to eliminate (a singular matrix)
+            if (info == 0u)
+                info = j + 1u;
+            if (j + 1u < k1) {
+                for (uint i = j + 1u + lid; i < n; i += NT) {
+                    T_R v = cabs1(T_C(M.v[mb + i * n + j + 1u]));
+                    if (v > best) {
+                        best = v;
+                        bi = i;
+                    }
+                }
+            }
+            continue;
+        }
+        T_C d = gS[0];
+        if (piv != j) {
+            for (uint c = lid; c < n; c += NT) {
+                if (c >= j && c < k1)
+                    continue;
+                T_S t = M.v[mb + j * n + c];
+                M.v[mb + j * n + c] = M.v[mb + piv * n + c];
+                M.v[mb + piv * n + c] = t;
+            }
+        }
+        for (uint c = j + lid; c < k1; c += NT)
+            M.v[mb + j * n + c] = T_S(gS[c - j]);
+        for (uint i = j + 1u + lid; i < n; i += NT) {
+            bool ip = i == piv;
+            T_C l = cdiv(ip ? gS[LU_ROWS_NB] : T_C(M.v[mb + i * n + j]), d);
+            M.v[mb + i * n + j] = T_S(l);
+            for (uint c = j + 1u; c < k1; c++) {
+                T_C a = ip ? gS[LU_ROWS_NB + c - j] : T_C(M.v[mb + i * n + c]);
+                T_C v = a - cmul(l, gS[c - j]);
+                M.v[mb + i * n + c] = T_S(v);
+                if (c == j + 1u) {
+                    T_R av = cabs1(v);
+                    if (av > best) {
+                        best = av;
+                        bi = i;
+                    }
+                }
+            }
+        }
+    }
+    sync();
+    return info;
+}
+
 // Columns [k0, k1) of the lower cholesky factor, in place in O1: the panel's own columns
 // updated, rows to n (the caller updates the trailing matrix with a matmul where k1 < n).
 // FLAG_COPY: copy the input in first; FLAG_FINAL: zero the other triangle (or make the upper
@@ -403,8 +521,11 @@ void lu_panel(uint b)
         copy_in(M, mb, 16, 5, b, n, n);
     if ((p.w[3] & (FLAG_COPY | FLAG_ST0)) != 0u && gl_LocalInvocationID.x == 0)
         ST.v[b] = 0;
-    uint info = lu(M, mb, UintB(addr(22)), b * n, n, p.w[13], p.w[14],
-                   (p.w[3] & FLAG_DIAG) == 0u);
+    uint k0 = p.w[13], k1 = p.w[14];
+    bool diag = (p.w[3] & FLAG_DIAG) != 0u;
+    uint info = diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS
+        ? lu_rows(M, mb, UintB(addr(22)), b * n, n, k0, k1)
+        : lu(M, mb, UintB(addr(22)), b * n, n, k0, k1, !diag);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
         ST.v[b] = info;
 }
@@ -640,6 +761,24 @@ void write_r(MatT M, uint mb, uint b, uint m, uint n, uint r)
 // One panel [k0, k1) of a blocked QR (FLAG_PANEL; FLAG_COPY: copy the input into W first): the
 // reflectors, then V (O1: rows k0..m-1 x nbp, unit diagonal, zeros above) and the upper
 // triangular T (O2: nbp x nbp, LAPACK larft forward columnwise) with H_k0..H_k1-1 = I - V T V^H.
+// Each column j in three phases between barriers (nbp <= QR_NBMAX):
+//   1. one pass over rows i > j: every panel column q's sum of conj(a_ij) a_iq, by CW (nbp
+//      rounded up to a power of two) slots times NT / CW row groups. Slot j is |x|^2 (larfg's
+//      norm), slots after j give v^H a_q (v_i = a_ij sc below the diagonal), slots before j
+//      V_q^H v (the T column), so a column costs one pass and one reduction, not three;
+//   2. the first nbp invocations sum their slot's partials and work out beta, tau and
+//      sc = 1 / (alpha - beta) (each redundantly), the update scalar conj(tau) v^H a_q of a
+//      later column, or V_q^H v of an earlier one;
+//   3. one invocation a row updates the panel's later columns and scales its a_ij to v_i; the
+//      first j invocations add T's column j (T in gS where nbp^2 fits it).
+// The rows are read in place in device memory (a panel is taller than shared memory).
+#define QR_NBMAX 64u
+shared T_C qv[QR_NBMAX + 4u];
+bool qr_tsh;
+uint qr_tb;
+
+T_C qr_t(MatT T, uint e) { return qr_tsh ? gS[e] : T_C(T.v[qr_tb + e]); }
+
 void qr_panel(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -650,40 +789,120 @@ void qr_panel(uint b)
     MatT T = MatT(addr(26));
     // V and T at element offsets w[9], w[10] (the panels share two temporaries)
     uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
+    qr_tb = tb;
+    qr_tsh = nbp * nbp <= GS;
     if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, m, n);
-    householder(M, mb, m, n, k0, k1, k1, T, tb, nbp + 1);
+    uint cw = 1u;
+    while (cw < nbp)
+        cw *= 2u;
+    uint q = lid % cw, prt = lid / cw, np = NT / cw;
+    for (uint j = k0; j < k1; j++) {
+        uint jr = j - k0;
+        sync();
+        // 1. the partial sums of slot q over rows j + 1 + prt, step np
+        T_C acc0 = T_C(0), acc1 = T_C(0);
+        if (q < nbp) {
+            uint cq = k0 + q;
+            uint i = j + 1u + prt;
+            for (; i + np < m; i += 2u * np) {
+                T_C a0 = T_C(M.v[mb + i * n + j]), b0 = T_C(M.v[mb + i * n + cq]);
+                T_C a1 = T_C(M.v[mb + (i + np) * n + j]), b1 = T_C(M.v[mb + (i + np) * n + cq]);
+                acc0 += cmul(cconj(a0), b0);
+                acc1 += cmul(cconj(a1), b1);
+            }
+            if (i < m)
+                acc0 += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + cq]));
+        }
+        red_c[lid] = acc0 + acc1;
+        barrier();
+        // 2. the slots' totals, the reflector, the update scalars
+        if (lid < nbp) {
+            T_C s = T_C(0), xs = T_C(0);
+            for (uint g = 0; g < np; g++) {
+                s += red_c[lid + g * cw];
+                xs += red_c[jr + g * cw];
+            }
+            T_R xn2 = re(xs);
+            T_C alpha = T_C(M.v[mb + j * n + j]);
+            T_C tau = T_C(0), sc = T_C(0);
+            T_R beta = re(alpha);
+            if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
+                T_R nrm = sqrt(abs2(alpha) + xn2);
+                beta = re(alpha) >= T_R(0) ? -nrm : nrm;
+#if T_K == K_CPLX
+                tau = T_C((beta - alpha.x) / beta, -alpha.y / beta);
+#else
+                tau = (beta - alpha) / beta;
+#endif
+                sc = cdiv(creal(T_R(1)), alpha - creal(beta));
+            }
+            T_C ajq = T_C(M.v[mb + j * n + k0 + lid]);
+            if (lid > jr) {
+                // conj(tau) v^H a_q, v^H a_q = a_jq + conj(sc) s
+                qv[lid] = cmul(cconj(tau), ajq + cmul(cconj(sc), s));
+            } else if (lid < jr) {
+                // V_q^H v = conj(a_jq) + sc conj(s)
+                qv[lid] = cconj(ajq) + cmul(sc, cconj(s));
+            } else {
+                qv[QR_NBMAX] = tau;
+                qv[QR_NBMAX + 1u] = sc;
+                qv[QR_NBMAX + 2u] = creal(beta);
+            }
+        }
+        barrier();
+        // 3. the later columns' update and v, one row an invocation; T's column j
+        T_C tau = qv[QR_NBMAX];
+        if (tau == T_C(0)) {
+            if (lid == 0u) {
+                if (qr_tsh)
+                    gS[jr * nbp + jr] = T_C(0);
+                T.v[tb + jr * nbp + jr] = T_S(T_C(0));
+            }
+            for (uint ii = lid; ii < jr; ii += NT) {
+                if (qr_tsh)
+                    gS[ii * nbp + jr] = T_C(0);
+                else
+                    T.v[tb + ii * nbp + jr] = T_S(T_C(0));
+            }
+            continue;
+        }
+        T_C sc = qv[QR_NBMAX + 1u];
+        for (uint i = j + lid; i < m; i += NT) {
+            if (i == j) {
+                for (uint c = jr + 1u; c < nbp; c++)
+                    M.v[mb + j * n + k0 + c] = T_S(T_C(M.v[mb + j * n + k0 + c]) - qv[c]);
+                M.v[mb + j * n + j] = T_S(qv[QR_NBMAX + 2u]);
+            } else {
+                T_C v = cmul(T_C(M.v[mb + i * n + j]), sc);
+                for (uint c = jr + 1u; c < nbp; c++)
+                    M.v[mb + i * n + k0 + c] = T_S(T_C(M.v[mb + i * n + k0 + c]) - cmul(v, qv[c]));
+                M.v[mb + i * n + j] = T_S(v);
+            }
+        }
+        // T[0:j, j] = -tau T[0:j, 0:j] (V_0:j^H v); T[j, j] = tau
+        for (uint ii = lid; ii <= jr; ii += NT) {
+            T_C s = T_C(0);
+            for (uint l = ii; l < jr; l++)
+                s += cmul(qr_t(T, ii * nbp + l), qv[l]);
+            T_C t = ii == jr ? tau : -cmul(tau, s);
+            if (qr_tsh)
+                gS[ii * nbp + jr] = t;
+            else
+                T.v[tb + ii * nbp + jr] = T_S(t);
+        }
+    }
+    sync();
     for (uint e = lid; e < mv * nbp; e += NT) {
         uint i = e / nbp, jj = e - i * nbp;
         V.v[vb + e] = i < jj ? T_S(T_C(0)) : (i == jj ? T_S(creal(T_R(1))) : M.v[mb + (k0 + i) * n + k0 + jj]);
     }
-    sync();
-    // G[l][jj] = V[:, l]^H V[:, jj] (l < jj) into T's strictly lower part, T[jj][l]
-    for (uint e = lid; e < nbp * nbp; e += NT) {
-        uint l = e / nbp, jj = e - l * nbp;
-        if (l < jj) {
-            T_C s = T_C(0);
-            for (uint i = jj; i < mv; i++)
-                s += cmul(cconj(T_C(V.v[vb + i * nbp + l])), T_C(V.v[vb + i * nbp + jj]));
-            T.v[tb + jj * nbp + l] = T_S(s);
-        }
-    }
-    // T[0:jj, jj] = -tau_jj T[0:jj, 0:jj] G[0:jj, jj]
-    for (uint jj = 1; jj < nbp; jj++) {
-        sync();
-        T_C tau = T_C(T.v[tb + jj * nbp + jj]);
-        for (uint ii = lid; ii < jj; ii += NT) {
-            T_C s = T_C(0);
-            for (uint l = ii; l < jj; l++)
-                s += cmul(T_C(T.v[tb + ii * nbp + l]), T_C(T.v[tb + jj * nbp + l]));
-            T.v[tb + ii * nbp + jj] = T_S(-cmul(tau, s));
-        }
-    }
-    sync();
     for (uint e = lid; e < nbp * nbp; e += NT) {
         uint i = e / nbp, c = e - i * nbp;
         if (i > c)
             T.v[tb + e] = T_S(T_C(0));
+        else if (qr_tsh)
+            T.v[tb + e] = T_S(gS[e]);
     }
 }
 
@@ -741,8 +960,12 @@ void qr(uint b)
 // row stride (ld; column stride 1) and batch stride. G_LOWER: tiles wholly above C's diagonal
 // are skipped (a Hermitian trailing update, only its lower triangle needed).
 // Tiles of GT x GT by 16 x 16 invocations, (GT / 16)^2 elements each, K steps of GK.
-// Words: 0 M 1 N 2 K 3 flags 5 a_off 6 a_ld 7 a_bs 8 b_off 9 b_ld 10 b_bs 11 c_off 12 c_ld
-// 13 c_bs; addresses A 16, B 18, C 20.
+// Split-K (w[4] = S > 1 chunks of w[14] of K, a multiple of GK): grid y is C's tile rows times
+// S, and chunk s writes its partial product (flags G_NEG and G_ACC not applied) at C + s M ld;
+// an AUX X_SPLITSUM step adds them up (a thin product, few tiles and a long K, then fills the
+// GPU rather than a few of its multiprocessors).
+// Words: 0 M 1 N 2 K 3 flags 4 S 5 a_off 6 a_ld 7 a_bs 8 b_off 9 b_ld 10 b_bs 11 c_off 12 c_ld
+// 13 c_bs 14 the chunk; addresses A 16, B 18, C 20.
 #define G_TA 1u
 #define G_TB 2u
 #define G_CA 4u
@@ -760,7 +983,9 @@ void gemm()
     uint b = gl_WorkGroupID.z;
     uint lid = gl_LocalInvocationID.x;
     uint tx = lid % 16u, ty = lid / 16u;
-    uint i0 = gl_WorkGroupID.y * GT, j0 = gl_WorkGroupID.x * GT;
+    uint mt = (M + GT - 1u) / GT;
+    uint split = gl_WorkGroupID.y / mt;
+    uint i0 = (gl_WorkGroupID.y - split * mt) * GT, j0 = gl_WorkGroupID.x * GT;
     if ((flags & G_LOWER) != 0u && j0 >= i0 + GT)
         return;
     InT A = InT(addr(16));
@@ -769,13 +994,20 @@ void gemm()
     uint ab = p.w[5] + b * p.w[7], ald = p.w[6];
     uint bb = p.w[8] + b * p.w[10], bld = p.w[9];
     uint cb = p.w[11] + b * p.w[13], cld = p.w[12];
+    uint kbeg = 0u, kend = K;
+    if (p.w[4] > 1u) {
+        kbeg = split * p.w[14];
+        kend = min(K, kbeg + p.w[14]);
+        cb += split * M * cld;
+        flags &= ~(G_NEG | G_ACC);
+    }
     bool ta = (flags & G_TA) != 0u, tb = (flags & G_TB) != 0u;
     bool ca = (flags & G_CA) != 0u, cbj = (flags & G_CB) != 0u;
     T_C acc[GR][GR];
     [[unroll]] for (uint r = 0; r < GR; r++)
         [[unroll]] for (uint c = 0; c < GR; c++)
             acc[r][c] = T_C(0);
-    for (uint l0 = 0; l0 < K; l0 += GK) {
+    for (uint l0 = kbeg; l0 < kend; l0 += GK) {
         for (uint e = lid; e < GT * GK; e += NT) {
             // A(i, l): consecutive invocations along A's contiguous axis
             uint r, c;
@@ -788,7 +1020,7 @@ void gemm()
             }
             uint gi = i0 + r, gl = l0 + c;
             T_C v = T_C(0);
-            if (gi < M && gl < K) {
+            if (gi < M && gl < kend) {
                 v = T_C(A.v[ab + (ta ? gl * ald + gi : gi * ald + gl)]);
                 if (ca)
                     v = cconj(v);
@@ -807,7 +1039,7 @@ void gemm()
             }
             uint gl = l0 + r, gj = j0 + c;
             T_C v = T_C(0);
-            if (gl < K && gj < N) {
+            if (gl < kend && gj < N) {
                 v = T_C(B.v[bb + (tb ? gj * bld + gl : gl * bld + gj)]);
                 if (cbj)
                     v = cconj(v);
@@ -947,6 +1179,9 @@ void trsm()
 //   X_EYE    D = the identity
 //   X_GATHER D[i][c] = S[perm[i]][c] (X_EYE with it: perm[i] == c), perm at 20 (rows a batch)
 //   X_PERM   perm (at 20) from LU's row interchanges (at 22), one workgroup a batch item
+//   X_SPLITSUM D = (X_ACC ? D : 0) +- (X_NEG) the sum of a split GEMM's w[4] partial products
+//            (S: contiguous rows x cols each, batch stride w[8]); D strided: offset w[9], row
+//            stride w[10], batch stride w[11]
 // Addresses: S 16, D 18.
 #define X_COPY 1u
 #define X_TRIL 2u
@@ -955,9 +1190,12 @@ void trsm()
 #define X_EYE 5u
 #define X_GATHER 6u
 #define X_PERM 7u
+#define X_SPLITSUM 8u
 #define X_MODE 15u
 #define X_UPPER 16u
 #define X_IDENT 32u
+#define X_NEG 64u
+#define X_ACC 128u
 #define PERM_SHARED 2048u
 shared uint perm_s[PERM_SHARED];
 
@@ -1006,6 +1244,22 @@ void aux()
     InT S = InT(addr(16));
     uint sb = p.w[5] + b * p.w[8], srs = p.w[6], scs = p.w[7];
     uint tot = rows * cols, db = b * tot;
+    if (mode == X_SPLITSUM) {
+        uint ns = p.w[4], ob = p.w[9] + b * p.w[11], ld = p.w[10];
+        bool neg = (flags & X_NEG) != 0u, add = (flags & X_ACC) != 0u;
+        for (uint e = gl_WorkGroupID.x * NT + lid; e < tot; e += gl_NumWorkGroups.x * NT) {
+            uint i = e / cols, c = e - i * cols;
+            T_C v = T_C(0);
+            for (uint s = 0; s < ns; s++)
+                v += T_C(S.v[sb + s * tot + e]);
+            if (neg)
+                v = -v;
+            if (add)
+                v += T_C(D.v[ob + i * ld + c]);
+            D.v[ob + i * ld + c] = T_S(v);
+        }
+        return;
+    }
     for (uint e = gl_WorkGroupID.x * NT + lid; e < tot; e += gl_NumWorkGroups.x * NT) {
         uint i = e / cols, c = e - i * cols;
         if (mode == X_COPY) {

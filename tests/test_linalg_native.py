@@ -454,6 +454,38 @@ def test_blocked_qr(dt, shape, mode, knobs):
     assert np.allclose(np.tril(r, -1), 0)
 
 
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+@pytest.mark.parametrize("flags", ["plain", "neg-acc", "transposed-conj"])
+def test_split_gemm_step(dt, flags):
+    """The blocked paths' GEMM step cut along K (a thin product, few tiles, a long K): its
+    chunks' partial products summed by the AUX step into a strided block of C, as the uncut
+    product; two batch items, K not a multiple of the chunk."""
+    from array_api_vulkan._kernels._launch import ARG
+    L = _klinalg
+    nb, m, n, k = 2, 40, 70, 300
+    a = _data((nb, k, m) if flags == "transposed-conj" else (nb, m, k), dt)
+    b = _data((nb, k, n), dt)
+    c = _data((nb, m + 3, n + 5), dt)
+    x = xp.asarray(a)
+    rec = L._begin("linalg_gemm", x, nb)
+    assert rec.splits(m, n, k, 0)[0] > 1
+    assert rec.splits(m, n, k, L.G_LOWER)[0] == 1
+    f = {"plain": 0, "neg-acc": L.G_NEG | L.G_ACC,
+         "transposed-conj": L.G_TA | L.G_CA | L.G_ACC}[flags]
+    ld = n + 5
+    cref = (ARG, 2), 3 * ld + 5, ld, (m + 3) * ld
+    rec.gemm(cref, ((ARG, 0), 0, a.shape[-1], a[0].size), ((ARG, 1), 0, n, k * n), m, n, k, f)
+    assert any(st[1][0] == L.CODES["linalg_aux"] for st in rec.steps)
+    out = xp.asarray(c)
+    rec.run([x, xp.asarray(b), out])
+    opa = np.conj(np.swapaxes(a, -1, -2)) if flags == "transposed-conj" else a
+    want = c.copy()
+    prod = opa @ b
+    blk = want[:, 3:, 5:]
+    blk[...] = -prod + blk if flags == "neg-acc" else (prod + blk if f & L.G_ACC else prod)
+    _close(out, want, dt, k)
+
+
 def test_blocked_is_one_plan():
     """A repeated blocked call replays one compiled plan: no new plan, and the host reads only
     the status word."""

@@ -459,8 +459,18 @@ def eigh(x, want_vectors):
 G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
 GEMM_TILE = 64
 S_UPPER, S_UNIT, S_CONJ, S_SHARED = 1, 2, 4, 8
-X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM = 1, 2, 3, 4, 5, 6, 7
-X_UPPER, X_IDENT = 16, 32
+X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM, X_SPLITSUM = 1, 2, 3, 4, 5, 6, 7, 8
+X_UPPER, X_IDENT, X_NEG, X_ACC = 16, 32, 64, 128
+# split-K of the GEMM steps: a product of fewer than SPLIT_TILES tiles (GEMM_TILE square, all
+# batch items) with K of at least 2 * SPLIT_CHUNK (QR's V^H A22: nb rows, K the panel's height)
+# is cut in chunks of at least SPLIT_CHUNK for about SPLIT_GROUPS workgroups, its partial
+# products summed by an AUX step (G_LOWER products are not split: their skipped tiles would
+# leave the partials unset)
+SPLIT_TILES = 64
+SPLIT_GROUPS = 256
+SPLIT_CHUNK = 64
+# the widest panel of the blocked QR's panel step (glsl/linalg.comp QR_NBMAX)
+QR_NBMAX = 64
 # columns of X per TRSM workgroup (256 / TRSM_CW invocations per column); 8: on the H100, float64
 # 1024^2 cholesky 2.29 ms against 2.93 with 16, solve 11.2 against 12.9 (run 8)
 TRSM_CW = 8
@@ -500,10 +510,11 @@ def shared_elements(dev, dt):
 
 def _other_shared(dt, nt):
     """Bytes of the linalg kernel's shared arrays besides GS for nt invocations: the reduction
-    arrays (a real, a word and an element each) and the permutation's 2048 words."""
+    arrays (a real, a word and an element each), the permutation's 2048 words, the QR
+    panel's QR_NBMAX + 4 elements and the LU panel's pivot (a word and a real)."""
     it = dt.itemsize
     real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
-    return nt * (real + 4 + it) + 2048 * 4
+    return nt * (real + 4 + it) + 2048 * 4 + (QR_NBMAX + 4) * it + 4 + real
 
 
 class _Rec:
@@ -513,6 +524,7 @@ class _Rec:
         self.dev, self.dt, self.shader, self.nbatch = dev, dt, shader, nbatch
         self.steps, self.temps, self.outs = [], [], []
         self.gs = shared_elements(dev, dt)   # the most a step may take
+        self.scratch = None                  # the split GEMMs' partial products (one temporary)
 
     def panel_nt(self, gs=1024):
         """The workgroup size of the one-workgroup-a-matrix steps: PANEL_NT, halved (to 256)
@@ -568,13 +580,48 @@ class _Rec:
         if UPDATE == "matmul":
             self.steps.append(("mm", c, a, b, m, n, k, flags))
             return
-        self.gemm_step(c, a, b, m, n, k, flags)
+        splits, kc = self.splits(m, n, k, flags)
+        if splits == 1:
+            self.gemm_step(c, a, b, m, n, k, flags)
+            return
+        part = self.scratch_ref(self.nbatch * splits * m * n * self.dt.itemsize)
+        self.gemm_step((part, 0, n, splits * m * n), a, b, m, n, k, flags, splits, kc)
+        mode = X_SPLITSUM | (X_NEG if flags & G_NEG else 0) | (X_ACC if flags & G_ACC else 0)
+        w = [m, n, 0, mode, splits, 0, 0, 0, splits * m * n, c[1], c[2], c[3]]
+        g = (max(1, min(-(-m * n // 256), AUX_GROUPS)), 1, self.nbatch)
+        self.step("linalg_aux", w, g, [(c[0], True, 18, None), (part, False, 16, None)])
 
-    def gemm_step(self, c, a, b, m, n, k, flags):
+    def splits(self, m, n, k, flags):
+        """(chunks, chunk) of K for a product C (m x n) += A (m x k) B: (1, k) unless its
+        tiles are too few for the GPU and K long (SPLIT_TILES)."""
+        tiles = -(-m // GEMM_TILE) * -(-n // GEMM_TILE) * self.nbatch
+        if flags & G_LOWER or tiles >= SPLIT_TILES or k < 2 * SPLIT_CHUNK:
+            return 1, k
+        s = max(2, min(k // SPLIT_CHUNK, -(-SPLIT_GROUPS // tiles)))
+        kc = -(-k // s)
+        kc = -(-kc // 8) * 8   # a multiple of the kernel's K step (GK)
+        s = -(-k // kc)
+        if tiles * s > MAX_GRID or -(-m // GEMM_TILE) * s > MAX_GRID:
+            return 1, k
+        return s, kc
+
+    def scratch_ref(self, nbytes):
+        """The plan's one scratch temporary, grown to at least nbytes (its users are steps
+        in order: each split GEMM's partials are summed before the next split writes)."""
+        if self.scratch is None:
+            self.scratch = self.tmp(nbytes)
+        else:
+            i = self.scratch[1]
+            self.temps[i] = max(self.temps[i], int(nbytes))
+        return self.scratch
+
+    def gemm_step(self, c, a, b, m, n, k, flags, splits=1, kc=0):
         """The GEMM step gemm records (also _matmul's float64 route). An operand's element
-        offset None: an argument's own view offset, patched in at each call."""
-        w = [m, n, k, flags, 0, a[1] or 0, a[2], a[3], b[1] or 0, b[2], b[3], c[1], c[2], c[3]]
-        g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE), self.nbatch)
+        offset None: an argument's own view offset, patched in at each call. splits > 1:
+        chunk s of kc of K into C + s m ld (the partials of a split product)."""
+        w = [m, n, k, flags, splits, a[1] or 0, a[2], a[3], b[1] or 0, b[2], b[3], c[1], c[2],
+             c[3], kc]
+        g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE) * splits, self.nbatch)
         self.step("linalg_gemm", w, g, [(a[0], False, 16, 5 if a[1] is None else None),
                                         (b[0], False, 18, 8 if b[1] is None else None),
                                         (c[0], True, 20, None)])
@@ -684,11 +731,12 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX,
-            PANEL_NT)
+            PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
 
 
 def _nb(kind):
-    return NB_OP.get(kind) or NB
+    nb = NB_OP.get(kind) or NB
+    return min(nb, QR_NBMAX) if kind == "qr" else nb
 
 
 def _blocks(n, kind):
