@@ -30,7 +30,7 @@ def inputs(n, k=16):
 # the module's knobs (the defaults each variant starts from)
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
                                          "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
-                                         "SPLIT_GROUPS", "SPLIT_CHUNK")}
+                                         "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED")}
 
 
 HOST = {}
@@ -245,7 +245,7 @@ def main():
                 {"NB": 64, "PANEL_IB": 32}, {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"PANEL_NT": 256},
                 {"PANEL_NT": 512}, {"SPLIT_TILES": 0}, {"SPLIT_CHUNK": 128},
                 {"SPLIT_GROUPS": 512}, {"SPLIT_GROUPS": 128}, {"NB_OP": {"qr": 16}},
-                {"NB_OP": {"qr": 64}}]
+                {"NB_OP": {"qr": 64}}, {"TRSM_TSHARED": False}]
     if args.quick:
         variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 256},

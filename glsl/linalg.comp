@@ -157,6 +157,9 @@ shared T_C red_c[NT];
 layout(constant_id = 2) const uint GS = 1024;
 shared T_C gS[GS];
 
+// the columns a row's update loads before it stores (the QR and LU panels)
+#define RCH 8u
+
 void sync()
 {
     memoryBarrierBuffer();
@@ -386,20 +389,29 @@ uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
             M.v[mb + j * n + c] = T_S(gS[c - j]);
         for (uint i = j + 1u + lid; i < n; i += NT) {
             bool ip = i == piv;
-            T_C l = cdiv(ip ? gS[LU_ROWS_NB] : T_C(M.v[mb + i * n + j]), d);
-            M.v[mb + i * n + j] = T_S(l);
-            for (uint c = j + 1u; c < k1; c++) {
-                T_C a = ip ? gS[LU_ROWS_NB + c - j] : T_C(M.v[mb + i * n + c]);
-                T_C v = a - cmul(l, gS[c - j]);
-                M.v[mb + i * n + c] = T_S(v);
-                if (c == j + 1u) {
-                    T_R av = cabs1(v);
+            uint rb = mb + i * n;
+            T_C l = cdiv(ip ? gS[LU_ROWS_NB] : T_C(M.v[rb + j]), d);
+            // RCH columns loaded before any is stored (as in the QR panel)
+            for (uint c0 = j + 1u; c0 < k1; c0 += RCH) {
+                T_C a[RCH];
+                [[unroll]] for (uint u = 0; u < RCH; u++)
+                    if (c0 + u < k1)
+                        a[u] = ip ? gS[LU_ROWS_NB + c0 + u - j] : T_C(M.v[rb + c0 + u]);
+                [[unroll]] for (uint u = 0; u < RCH; u++) {
+                    if (c0 + u < k1) {
+                        a[u] -= cmul(l, gS[c0 + u - j]);
+                        M.v[rb + c0 + u] = T_S(a[u]);
+                    }
+                }
+                if (c0 == j + 1u) {
+                    T_R av = cabs1(a[0]);
                     if (av > best) {
                         best = av;
                         bi = i;
                     }
                 }
             }
+            M.v[rb + j] = T_S(l);
         }
     }
     sync();
@@ -805,13 +817,16 @@ void qr_panel(uint b)
         if (q < nbp) {
             uint cq = k0 + q;
             uint i = j + 1u + prt;
-            for (; i + np < m; i += 2u * np) {
-                T_C a0 = T_C(M.v[mb + i * n + j]), b0 = T_C(M.v[mb + i * n + cq]);
-                T_C a1 = T_C(M.v[mb + (i + np) * n + j]), b1 = T_C(M.v[mb + (i + np) * n + cq]);
-                acc0 += cmul(cconj(a0), b0);
-                acc1 += cmul(cconj(a1), b1);
+            for (; i + 3u * np < m; i += 4u * np) {
+                T_C a[4], c[4];
+                [[unroll]] for (uint u = 0; u < 4u; u++) {
+                    a[u] = T_C(M.v[mb + (i + u * np) * n + j]);
+                    c[u] = T_C(M.v[mb + (i + u * np) * n + cq]);
+                }
+                acc0 += cmul(cconj(a[0]), c[0]) + cmul(cconj(a[2]), c[2]);
+                acc1 += cmul(cconj(a[1]), c[1]) + cmul(cconj(a[3]), c[3]);
             }
-            if (i < m)
+            for (; i < m; i += np)
                 acc0 += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + cq]));
         }
         red_c[lid] = acc0 + acc1;
@@ -869,16 +884,20 @@ void qr_panel(uint b)
         }
         T_C sc = qv[QR_NBMAX + 1u];
         for (uint i = j + lid; i < m; i += NT) {
-            if (i == j) {
-                for (uint c = jr + 1u; c < nbp; c++)
-                    M.v[mb + j * n + k0 + c] = T_S(T_C(M.v[mb + j * n + k0 + c]) - qv[c]);
-                M.v[mb + j * n + j] = T_S(qv[QR_NBMAX + 2u]);
-            } else {
-                T_C v = cmul(T_C(M.v[mb + i * n + j]), sc);
-                for (uint c = jr + 1u; c < nbp; c++)
-                    M.v[mb + i * n + k0 + c] = T_S(T_C(M.v[mb + i * n + k0 + c]) - cmul(v, qv[c]));
-                M.v[mb + i * n + j] = T_S(v);
+            uint rb = mb + i * n + k0;
+            T_C v = i == j ? creal(T_R(1)) : cmul(T_C(M.v[mb + i * n + j]), sc);
+            // RCH columns at a time, all loaded before any is stored (stores to the coherent
+            // buffer would otherwise keep each load waiting for the one before)
+            for (uint c0 = jr + 1u; c0 < nbp; c0 += RCH) {
+                T_C a[RCH];
+                [[unroll]] for (uint u = 0; u < RCH; u++)
+                    if (c0 + u < nbp)
+                        a[u] = T_C(M.v[rb + c0 + u]);
+                [[unroll]] for (uint u = 0; u < RCH; u++)
+                    if (c0 + u < nbp)
+                        M.v[rb + c0 + u] = T_S(a[u] - cmul(v, qv[c0 + u]));
             }
+            M.v[mb + i * n + j] = T_S(i == j ? qv[QR_NBMAX + 2u] : v);
         }
         // T[0:j, j] = -tau T[0:j, 0:j] (V_0:j^H v); T[j, j] = tau
         for (uint ii = lid; ii <= jr; ii += NT) {
@@ -1077,13 +1096,16 @@ void gemm()
 // OP_TRSM: X = T^-1 X for the nb x nb triangle T (lower, or upper with S_UPPER; unit diagonal
 // with S_UNIT) and nb x ncols X (S_CONJ: X is read and written conjugated, so that the solve
 // of L21 = A21 L11^-H runs on the view A21^H). A column of X per NT / cw invocations (cw
-// columns a workgroup, w[4]), taking every (NT / cw)-th row.
+// columns a workgroup, w[4]), taking every (NT / cw)-th row. S_TSHARED (with S_SHARED): T too
+// is copied into gS, after X's block (nb * (nb + cw) <= GS), so that a step waits on no load
+// from device memory (on the H100 a step's load of T's column was most of a TRSM's time).
 // Words: 0 nb 1 ncols 3 flags 4 cw 5 t_off 6 t_ld 7 t_bs 8 x_off 9 x_rs 10 x_cs 11 x_bs;
 // addresses T 16, X 18.
 #define S_UPPER 1u
 #define S_UNIT 2u
 #define S_CONJ 4u
 #define S_SHARED 8u
+#define S_TSHARED 16u
 
 void trsm()
 {
@@ -1116,19 +1138,32 @@ void trsm()
             }
             gS[i * cw + l] = v;
         }
+        bool tsh = (flags & S_TSHARED) != 0u;
+        uint to = nb * cw;
+        if (tsh) {
+            for (uint e = lid; e < nb * nb; e += NT) {
+                uint i = e / nb, j = e - i * nb;
+                gS[to + e] = T_C(Tm.v[tb + i * tld + j]);
+            }
+        }
         for (uint s = 0; s < nb; s++) {
             uint j = upper ? nb - 1u - s : s;
             barrier();
             T_C xj = gS[j * cw + cl];
             if (!unit) {
-                xj = cdiv(xj, T_C(Tm.v[tb + j * tld + j]));
+                xj = cdiv(xj, tsh ? gS[to + j * nb + j] : T_C(Tm.v[tb + j * tld + j]));
                 barrier();
                 if (rp == 0u)
                     gS[j * cw + cl] = xj;
             }
             uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
-            for (uint i = lo + rp; i < hi; i += rpn)
-                gS[i * cw + cl] -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+            if (tsh) {
+                for (uint i = lo + rp; i < hi; i += rpn)
+                    gS[i * cw + cl] -= cmul(gS[to + i * nb + j], xj);
+            } else {
+                for (uint i = lo + rp; i < hi; i += rpn)
+                    gS[i * cw + cl] -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
+            }
         }
         barrier();
         for (uint e = lid; e < nb * cw; e += NT) {

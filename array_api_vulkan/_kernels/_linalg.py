@@ -458,7 +458,7 @@ def eigh(x, want_vectors):
 # in one workgroup per matrix: the diagonal block of a cholesky, the tall panel of an LU or QR.
 G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
 GEMM_TILE = 64
-S_UPPER, S_UNIT, S_CONJ, S_SHARED = 1, 2, 4, 8
+S_UPPER, S_UNIT, S_CONJ, S_SHARED, S_TSHARED = 1, 2, 4, 8, 16
 X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM, X_SPLITSUM = 1, 2, 3, 4, 5, 6, 7, 8
 X_UPPER, X_IDENT, X_NEG, X_ACC = 16, 32, 64, 128
 # split-K of the GEMM steps: a product of fewer than SPLIT_TILES tiles (GEMM_TILE square, all
@@ -480,8 +480,10 @@ SHARED_MAX = 4096
 # or up to 1024 where the device's shared memory holds their reduction arrays. 1024: on the H100,
 # float64 1024^2 qr 38.2 ms against 57.3 with 256, and no slower elsewhere (run 8)
 PANEL_NT = 1024
-# the TRSM's block of X in shared memory (else read and written in device memory)
+# the TRSM's block of X in shared memory (else read and written in device memory), and its
+# triangle's block too where both fit
 TRSM_SHARED = True
+TRSM_TSHARED = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
 # 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
 # of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
@@ -637,6 +639,10 @@ class _Rec:
                 cw //= 2
             flags |= S_SHARED
             gs = self.fit(nb * cw)
+            if TRSM_TSHARED and nb * (nb + cw) <= self.gs:
+                # T's block beside X's
+                flags |= S_TSHARED
+                gs = self.fit(nb * (nb + cw))
         w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
         g = (-(-ncols // cw), 1, self.nbatch)
         self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)],
@@ -730,8 +736,8 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, PANEL_IB, SHARED_MAX,
-            PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, PANEL_IB,
+            SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
 
 
 def _nb(kind):
