@@ -125,6 +125,44 @@ def run_gemm(shapes, reps, res):
                 res[key] = {"error": f"{type(e).__name__}: {e}"[:300]}
 
 
+def run_drop(n, reps, res):
+    """Where a blocked call's time goes: each factorization's plan rebuilt without one kind
+    of step (its results wrong, the rest of its work the same), the time given up against the
+    whole plan's (ms). Errors (a status the dropped steps caused) are ignored."""
+    a, s, b = inputs(n)
+    calls = {"cholesky": (s, None, lambda x: xp.linalg.cholesky(x)),
+             "solve": (a, b, lambda x, y: xp.linalg.solve(x, y)),
+             "qr": (a, None, lambda x: xp.linalg.qr(x))}
+    step = _linalg._Rec.step
+    kinds = {"panel": ("linalg_cholesky", "linalg_lu", "linalg_qr"), "gemm": ("linalg_gemm",),
+             "trsm": ("linalg_trsm",), "aux": ("linalg_aux",)}
+    for name, (x, y, fn) in calls.items():
+        args = [xp.asarray(x)] + ([] if y is None else [xp.asarray(y)])
+        for drop in [None] + list(kinds):
+            def filtered(self, op, *rest, _d=drop, **kw):
+                if _d is None or op not in kinds[_d]:
+                    step(self, op, *rest, **kw)
+            _linalg._Rec.step = filtered
+            _linalg._plans.clear()
+            ts = []
+            try:
+                for _ in range(reps + 1):
+                    t0 = time.perf_counter()
+                    try:
+                        fn(*args)
+                    except np.linalg.LinAlgError:
+                        pass
+                    xp.synchronize()
+                    ts.append(time.perf_counter() - t0)
+                res[f"drop_{name}_{n}_{drop or 'none'}"] = {
+                    "ms": round(statistics.median(ts[1:]) * 1e3, 4)}
+            except Exception as e:
+                res[f"drop_{name}_{n}_{drop or 'none'}"] = {"error": f"{type(e).__name__}: {e}"[:300]}
+            finally:
+                _linalg._Rec.step = step
+        _linalg._plans.clear()
+
+
 def to_lib(lib, m):
     """dev(host array, dtype=None): a copy on CuPy's or torch's GPU."""
     def dev(x, dt=None):
@@ -189,17 +227,17 @@ def run_steps(n, reps, res, r=20):
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
-                                               (st, True, L.A_ST, None)])
+                                               (st, True, L.A_ST, None)], rec.panel_nt())
                 elif kind == "lu_panel16":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, 16
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
-                                               (st, True, L.A_ST, None)])
+                                               (st, True, L.A_ST, None)], rec.panel_nt())
                 elif kind in ("qr_panel", "qr_panel32"):
                     w[0:5] = [n, n, 1, L.FLAG_PANEL, n]
                     w[13], w[14] = 0, nb if kind == "qr_panel" else 32
                     rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
-                                               (T, True, L.A_O2, None)])
+                                               (T, True, L.A_O2, None)], rec.panel_nt())
                 elif kind == "trsm_chol":
                     rec.trsm((W, 0, ld, bs), (W, nb * ld, 1, ld, bs), nb, n - nb, L.S_CONJ)
                 elif kind == "trsm_lu":
@@ -258,6 +296,7 @@ def main():
     except Exception:
         pass
     run_ours(n, reps, variants, res)
+    run_drop(n, reps, res)
     try:
         if args.quick:
             run_gemm([("float64", 96, 80, 64), ("float32", 128, 128, 128)], reps, res)

@@ -292,12 +292,12 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 }
 
 // One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step), k1 - k0 <=
-// LU_ROWS_NB, one row an invocation: per column three phases between barriers, the pivot's
-// reduction in two levels (32 level-one invocations), whose last invocation copies the pivot
-// row's and row j's columns [j, k1) into gS; then one pass where each invocation takes a row
+// LU_ROWS_NB, one row an invocation: per column four barriers: the pivot's
+// reduction in two levels (32 level-one invocations), then the pivot row's and row j's columns
+// [j, k1) copied into gS; then one pass where each invocation takes a row
 // below j (its multiplier, the panel's later columns from gS's copies, and its new |a_i,j+1|
 // kept for the next column's pivot), and rows j and piv are swapped outside [j, k1). The same
-// pivots, interchanges and zero-pivot handling as lu(), in a third of its barriers.
+// pivots, interchanges and zero-pivot handling as lu(), in half of its barriers.
 #define LU_ROWS_NB 64u
 // the pivot's row and size (not in red_i / red_v: their next writes come before the barrier
 // that every invocation's read of them precedes)
@@ -350,13 +350,17 @@ uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
             lu_pv = bv;
             lu_piv = bj;
             P.v[pb + j] = bj;
-            for (uint c = j; c < k1; c++) {
-                gS[c - j] = T_C(M.v[mb + bj * n + c]);
-                gS[LU_ROWS_NB + c - j] = T_C(M.v[mb + j * n + c]);
-            }
         }
         barrier();
         uint piv = lu_piv;
+        // the pivot row's and row j's columns [j, k1) into gS, one element an invocation (one
+        // invocation's loop of loads waited on each in turn)
+        if (lid < 2u * (k1 - j)) {
+            uint c = j + lid % (k1 - j);
+            gS[lid < k1 - j ? c - j : LU_ROWS_NB + c - j] =
+                T_C(M.v[mb + (lid < k1 - j ? piv : j) * n + c]);
+        }
+        barrier();
         T_R pv = lu_pv;
         best = T_R(-1);
         bi = j + 1u;
