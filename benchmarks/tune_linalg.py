@@ -215,9 +215,24 @@ def run_steps(n, reps, res, r=20):
             T = rec.tmp(nb * nb * x._dtype.itemsize)
             old = L.TRSM_SHARED, L.TRSM_CW
             L.TRSM_SHARED, L.TRSM_CW = shared, cw
-            for _ in range(r):
+            for it in range(r):
                 w = [0] * 16
-                if kind == "chol_diag":
+                # the panels of a whole factorization in turn (k0 = 0, 32, ...: r of them), or
+                # r times the panel at k0 = n / 2
+                seq = 32 * (it % (n // 32))
+                if kind in ("qr_seq", "qr_mid"):
+                    k0 = seq if kind == "qr_seq" else n // 2
+                    w[0:5] = [n, n, 1, L.FLAG_PANEL, n]
+                    w[13], w[14] = k0, k0 + 32
+                    rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
+                                               (T, True, L.A_O2, None)], rec.panel_nt())
+                elif kind in ("lu_seq", "lu_mid"):
+                    k0 = seq if kind == "lu_seq" else n // 2
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG]
+                    w[13], w[14] = k0, k0 + 16
+                    rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
+                                               (st, True, L.A_ST, None)], rec.panel_nt())
+                elif kind == "chol_diag":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
                     rec.whole("linalg_cholesky", w, [(W, True, L.A_O1, None),
@@ -260,6 +275,7 @@ def run_steps(n, reps, res, r=20):
 
         kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
                  ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
+                 ("qr_seq", {}), ("qr_mid", {}), ("lu_seq", {}), ("lu_mid", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
                  ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),

@@ -292,41 +292,50 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 }
 
 // One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step), k1 - k0 <=
-// LU_ROWS_NB, one row an invocation: per column four barriers: the pivot's
-// reduction in two levels (32 level-one invocations), then the pivot row's and row j's columns
-// [j, k1) copied into gS; then one pass where each invocation takes a row
-// below j (its multiplier, the panel's later columns from gS's copies, and its new |a_i,j+1|
-// kept for the next column's pivot), and rows j and piv are swapped outside [j, k1). The same
-// pivots, interchanges and zero-pivot handling as lu(), in half of its barriers.
+// LU_ROWS_NB, by column slots (k1 - k0 rounded up to a power of two) times row groups, so that
+// a subgroup's loads of a row are one coalesced access (as the QR panel). Per column: the
+// pivot's reduction in two levels (32 level-one invocations); the pivot row's and row j's
+// columns [j, k1) copied into gS; rows j and piv swapped outside [j, k1) while each later
+// column's slot updates its rows below j from gS's copies (the next column's slot keeping its
+// new largest |a_i,j+1| for the next pivot); then, after a barrier (the others read column j),
+// column j's slot scales it to the multipliers. The same pivots, interchanges and zero-pivot
+// handling as lu().
 #define LU_ROWS_NB 64u
 // the pivot's row and size (not in red_i / red_v: their next writes come before the barrier
 // that every invocation's read of them precedes)
 shared uint lu_piv;
 shared T_R lu_pv;
-uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
     const uint RG = 32u, RPER = NT / RG;
+    uint nbp = k1 - k0, cw = 1u;
+    while (cw < nbp)
+        cw *= 2u;
+    uint q = lid % cw, prt = lid / cw, np = NT / cw;
     T_R best = T_R(-1);
     uint bi = k0;
-    for (uint i = k0 + lid; i < n; i += NT) {
-        T_R v = cabs1(T_C(M.v[mb + i * n + k0]));
-        if (v > best) {
-            best = v;
-            bi = i;
+    if (q == 0u) {
+        for (uint i = k0 + prt; i < n; i += np) {
+            T_R v = cabs1(T_C(M.v[mb + i * n + k0]));
+            if (v > best) {
+                best = v;
+                bi = i;
+            }
         }
     }
     for (uint j = k0; j < k1; j++) {
+        uint jr = j - k0;
         red_v[lid] = best;
         red_i[lid] = bi;
         sync();
         if (lid < RG) {
             T_R bv = red_v[lid * RPER];
             uint bj = red_i[lid * RPER];
-            for (uint q = 1; q < RPER; q++) {
-                T_R o = red_v[lid * RPER + q];
-                uint oi = red_i[lid * RPER + q];
+            for (uint g = 1; g < RPER; g++) {
+                T_R o = red_v[lid * RPER + g];
+                uint oi = red_i[lid * RPER + g];
                 if (o > bv || (o == bv && oi < bj)) {
                     bv = o;
                     bj = oi;
@@ -353,23 +362,22 @@ uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         }
         barrier();
         uint piv = lu_piv;
-        // the pivot row's and row j's columns [j, k1) into gS, one element an invocation (one
-        // invocation's loop of loads waited on each in turn)
+        T_R pv = lu_pv;
+        // the pivot row's and row j's columns [j, k1) into gS, one element an invocation
         if (lid < 2u * (k1 - j)) {
             uint c = j + lid % (k1 - j);
             gS[lid < k1 - j ? c - j : LU_ROWS_NB + c - j] =
                 T_C(M.v[mb + (lid < k1 - j ? piv : j) * n + c]);
         }
         barrier();
-        T_R pv = lu_pv;
         best = T_R(-1);
         bi = j + 1u;
         if (pv == T_R(0)) {
             // a zero pivot column: nothing to eliminate (a singular matrix)
             if (info == 0u)
                 info = j + 1u;
-            if (j + 1u < k1) {
-                for (uint i = j + 1u + lid; i < n; i += NT) {
+            if (q == jr + 1u && q < nbp) {
+                for (uint i = j + 1u + prt; i < n; i += np) {
                     T_R v = cabs1(T_C(M.v[mb + i * n + j + 1u]));
                     if (v > best) {
                         best = v;
@@ -391,31 +399,43 @@ uint lu_rows(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         }
         for (uint c = j + lid; c < k1; c += NT)
             M.v[mb + j * n + c] = T_S(gS[c - j]);
-        for (uint i = j + 1u + lid; i < n; i += NT) {
-            bool ip = i == piv;
-            uint rb = mb + i * n;
-            T_C l = cdiv(ip ? gS[LU_ROWS_NB] : T_C(M.v[rb + j]), d);
-            // RCH columns loaded before any is stored (as in the QR panel)
-            for (uint c0 = j + 1u; c0 < k1; c0 += RCH) {
-                T_C a[RCH];
-                [[unroll]] for (uint u = 0; u < RCH; u++)
-                    if (c0 + u < k1)
-                        a[u] = ip ? gS[LU_ROWS_NB + c0 + u - j] : T_C(M.v[rb + c0 + u]);
-                [[unroll]] for (uint u = 0; u < RCH; u++) {
-                    if (c0 + u < k1) {
-                        a[u] -= cmul(l, gS[c0 + u - j]);
-                        M.v[rb + c0 + u] = T_S(a[u]);
+        if (q > jr && q < nbp) {
+            uint cq = k0 + q;
+            T_C u = gS[q - jr];
+            bool next = q == jr + 1u;
+            uint i = j + 1u + prt;
+            for (; i < n; i += 4u * np) {
+                T_C a[4], l[4];
+                [[unroll]] for (uint e = 0; e < 4u; e++) {
+                    uint r = i + e * np;
+                    if (r < n) {
+                        bool ip = r == piv;
+                        l[e] = ip ? gS[LU_ROWS_NB] : T_C(M.v[mb + r * n + j]);
+                        a[e] = ip ? gS[LU_ROWS_NB + q - jr] : T_C(M.v[mb + r * n + cq]);
                     }
                 }
-                if (c0 == j + 1u) {
-                    T_R av = cabs1(a[0]);
-                    if (av > best) {
-                        best = av;
-                        bi = i;
+                [[unroll]] for (uint e = 0; e < 4u; e++) {
+                    uint r = i + e * np;
+                    if (r < n) {
+                        T_C v = a[e] - cmul(cdiv(l[e], d), u);
+                        M.v[mb + r * n + cq] = T_S(v);
+                        if (next) {
+                            T_R av = cabs1(v);
+                            if (av > best) {
+                                best = av;
+                                bi = r;
+                            }
+                        }
                     }
                 }
             }
-            M.v[rb + j] = T_S(l);
+        }
+        barrier();
+        if (q == jr) {
+            for (uint i = j + 1u + prt; i < n; i += np) {
+                T_C l = i == piv ? gS[LU_ROWS_NB] : T_C(M.v[mb + i * n + j]);
+                M.v[mb + i * n + j] = T_S(cdiv(l, d));
+            }
         }
     }
     sync();
@@ -540,7 +560,7 @@ void lu_panel(uint b)
     uint k0 = p.w[13], k1 = p.w[14];
     bool diag = (p.w[3] & FLAG_DIAG) != 0u;
     uint info = diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS
-        ? lu_rows(M, mb, UintB(addr(22)), b * n, n, k0, k1)
+        ? lu_slots(M, mb, UintB(addr(22)), b * n, n, k0, k1)
         : lu(M, mb, UintB(addr(22)), b * n, n, k0, k1, !diag);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
         ST.v[b] = info;
@@ -777,17 +797,19 @@ void write_r(MatT M, uint mb, uint b, uint m, uint n, uint r)
 // One panel [k0, k1) of a blocked QR (FLAG_PANEL; FLAG_COPY: copy the input into W first): the
 // reflectors, then V (O1: rows k0..m-1 x nbp, unit diagonal, zeros above) and the upper
 // triangular T (O2: nbp x nbp, LAPACK larft forward columnwise) with H_k0..H_k1-1 = I - V T V^H.
-// Each column j in three phases between barriers (nbp <= QR_NBMAX):
-//   1. one pass over rows i > j: every panel column q's sum of conj(a_ij) a_iq, by CW (nbp
-//      rounded up to a power of two) slots times NT / CW row groups. Slot j is |x|^2 (larfg's
-//      norm), slots after j give v^H a_q (v_i = a_ij sc below the diagonal), slots before j
-//      V_q^H v (the T column), so a column costs one pass and one reduction, not three;
+// Each column j in three phases between barriers (nbp <= QR_NBMAX), every phase by CW (nbp
+// rounded up to a power of two) column slots times NT / CW row groups, so that a subgroup's
+// loads of a row are one coalesced access (one row an invocation took a transaction an
+// element, most of a panel's time on the H100):
+//   1. one pass over rows i > j: every slot q's sum of conj(a_ij) a_iq. Slot j is |x|^2
+//      (larfg's norm), slots after j give v^H a_q (v_i = a_ij sc below the diagonal), slots
+//      before j V_q^H v (the T column, V_q from O1), so a column costs one pass and one
+//      reduction, not three;
 //   2. the first nbp invocations sum their slot's partials and work out beta, tau and
 //      sc = 1 / (alpha - beta) (each redundantly), the update scalar conj(tau) v^H a_q of a
 //      later column, or V_q^H v of an earlier one;
-//   3. one invocation a row updates the panel's later columns and scales its a_ij to v_i; the
-//      first j invocations add T's column j (T in gS where nbp^2 fits it).
-// The rows are read in place in device memory (a panel is taller than shared memory).
+//   3. the later columns' update, v_i = a_ij sc into V (O1; W's column j below the diagonal is
+//      left as it was: R is W's upper triangle), and T's column j (T in gS where nbp^2 fits).
 #define QR_NBMAX 64u
 shared T_C qv[QR_NBMAX + 4u];
 bool qr_tsh;
@@ -809,29 +831,39 @@ void qr_panel(uint b)
     qr_tsh = nbp * nbp <= GS;
     if ((p.w[3] & FLAG_COPY) != 0u)
         copy_in(M, mb, 16, 5, b, m, n);
+    // V's rows above and on the diagonal
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint i = e / nbp, jj = e - i * nbp;
+        if (i <= jj)
+            V.v[vb + e] = i < jj ? T_S(T_C(0)) : T_S(creal(T_R(1)));
+    }
     uint cw = 1u;
     while (cw < nbp)
         cw *= 2u;
     uint q = lid % cw, prt = lid / cw, np = NT / cw;
+    uint cq = k0 + q;
     for (uint j = k0; j < k1; j++) {
         uint jr = j - k0;
         sync();
         // 1. the partial sums of slot q over rows j + 1 + prt, step np
         T_C acc0 = T_C(0), acc1 = T_C(0);
         if (q < nbp) {
-            uint cq = k0 + q;
+            // an earlier column's V from O1 (row i at V row i - k0), the others from W
+            bool fromv = q < jr;
             uint i = j + 1u + prt;
             for (; i + 3u * np < m; i += 4u * np) {
                 T_C a[4], c[4];
                 [[unroll]] for (uint u = 0; u < 4u; u++) {
-                    a[u] = T_C(M.v[mb + (i + u * np) * n + j]);
-                    c[u] = T_C(M.v[mb + (i + u * np) * n + cq]);
+                    uint r = i + u * np;
+                    a[u] = T_C(M.v[mb + r * n + j]);
+                    c[u] = T_C(fromv ? V.v[vb + (r - k0) * nbp + q] : M.v[mb + r * n + cq]);
                 }
                 acc0 += cmul(cconj(a[0]), c[0]) + cmul(cconj(a[2]), c[2]);
                 acc1 += cmul(cconj(a[1]), c[1]) + cmul(cconj(a[3]), c[3]);
             }
             for (; i < m; i += np)
-                acc0 += cmul(cconj(T_C(M.v[mb + i * n + j])), T_C(M.v[mb + i * n + cq]));
+                acc0 += cmul(cconj(T_C(M.v[mb + i * n + j])),
+                             T_C(fromv ? V.v[vb + (i - k0) * nbp + q] : M.v[mb + i * n + cq]));
         }
         red_c[lid] = acc0 + acc1;
         barrier();
@@ -856,13 +888,14 @@ void qr_panel(uint b)
 #endif
                 sc = cdiv(creal(T_R(1)), alpha - creal(beta));
             }
-            T_C ajq = T_C(M.v[mb + j * n + k0 + lid]);
             if (lid > jr) {
                 // conj(tau) v^H a_q, v^H a_q = a_jq + conj(sc) s
+                T_C ajq = T_C(M.v[mb + j * n + k0 + lid]);
                 qv[lid] = cmul(cconj(tau), ajq + cmul(cconj(sc), s));
             } else if (lid < jr) {
-                // V_q^H v = conj(a_jq) + sc conj(s)
-                qv[lid] = cconj(ajq) + cmul(sc, cconj(s));
+                // V_q^H v = conj(V_jq) + sc conj(s)
+                T_C vjq = T_C(V.v[vb + jr * nbp + lid]);
+                qv[lid] = cconj(vjq) + cmul(sc, cconj(s));
             } else {
                 qv[QR_NBMAX] = tau;
                 qv[QR_NBMAX + 1u] = sc;
@@ -870,38 +903,41 @@ void qr_panel(uint b)
             }
         }
         barrier();
-        // 3. the later columns' update and v, one row an invocation; T's column j
-        T_C tau = qv[QR_NBMAX];
-        if (tau == T_C(0)) {
-            if (lid == 0u) {
-                if (qr_tsh)
-                    gS[jr * nbp + jr] = T_C(0);
-                T.v[tb + jr * nbp + jr] = T_S(T_C(0));
+        // 3. the later columns' update and v (slot j), by the slots' row groups; T's column j
+        T_C tau = qv[QR_NBMAX], sc = qv[QR_NBMAX + 1u];
+        if (q >= jr && q < nbp) {
+            bool own = q == jr;
+            T_C t = own ? T_C(0) : qv[q];
+            if (prt == 0u) {
+                if (own)
+                    M.v[mb + j * n + j] = T_S(qv[QR_NBMAX + 2u]);
+                else if (tau != T_C(0))
+                    M.v[mb + j * n + cq] = T_S(T_C(M.v[mb + j * n + cq]) - t);
             }
-            for (uint ii = lid; ii < jr; ii += NT) {
-                if (qr_tsh)
-                    gS[ii * nbp + jr] = T_C(0);
-                else
-                    T.v[tb + ii * nbp + jr] = T_S(T_C(0));
+            uint i = j + 1u + prt;
+            for (; i + 3u * np < m; i += 4u * np) {
+                T_C a[4], c[4];
+                [[unroll]] for (uint u = 0; u < 4u; u++) {
+                    uint r = i + u * np;
+                    a[u] = cmul(T_C(M.v[mb + r * n + j]), sc);
+                    if (!own)
+                        c[u] = T_C(M.v[mb + r * n + cq]);
+                }
+                [[unroll]] for (uint u = 0; u < 4u; u++) {
+                    uint r = i + u * np;
+                    if (own)
+                        V.v[vb + (r - k0) * nbp + jr] = T_S(tau == T_C(0) ? T_C(M.v[mb + r * n + j]) : a[u]);
+                    else if (tau != T_C(0))
+                        M.v[mb + r * n + cq] = T_S(c[u] - cmul(a[u], t));
+                }
             }
-            continue;
-        }
-        T_C sc = qv[QR_NBMAX + 1u];
-        for (uint i = j + lid; i < m; i += NT) {
-            uint rb = mb + i * n + k0;
-            T_C v = i == j ? creal(T_R(1)) : cmul(T_C(M.v[mb + i * n + j]), sc);
-            // RCH columns at a time, all loaded before any is stored (stores to the coherent
-            // buffer would otherwise keep each load waiting for the one before)
-            for (uint c0 = jr + 1u; c0 < nbp; c0 += RCH) {
-                T_C a[RCH];
-                [[unroll]] for (uint u = 0; u < RCH; u++)
-                    if (c0 + u < nbp)
-                        a[u] = T_C(M.v[rb + c0 + u]);
-                [[unroll]] for (uint u = 0; u < RCH; u++)
-                    if (c0 + u < nbp)
-                        M.v[rb + c0 + u] = T_S(a[u] - cmul(v, qv[c0 + u]));
+            for (; i < m; i += np) {
+                T_C v = cmul(T_C(M.v[mb + i * n + j]), sc);
+                if (own)
+                    V.v[vb + (i - k0) * nbp + jr] = T_S(tau == T_C(0) ? T_C(M.v[mb + i * n + j]) : v);
+                else if (tau != T_C(0))
+                    M.v[mb + i * n + cq] = T_S(T_C(M.v[mb + i * n + cq]) - cmul(v, t));
             }
-            M.v[mb + i * n + j] = T_S(i == j ? qv[QR_NBMAX + 2u] : v);
         }
         // T[0:j, j] = -tau T[0:j, 0:j] (V_0:j^H v); T[j, j] = tau
         for (uint ii = lid; ii <= jr; ii += NT) {
@@ -916,10 +952,6 @@ void qr_panel(uint b)
         }
     }
     sync();
-    for (uint e = lid; e < mv * nbp; e += NT) {
-        uint i = e / nbp, jj = e - i * nbp;
-        V.v[vb + e] = i < jj ? T_S(T_C(0)) : (i == jj ? T_S(creal(T_R(1))) : M.v[mb + (k0 + i) * n + k0 + jj]);
-    }
     for (uint e = lid; e < nbp * nbp; e += NT) {
         uint i = e / nbp, c = e - i * nbp;
         if (i > c)
