@@ -30,7 +30,8 @@ def inputs(n, k=16):
 # the module's knobs (the defaults each variant starts from)
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
                                          "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
-                                         "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED")}
+                                         "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED",
+                                         "LU_SLOTS")}
 
 
 HOST = {}
@@ -299,7 +300,8 @@ def main():
                 {"NB": 64, "PANEL_IB": 32}, {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"PANEL_NT": 256},
                 {"PANEL_NT": 512}, {"SPLIT_TILES": 0}, {"SPLIT_CHUNK": 128},
                 {"SPLIT_GROUPS": 512}, {"SPLIT_GROUPS": 128}, {"NB_OP": {"qr": 16}},
-                {"NB_OP": {"qr": 64}}, {"TRSM_TSHARED": False}]
+                {"NB_OP": {"qr": 64}}, {"TRSM_TSHARED": False}, {"LU_SLOTS": False},
+                {"LU_SLOTS": False, "PANEL_IB": 8}]
     if args.quick:
         variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 256},

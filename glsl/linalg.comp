@@ -88,6 +88,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define OP_EIGH 10
 #define FLAG_VECTORS 8192u
 #define FLAG_SHARED 16384u
+#define FLAG_SLOTS 32768u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -291,8 +292,8 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
     return info;
 }
 
-// One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step), k1 - k0 <=
-// LU_ROWS_NB, by column slots (k1 - k0 rounded up to a power of two) times row groups, so that
+// One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step; FLAG_SLOTS, else
+// lu() serves), k1 - k0 <= LU_ROWS_NB, by column slots (k1 - k0 rounded up to a power of two) times row groups, so that
 // a subgroup's loads of a row are one coalesced access (as the QR panel). Per column: the
 // pivot's reduction in two levels (32 level-one invocations); the pivot row's and row j's
 // columns [j, k1) copied into gS; rows j and piv swapped outside [j, k1) while each later
@@ -559,7 +560,8 @@ void lu_panel(uint b)
         ST.v[b] = 0;
     uint k0 = p.w[13], k1 = p.w[14];
     bool diag = (p.w[3] & FLAG_DIAG) != 0u;
-    uint info = diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS
+    bool slots = (p.w[3] & FLAG_SLOTS) != 0u;
+    uint info = slots && diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS
         ? lu_slots(M, mb, UintB(addr(22)), b * n, n, k0, k1)
         : lu(M, mb, UintB(addr(22)), b * n, n, k0, k1, !diag);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)

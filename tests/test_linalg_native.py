@@ -336,7 +336,7 @@ def knobs(request, monkeypatch):
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
     invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
-    recorded one by one)."""
+    recorded one by one) and the LU panels of lu() rather than lu_slots()."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -346,6 +346,7 @@ def knobs(request, monkeypatch):
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
+        monkeypatch.setattr(_klinalg, "LU_SLOTS", False)
     return request.param
 
 

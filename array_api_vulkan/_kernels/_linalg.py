@@ -30,6 +30,7 @@ W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
 FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
+FLAG_SLOTS = 32768
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -489,6 +490,9 @@ TRSM_TSHARED = True
 # of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
 # (on the H100, run 8: float64 1024^2 solve 12.9 ms against 23.9 with 0)
 PANEL_IB = 16
+# the LU panel step by column slots times row groups (lu_slots in glsl/linalg.comp), else one
+# column's elements spread over the workgroup (lu)
+LU_SLOTS = True
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
 # H100 the plan was 1.3-1.5x faster, run 8)
@@ -736,8 +740,8 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, PANEL_IB,
-            SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, LU_SLOTS,
+            PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
 
 
 def _nb(kind):
@@ -810,7 +814,8 @@ def _lu_steps(rec, x, bst, n, W, ST):
         for j0 in range(k0, k1, ib):
             j1 = min(k1, j0 + ib)
             w = [0] * 16
-            w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)]
+            w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)
+                      | (FLAG_SLOTS if LU_SLOTS else 0)]
             w[W_K0], w[W_K1] = j0, j1
             rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
                                        (ST, True, A_ST, None)], rec.panel_nt())
