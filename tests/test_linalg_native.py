@@ -336,7 +336,7 @@ def knobs(request, monkeypatch):
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
     invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
-    recorded one by one) and the LU panels of lu() rather than lu_slots()."""
+    recorded one by one) and the LU panels of lu_slots() rather than lu()."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -346,7 +346,7 @@ def knobs(request, monkeypatch):
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
-        monkeypatch.setattr(_klinalg, "LU_SLOTS", False)
+        monkeypatch.setattr(_klinalg, "LU_SLOTS", True)
     return request.param
 
 
@@ -419,7 +419,9 @@ def test_blocked_lu(dt, n, knobs):
 
 
 @pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
-def test_blocked_singular(dt):
+@pytest.mark.parametrize("slots", [False, True], ids=["lu", "lu_slots"])
+def test_blocked_singular(dt, slots, monkeypatch):
+    monkeypatch.setattr(_klinalg, "LU_SLOTS", slots)
     n = 150
     a = _data((3, n, n), dt)
     a[1, :, 100] = 0             # a zero column in the second block

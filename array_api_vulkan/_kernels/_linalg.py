@@ -491,8 +491,11 @@ TRSM_TSHARED = True
 # (on the H100, run 8: float64 1024^2 solve 12.9 ms against 23.9 with 0)
 PANEL_IB = 16
 # the LU panel step by column slots times row groups (lu_slots in glsl/linalg.comp), else one
-# column's elements spread over the workgroup (lu)
-LU_SLOTS = True
+# column's elements spread over the workgroup (lu). lu: on the H100 (2026-11-24 run 15,
+# tune_linalg.py), float64 1024^2 solve 10.3 ms against 12.7 with lu_slots (the QR panel's
+# layout, which took QR from 21.6 to 11.5 ms, loses here: a pivot search and a pivot-row copy
+# a column besides the update)
+LU_SLOTS = False
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
 # H100 the plan was 1.3-1.5x faster, run 8)
