@@ -158,9 +158,6 @@ shared T_C red_c[NT];
 layout(constant_id = 2) const uint GS = 1024;
 shared T_C gS[GS];
 
-// the columns a row's update loads before it stores (the QR and LU panels)
-#define RCH 8u
-
 void sync()
 {
     memoryBarrierBuffer();
@@ -187,6 +184,60 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // is), whole rows swapped (laswp), the panel's own columns updated; then, where k1 < n, the
 // block row U12 = L11^-1 A12 (trsm): the caller updates A22 -= L21 U12 (a matmul). Pivot rows
 // go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
+// The largest |re| + |im| of column col over rows from, from + step, ... < n, the first among
+// equals (LAPACK's idamax), folded into best / bi.
+void col_best(MatT M, uint mb, uint n, uint col, uint from, uint step, inout T_R best,
+              inout uint bi)
+{
+    for (uint i = from; i < n; i += step) {
+        T_R v = cabs1(T_C(M.v[mb + i * n + col]));
+        if (v > best) {
+            best = v;
+            bi = i;
+        }
+    }
+}
+
+bool pivot_better(T_R o, uint oi, T_R bv, uint bj)
+{
+    return o > bv || (o == bv && oi < bj);
+}
+
+// The pivot among the invocations' candidates in red_v / red_i (written before a barrier): two
+// levels (three barriers rather than log2(NT) + 1), rg invocations each take NT / rg entries,
+// then the first takes the rg (the largest, the lowest row among equals) into red_v[0] /
+// red_i[0], valid in invocation 0 (the caller's barrier publishes them).
+void pivot_pick(uint rg)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint per = NT / rg;
+    if (lid < rg) {
+        T_R bv = red_v[lid * per];
+        uint bj = red_i[lid * per];
+        for (uint q = 1; q < per; q++) {
+            if (pivot_better(red_v[lid * per + q], red_i[lid * per + q], bv, bj)) {
+                bv = red_v[lid * per + q];
+                bj = red_i[lid * per + q];
+            }
+        }
+        red_v[lid * per] = bv;
+        red_i[lid * per] = bj;
+    }
+    barrier();
+    if (lid == 0) {
+        T_R bv = red_v[0];
+        uint bj = red_i[0];
+        for (uint g = 1; g < rg; g++) {
+            if (pivot_better(red_v[g * per], red_i[g * per], bv, bj)) {
+                bv = red_v[g * per];
+                bj = red_i[g * per];
+            }
+        }
+        red_v[0] = bv;
+        red_i[0] = bj;
+    }
+}
+
 uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -195,48 +246,11 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         sync();
         T_R best = T_R(-1);
         uint bi = j;
-        for (uint i = j + lid; i < n; i += NT) {
-            T_R v = cabs1(T_C(M.v[mb + i * n + j]));
-            if (v > best) {
-                best = v;
-                bi = i;
-            }
-        }
+        col_best(M, mb, n, j, j + lid, NT, best, bi);
         red_v[lid] = best;
         red_i[lid] = bi;
         barrier();
-        // two levels (three barriers rather than log2(NT) + 1): 16 invocations each take NT / 16
-        // entries, then the first takes the 16 (the largest, the lowest row among equals)
-        const uint RG = 16u, RPER = NT / RG;
-        if (lid < RG) {
-            T_R bv = red_v[lid * RPER];
-            uint bj = red_i[lid * RPER];
-            for (uint q = 1; q < RPER; q++) {
-                T_R o = red_v[lid * RPER + q];
-                uint oi = red_i[lid * RPER + q];
-                if (o > bv || (o == bv && oi < bj)) {
-                    bv = o;
-                    bj = oi;
-                }
-            }
-            red_v[lid * RPER] = bv;
-            red_i[lid * RPER] = bj;
-        }
-        barrier();
-        if (lid == 0) {
-            T_R bv = red_v[0];
-            uint bj = red_i[0];
-            for (uint g = 1; g < RG; g++) {
-                T_R o = red_v[g * RPER];
-                uint oi = red_i[g * RPER];
-                if (o > bv || (o == bv && oi < bj)) {
-                    bv = o;
-                    bj = oi;
-                }
-            }
-            red_v[0] = bv;
-            red_i[0] = bj;
-        }
+        pivot_pick(16u);
         barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
@@ -293,10 +307,10 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 }
 
 // One panel [k0, k1) of a blocked LU (FLAG_DIAG: U12 is left to a TRSM step; FLAG_SLOTS, else
-// lu() serves), k1 - k0 <= LU_ROWS_NB, by column slots (k1 - k0 rounded up to a power of two) times row groups, so that
-// a subgroup's loads of a row are one coalesced access (as the QR panel). Per column: the
-// pivot's reduction in two levels (32 level-one invocations); the pivot row's and row j's
-// columns [j, k1) copied into gS; rows j and piv swapped outside [j, k1) while each later
+// lu() serves), k1 - k0 <= LU_ROWS_NB, by column slots (k1 - k0 rounded up to a power of two)
+// times row groups, so that a subgroup's loads of a row are one coalesced access (as the QR
+// panel). Per column: the pivot (pivot_pick, 32 level-one invocations); the pivot row's and row
+// j's columns [j, k1) copied into gS; rows j and piv swapped outside [j, k1) while each later
 // column's slot updates its rows below j from gS's copies (the next column's slot keeping its
 // new largest |a_i,j+1| for the next pivot); then, after a barrier (the others read column j),
 // column j's slot scales it to the multipliers. The same pivots, interchanges and zero-pivot
@@ -310,56 +324,24 @@ uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
-    const uint RG = 32u, RPER = NT / RG;
     uint nbp = k1 - k0, cw = 1u;
     while (cw < nbp)
         cw *= 2u;
     uint q = lid % cw, prt = lid / cw, np = NT / cw;
     T_R best = T_R(-1);
     uint bi = k0;
-    if (q == 0u) {
-        for (uint i = k0 + prt; i < n; i += np) {
-            T_R v = cabs1(T_C(M.v[mb + i * n + k0]));
-            if (v > best) {
-                best = v;
-                bi = i;
-            }
-        }
-    }
+    if (q == 0u)
+        col_best(M, mb, n, k0, k0 + prt, np, best, bi);
     for (uint j = k0; j < k1; j++) {
         uint jr = j - k0;
         red_v[lid] = best;
         red_i[lid] = bi;
         sync();
-        if (lid < RG) {
-            T_R bv = red_v[lid * RPER];
-            uint bj = red_i[lid * RPER];
-            for (uint g = 1; g < RPER; g++) {
-                T_R o = red_v[lid * RPER + g];
-                uint oi = red_i[lid * RPER + g];
-                if (o > bv || (o == bv && oi < bj)) {
-                    bv = o;
-                    bj = oi;
-                }
-            }
-            red_v[lid * RPER] = bv;
-            red_i[lid * RPER] = bj;
-        }
-        barrier();
+        pivot_pick(32u);
         if (lid == 0) {
-            T_R bv = red_v[0];
-            uint bj = red_i[0];
-            for (uint g = 1; g < RG; g++) {
-                T_R o = red_v[g * RPER];
-                uint oi = red_i[g * RPER];
-                if (o > bv || (o == bv && oi < bj)) {
-                    bv = o;
-                    bj = oi;
-                }
-            }
-            lu_pv = bv;
-            lu_piv = bj;
-            P.v[pb + j] = bj;
+            lu_pv = red_v[0];
+            lu_piv = red_i[0];
+            P.v[pb + j] = red_i[0];
         }
         barrier();
         uint piv = lu_piv;
@@ -377,15 +359,8 @@ uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
             // a zero pivot column: nothing to eliminate (a singular matrix)
             if (info == 0u)
                 info = j + 1u;
-            if (q == jr + 1u && q < nbp) {
-                for (uint i = j + 1u + prt; i < n; i += np) {
-                    T_R v = cabs1(T_C(M.v[mb + i * n + j + 1u]));
-                    if (v > best) {
-                        best = v;
-                        bi = i;
-                    }
-                }
-            }
+            if (q == jr + 1u && q < nbp)
+                col_best(M, mb, n, j + 1u, j + 1u + prt, np, best, bi);
             continue;
         }
         T_C d = gS[0];
@@ -1195,13 +1170,8 @@ void trsm()
                     gS[j * cw + cl] = xj;
             }
             uint lo = upper ? 0u : j + 1u, hi = upper ? j : nb;
-            if (tsh) {
-                for (uint i = lo + rp; i < hi; i += rpn)
-                    gS[i * cw + cl] -= cmul(gS[to + i * nb + j], xj);
-            } else {
-                for (uint i = lo + rp; i < hi; i += rpn)
-                    gS[i * cw + cl] -= cmul(T_C(Tm.v[tb + i * tld + j]), xj);
-            }
+            for (uint i = lo + rp; i < hi; i += rpn)
+                gS[i * cw + cl] -= cmul(tsh ? gS[to + i * nb + j] : T_C(Tm.v[tb + i * tld + j]), xj);
         }
         barrier();
         for (uint e = lid; e < nb * cw; e += NT) {

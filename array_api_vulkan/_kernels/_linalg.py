@@ -459,6 +459,7 @@ def eigh(x, want_vectors):
 # in one workgroup per matrix: the diagonal block of a cholesky, the tall panel of an LU or QR.
 G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
 GEMM_TILE = 64
+GEMM_KSTEP = 8   # the GEMM step's K step (glsl/linalg.comp GK)
 S_UPPER, S_UNIT, S_CONJ, S_SHARED, S_TSHARED = 1, 2, 4, 8, 16
 X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM, X_SPLITSUM = 1, 2, 3, 4, 5, 6, 7, 8
 X_UPPER, X_IDENT, X_NEG, X_ACC = 16, 32, 64, 128
@@ -608,9 +609,9 @@ class _Rec:
             return 1, k
         s = max(2, min(k // SPLIT_CHUNK, -(-SPLIT_GROUPS // tiles)))
         kc = -(-k // s)
-        kc = -(-kc // 8) * 8   # a multiple of the kernel's K step (GK)
+        kc = -(-kc // GEMM_KSTEP) * GEMM_KSTEP
         s = -(-k // kc)
-        if tiles * s > MAX_GRID or -(-m // GEMM_TILE) * s > MAX_GRID:
+        if -(-m // GEMM_TILE) * s > MAX_GRID:   # the grid's y: C's tile rows times the chunks
             return 1, k
         return s, kc
 
