@@ -31,7 +31,7 @@ def inputs(n, k=16):
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
                                          "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
                                          "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED",
-                                         "LU_SLOTS")}
+                                         "LU_SLOTS", "CHOL_NT", "LU_REG")}
 
 
 HOST = {}
@@ -227,9 +227,9 @@ def run_steps(n, reps, res, r=20):
                     w[13], w[14] = k0, k0 + 32
                     rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
                                                (T, True, L.A_O2, None)], rec.panel_nt())
-                elif kind in ("lu_seq", "lu_mid"):
-                    k0 = seq if kind == "lu_seq" else n // 2
-                    w[0:4] = [n, n, 1, L.FLAG_DIAG]
+                elif kind in ("lu_seq", "lu_mid", "lu_reg_seq"):
+                    k0 = seq if kind != "lu_mid" else n // 2
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG | (L.FLAG_LREG if kind == "lu_reg_seq" else 0)]
                     w[13], w[14] = k0, k0 + 16
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
                                                (st, True, L.A_ST, None)], rec.panel_nt())
@@ -256,6 +256,12 @@ def run_steps(n, reps, res, r=20):
                                                (T, True, L.A_O2, None)], rec.panel_nt())
                 elif kind == "trsm_chol":
                     rec.trsm((W, 0, ld, bs), (W, nb * ld, 1, ld, bs), nb, n - nb, L.S_CONJ)
+                elif kind == "trsm_chol32":
+                    rec.trsm((W, 0, ld, bs), (W, 32 * ld, 1, ld, bs), 32, n - 32, L.S_CONJ)
+                elif kind == "trsm_lu32":
+                    rec.trsm((W, 0, ld, bs), (W, 32, ld, 1, bs), 32, n - 32, L.S_UNIT)
+                elif kind == "trsm_rhs32":
+                    rec.trsm((W, 0, ld, bs), (W, 32, ld, 1, bs), 32, 16, L.S_UPPER)
                 elif kind == "trsm_lu":
                     rec.trsm((W, 0, ld, bs), (W, nb, ld, 1, bs), nb, n - nb, L.S_UNIT)
                 elif kind == "gemm_lower":
@@ -277,6 +283,8 @@ def run_steps(n, reps, res, r=20):
         kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
                  ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
                  ("qr_seq", {}), ("qr_mid", {}), ("lu_seq", {}), ("lu_mid", {}),
+                 ("lu_reg_seq", {}), ("trsm_chol32", {}), ("trsm_lu32", {}),
+                 ("trsm_rhs32", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
                  ("trsm_lu", {"cw": 4}), ("gemm_lower", {}), ("gemm_full", {}),
@@ -292,16 +300,18 @@ def run_steps(n, reps, res, r=20):
 
 
 def main():
-    args = parser(__doc__, only=False, libs=None).parse_args()
+    ap = parser(__doc__, only=False, libs=None)
+    ap.add_argument("--few", action="store_true", help="the first five variants only")
+    args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
     # around the defaults (NB 32, TRSM_CW 8, PANEL_NT 1024: run 8 on the H100)
-    variants = [{}, {"PANEL_IB": 0}, {"PANEL_IB": 32}, {"NB": 64}, {"NB": 16},
-                {"NB": 64, "PANEL_IB": 32}, {"PANEL_IB": 8}, {"TRSM_CW": 4}, {"PANEL_NT": 256},
-                {"PANEL_NT": 512}, {"SPLIT_TILES": 0}, {"SPLIT_CHUNK": 128},
-                {"SPLIT_GROUPS": 512}, {"SPLIT_GROUPS": 128}, {"NB_OP": {"qr": 16}},
-                {"NB_OP": {"qr": 64}}, {"TRSM_TSHARED": False}, {"LU_SLOTS": False},
-                {"LU_SLOTS": False, "PANEL_IB": 8}]
+    variants = [{}, {"LU_REG": False}, {"CHOL_NT": 128}, {"CHOL_NT": 256}, {"CHOL_NT": 1024},
+                {"CHOL_NT": 256, "TRSM_CW": 4}, {"PANEL_IB": 0}, {"NB": 16}, {"NB": 64},
+                {"PANEL_IB": 8}, {"PANEL_NT": 256}, {"PANEL_NT": 512},
+                {"NB_OP": {"lu": 16}}, {"NB_OP": {"lu": 64}}, {"NB_OP": {"cholesky": 16}}]
+    if args.few:
+        variants = variants[:5]
     if args.quick:
         variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 256},

@@ -89,6 +89,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_VECTORS 8192u
 #define FLAG_SHARED 16384u
 #define FLAG_SLOTS 32768u
+#define FLAG_LREG 65536u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -136,6 +137,7 @@ T_R cabs1(T_C a) { return abs(a.x) + abs(a.y); }
 T_R cabs(T_C a) { return length(a); }
 T_C creal(T_R a) { return T_C(a, T_R(0)); }
 T_C cscale(T_C a, T_R s) { return a * s; }
+T_C csel(bool c, T_C a, T_C b) { return mix(b, a, bvec2(c)); }
 #else
 T_C cmul(T_C a, T_C b) { return a * b; }
 T_C cconj(T_C a) { return a; }
@@ -147,6 +149,7 @@ T_R cabs1(T_C a) { return abs(a); }
 T_R cabs(T_C a) { return abs(a); }
 T_C creal(T_R a) { return a; }
 T_C cscale(T_C a, T_R s) { return a * s; }
+T_C csel(bool c, T_C a, T_C b) { return mix(b, a, c); }
 #endif
 
 shared T_R red_v[NT];
@@ -418,6 +421,125 @@ uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
     return info;
 }
 
+// One panel [k0, k1) of a blocked LU (FLAG_DIAG with FLAG_LREG, k1 - k0 <= LU_REG and
+// n - k0 <= NT) held in registers, a row an invocation: a column costs the pivot's search in
+// shared memory and one barrier to publish rows j and piv, no load from device memory (lu()
+// waits on four round trips a column). The interchanges of the columns outside the panel are
+// applied at the end as one permutation of at most 2 (k1 - k0) rows, a column an invocation
+// loading every source row before it stores. The same pivots, interchanges, zero-pivot
+// handling and arithmetic as lu().
+#define LU_REG 16u
+shared uint lu_dst[2u * LU_REG], lu_src[2u * LU_REG], lu_p[LU_REG];
+uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint nbp = k1 - k0, r = k0 + lid;
+    bool mine = r < n;
+    // reads through a non-coherent view: of elements no invocation of this dispatch writes
+    // before they are read (a row its owner's, outside the panel a column its invocation's)
+    InT Mr = InT(addr(20));
+    T_C a[LU_REG];
+    [[unroll]] for (uint c = 0; c < LU_REG; c++)
+        a[c] = mine && c < nbp ? T_C(Mr.v[mb + r * n + k0 + c]) : T_C(0);
+    uint info = 0;
+    // the loop over columns is not unrolled (the shader compiler's time): a[jc] is picked and
+    // put back by unrolled selects, so that a stays in registers
+    for (uint jc = 0; jc < nbp; jc++) {
+        uint j = k0 + jc;
+        T_C ajc = T_C(0);
+        [[unroll]] for (uint c = 0; c < LU_REG; c++)
+            ajc = csel(c == jc, a[c], ajc);
+        T_R v = mine && r >= j ? cabs1(ajc) : T_R(-1);
+        // a NaN is no candidate (as in col_best)
+        bool cand = v > T_R(-1);
+        red_v[lid] = cand ? v : T_R(-1);
+        red_i[lid] = cand ? r : j;
+        barrier();
+        pivot_pick(32u);
+        barrier();
+        uint piv = red_i[0];
+        T_R pv = red_v[0];
+        if (lid == 0) {
+            P.v[pb + j] = pv == T_R(0) ? j : piv;
+            lu_p[jc] = pv == T_R(0) ? j : piv;
+        }
+        // rows j and piv into gS (two buffers by column parity: a buffer is next written
+        // two columns on, after every invocation's reads of it)
+        uint buf = (jc & 1u) * 2u * LU_REG;
+        if (pv != T_R(0) && r == j) {
+            [[unroll]] for (uint c = 0; c < LU_REG; c++)
+                gS[buf + c] = a[c];
+        }
+        if (pv != T_R(0) && r == piv) {
+            [[unroll]] for (uint c = 0; c < LU_REG; c++)
+                gS[buf + LU_REG + c] = a[c];
+        }
+        barrier();
+        if (pv == T_R(0)) {
+            // a zero pivot column: nothing to eliminate (a singular matrix)
+            if (info == 0u)
+                info = j + 1u;
+            continue;
+        }
+        T_C d = gS[buf + LU_REG + jc];
+        // selects, not branches: a branch around each column's update kept the shader
+        // compiler from overlapping the updates' shared loads (a register-held TRSM written
+        // so took 60 us a step on the H100, 37 with selects, against 16 for the shared form)
+        bool isj = r == j, isp = r == piv && !isj, below = mine && r > j;
+        T_C l = T_C(0);
+        [[unroll]] for (uint c = 0; c < LU_REG; c++)
+            l = csel(c == jc, a[c], l);
+        l = cdiv(csel(isp, gS[buf + jc], l), d);
+        [[unroll]] for (uint c = 0; c < LU_REG; c++) {
+            T_C pr = gS[buf + LU_REG + c];
+            T_C v = csel(isj, pr, csel(isp, gS[buf + c], a[c]));
+            T_C u = v - cmul(l, pr);
+            a[c] = csel(below && c == jc, l, csel(below && c > jc, u, v));
+        }
+    }
+    if (mine) {
+        [[unroll]] for (uint c = 0; c < LU_REG; c++) {
+            if (c < nbp)
+                M.v[mb + r * n + k0 + c] = T_S(a[c]);
+        }
+    }
+    // the interchanges outside the panel: slot q < nbp is row k0 + q, slot nbp + s the pivot
+    // row of column k0 + s unless an earlier slot has it; a slot's source is its row traced
+    // back through the swaps, last first (the pivots from lu_p)
+    barrier();
+    if (lid < 2u * nbp) {
+        uint q = lid < nbp ? k0 + lid : lu_p[lid - nbp];
+        bool dup = false;
+        if (lid >= nbp) {
+            dup = q < k1;
+            for (uint s2 = 0; s2 < lid - nbp; s2++)
+                dup = dup || lu_p[s2] == q;
+        }
+        uint src = q;
+        for (uint s2 = nbp; s2 > 0u; s2--) {
+            uint pj = lu_p[s2 - 1u];
+            src = src == k0 + s2 - 1u ? pj : (src == pj ? k0 + s2 - 1u : src);
+        }
+        lu_dst[lid] = dup ? 0xFFFFFFFFu : q;
+        lu_src[lid] = src;
+    }
+    barrier();
+    for (uint c = lid; c < n; c += NT) {
+        if (c >= k0 && c < k1)
+            continue;
+        T_S t[2u * LU_REG];
+        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
+            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
+                t[q] = Mr.v[mb + lu_src[q] * n + c];
+        }
+        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
+            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
+                M.v[mb + lu_dst[q] * n + c] = t[q];
+        }
+    }
+    return info;
+}
+
 // Columns [k0, k1) of the lower cholesky factor, in place in O1: the panel's own columns
 // updated, rows to n (the caller updates the trailing matrix with a matmul where k1 < n).
 // FLAG_COPY: copy the input in first; FLAG_FINAL: zero the other triangle (or make the upper
@@ -536,9 +658,13 @@ void lu_panel(uint b)
     uint k0 = p.w[13], k1 = p.w[14];
     bool diag = (p.w[3] & FLAG_DIAG) != 0u;
     bool slots = (p.w[3] & FLAG_SLOTS) != 0u;
-    uint info = slots && diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS
-        ? lu_slots(M, mb, UintB(addr(22)), b * n, n, k0, k1)
-        : lu(M, mb, UintB(addr(22)), b * n, n, k0, k1, !diag);
+    uint info;
+    if ((p.w[3] & FLAG_LREG) != 0u && diag && k1 - k0 <= LU_REG && n - k0 <= NT)
+        info = lu_reg(M, mb, UintB(addr(22)), b * n, n, k0, k1);
+    else if (slots && diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS)
+        info = lu_slots(M, mb, UintB(addr(22)), b * n, n, k0, k1);
+    else
+        info = lu(M, mb, UintB(addr(22)), b * n, n, k0, k1, !diag);
     if (gl_LocalInvocationID.x == 0 && info != 0u && ST.v[b] == 0u)
         ST.v[b] = info;
 }

@@ -336,7 +336,7 @@ def knobs(request, monkeypatch):
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
     invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
-    recorded one by one) and the LU panels of lu_slots() rather than lu()."""
+    recorded one by one) and the LU panels of lu_slots() rather than lu_reg()."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -347,6 +347,7 @@ def knobs(request, monkeypatch):
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
         monkeypatch.setattr(_klinalg, "LU_SLOTS", True)
+        monkeypatch.setattr(_klinalg, "LU_REG", False)
     return request.param
 
 
@@ -419,9 +420,10 @@ def test_blocked_lu(dt, n, knobs):
 
 
 @pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
-@pytest.mark.parametrize("slots", [False, True], ids=["lu", "lu_slots"])
-def test_blocked_singular(dt, slots, monkeypatch):
-    monkeypatch.setattr(_klinalg, "LU_SLOTS", slots)
+@pytest.mark.parametrize("panel", ["lu", "lu_slots", "lu_reg"])
+def test_blocked_singular(dt, panel, monkeypatch):
+    monkeypatch.setattr(_klinalg, "LU_SLOTS", panel == "lu_slots")
+    monkeypatch.setattr(_klinalg, "LU_REG", panel == "lu_reg")
     n = 150
     a = _data((3, n, n), dt)
     a[1, :, 100] = 0             # a zero column in the second block
@@ -435,6 +437,25 @@ def test_blocked_singular(dt, slots, monkeypatch):
     for f in (lambda: linalg.inv(x), lambda: linalg.solve(x, xp.asarray(_data((3, n, 2), dt)))):
         with native(), pytest.raises(np.linalg.LinAlgError):
             f()
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_blocked_lu_mixed_panels(dt, monkeypatch):
+    """Panels of more rows than the panel step's invocations (256 here) go to lu(), the later
+    ones to lu_reg(): one factorization through both, its interchanges applied across both."""
+    monkeypatch.setattr(_klinalg, "PANEL_NT", 256)
+    n = 300
+    a = _data((2, n, n), dt) / n ** 0.5
+    b = _data((2, n, 3), dt)
+    x = xp.asarray(a)
+    with native():
+        got = linalg.solve(x, xp.asarray(b))
+        s, l = linalg.slogdet(x)
+    want = np.linalg.solve(a, b)
+    _close(got, want, dt, n, scale=np.abs(want).max())
+    ws, wl = np.linalg.slogdet(a)
+    _close(s, ws, dt, n)
+    _close(l, wl, dt, n)
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)

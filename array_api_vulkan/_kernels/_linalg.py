@@ -30,7 +30,7 @@ W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
 FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
-FLAG_SLOTS = 32768
+FLAG_SLOTS, FLAG_LREG = 32768, 65536
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -486,6 +486,8 @@ PANEL_NT = 1024
 # triangle's block too where both fit
 TRSM_SHARED = True
 TRSM_TSHARED = True
+# invocations of the cholesky diagonal block's step (0: PANEL_NT's, the panels')
+CHOL_NT = 0
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
 # 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
 # of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
@@ -497,6 +499,9 @@ PANEL_IB = 16
 # layout, which took QR from 21.6 to 11.5 ms, loses here: a pivot search and a pivot-row copy
 # a column besides the update)
 LU_SLOTS = False
+# LU panels of up to 16 columns (glsl/linalg.comp LU_REG) and as many rows as the panel step's
+# invocations held in registers, a row an invocation (lu_reg); larger ones as LU_SLOTS says
+LU_REG = True
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
 # H100 the plan was 1.3-1.5x faster, run 8)
@@ -744,8 +749,9 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, LU_SLOTS,
-            PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS, SPLIT_CHUNK)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, CHOL_NT,
+            LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES,
+            SPLIT_GROUPS, SPLIT_CHUNK)
 
 
 def _nb(kind):
@@ -783,7 +789,7 @@ def _cholesky_blocked(s, upper):
             w[W_K0], w[W_K1] = k0, k1
             gs = rec.fit((k1 - k0) ** 2)
             rec.whole("linalg_cholesky", w, [(W, True, A_O1, None), (ST, True, A_ST, None)],
-                      rec.panel_nt(gs), gs)
+                      CHOL_NT or rec.panel_nt(gs), gs)
             if k1 < n:
                 # L21^H = L11^-1 A21^H, then A22 -= L21 L21^H (lower tiles only)
                 rec.trsm((W, k0 * ld + k0, ld, bs), (W, k1 * ld + k0, 1, ld, bs), k1 - k0,
@@ -819,7 +825,7 @@ def _lu_steps(rec, x, bst, n, W, ST):
             j1 = min(k1, j0 + ib)
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)
-                      | (FLAG_SLOTS if LU_SLOTS else 0)]
+                      | (FLAG_SLOTS if LU_SLOTS else 0) | (FLAG_LREG if LU_REG else 0)]
             w[W_K0], w[W_K1] = j0, j1
             rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
                                        (ST, True, A_ST, None)], rec.panel_nt())
