@@ -50,6 +50,11 @@
 #extension GL_EXT_control_flow_attributes : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
+#ifdef AVK_SUBGROUP
+// the `_sg` variants: lu_reg's pivot search by subgroup shuffles
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 
 #define K_FLOAT 3
 #define K_CPLX 4
@@ -430,6 +435,21 @@ uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 // handling and arithmetic as lu().
 #define LU_REG 16u
 shared uint lu_dst[2u * LU_REG], lu_src[2u * LU_REG], lu_p[LU_REG];
+#ifdef AVK_SUBGROUP
+// The best (pivot_better) of the subgroup's candidates (v, i), in every lane.
+void sg_best(inout T_R v, inout uint i)
+{
+    for (uint m = gl_SubgroupSize / 2u; m > 0u; m /= 2u) {
+        T_R ov = subgroupShuffleXor(v, m);
+        uint oi = subgroupShuffleXor(i, m);
+        if (pivot_better(ov, oi, v, i)) {
+            v = ov;
+            i = oi;
+        }
+    }
+}
+#endif
+
 uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -442,16 +462,52 @@ uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
     [[unroll]] for (uint c = 0; c < LU_REG; c++)
         a[c] = mine && c < nbp ? T_C(Mr.v[mb + r * n + k0 + c]) : T_C(0);
     uint info = 0;
-    // the loop over columns is not unrolled (the shader compiler's time): a[jc] is picked and
-    // put back by unrolled selects, so that a stays in registers
+    // The loop over columns is not unrolled (the shader compiler's time); a[jc] is picked and
+    // put back by the unrolled loops' branches on jc, uniform in the workgroup, so that a stays
+    // in registers. Branches rather than selects: with a row an invocation the workgroup's
+    // many warps hide the shared loads' latency, and the invocations issue only the updates
+    // of columns right of jc (selects over every column took 7 us a column on the H100).
     for (uint jc = 0; jc < nbp; jc++) {
         uint j = k0 + jc;
         T_C ajc = T_C(0);
-        [[unroll]] for (uint c = 0; c < LU_REG; c++)
-            ajc = csel(c == jc, a[c], ajc);
+        [[unroll]] for (uint c = 0; c < LU_REG; c++) {
+            if (c == jc)
+                ajc = a[c];
+        }
         T_R v = mine && r >= j ? cabs1(ajc) : T_R(-1);
         // a NaN is no candidate (as in col_best)
         bool cand = v > T_R(-1);
+#ifdef AVK_SUBGROUP
+        // each subgroup's best into red_v / red_i, then the first subgroup's best of those
+        // into lu_pv / lu_piv: two barriers and 2 log2(subgroup size) shuffles, where
+        // pivot_pick's two levels scan 32 entries each in turn
+        T_R bv = cand ? v : T_R(-1);
+        uint bi = cand ? r : j;
+        sg_best(bv, bi);
+        if (gl_SubgroupInvocationID == 0u) {
+            red_v[gl_SubgroupID] = bv;
+            red_i[gl_SubgroupID] = bi;
+        }
+        barrier();
+        if (gl_SubgroupID == 0u) {
+            bv = T_R(-1);
+            bi = j;
+            for (uint g = gl_SubgroupInvocationID; g < gl_NumSubgroups; g += gl_SubgroupSize) {
+                if (pivot_better(red_v[g], red_i[g], bv, bi)) {
+                    bv = red_v[g];
+                    bi = red_i[g];
+                }
+            }
+            sg_best(bv, bi);
+            if (gl_SubgroupInvocationID == 0u) {
+                lu_pv = bv;
+                lu_piv = bi;
+            }
+        }
+        barrier();
+        uint piv = lu_piv;
+        T_R pv = lu_pv;
+#else
         red_v[lid] = cand ? v : T_R(-1);
         red_i[lid] = cand ? r : j;
         barrier();
@@ -459,6 +515,7 @@ uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
         barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
+#endif
         if (lid == 0) {
             P.v[pb + j] = pv == T_R(0) ? j : piv;
             lu_p[jc] = pv == T_R(0) ? j : piv;
@@ -481,20 +538,24 @@ uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
                 info = j + 1u;
             continue;
         }
-        T_C d = gS[buf + LU_REG + jc];
-        // selects, not branches: a branch around each column's update kept the shader
-        // compiler from overlapping the updates' shared loads (a register-held TRSM written
-        // so took 60 us a step on the H100, 37 with selects, against 16 for the shared form)
-        bool isj = r == j, isp = r == piv && !isj, below = mine && r > j;
-        T_C l = T_C(0);
-        [[unroll]] for (uint c = 0; c < LU_REG; c++)
-            l = csel(c == jc, a[c], l);
-        l = cdiv(csel(isp, gS[buf + jc], l), d);
-        [[unroll]] for (uint c = 0; c < LU_REG; c++) {
-            T_C pr = gS[buf + LU_REG + c];
-            T_C v = csel(isj, pr, csel(isp, gS[buf + c], a[c]));
-            T_C u = v - cmul(l, pr);
-            a[c] = csel(below && c == jc, l, csel(below && c > jc, u, v));
+        if (r == j || r == piv) {
+            // the interchange: row j takes the pivot row, row piv the old row j
+            uint from = r == j ? buf + LU_REG : buf;
+            [[unroll]] for (uint c = 0; c < LU_REG; c++)
+                a[c] = gS[from + c];
+            [[unroll]] for (uint c = 0; c < LU_REG; c++) {
+                if (c == jc)
+                    ajc = a[c];
+            }
+        }
+        if (mine && r > j) {
+            T_C l = cdiv(ajc, gS[buf + LU_REG + jc]);
+            [[unroll]] for (uint c = 0; c < LU_REG; c++) {
+                if (c == jc)
+                    a[c] = l;
+                else if (c > jc)
+                    a[c] -= cmul(l, gS[buf + LU_REG + c]);
+            }
         }
     }
     if (mine) {

@@ -420,10 +420,14 @@ def test_blocked_lu(dt, n, knobs):
 
 
 @pytest.mark.parametrize("dt", REALS[-1:], ids=lambda d: d.name)
-@pytest.mark.parametrize("panel", ["lu", "lu_slots", "lu_reg"])
+@pytest.mark.parametrize("panel", ["lu", "lu_slots", "lu_reg", "lu_reg_nosg"])
 def test_blocked_singular(dt, panel, monkeypatch):
     monkeypatch.setattr(_klinalg, "LU_SLOTS", panel == "lu_slots")
-    monkeypatch.setattr(_klinalg, "LU_REG", panel == "lu_reg")
+    monkeypatch.setattr(_klinalg, "LU_REG", panel.startswith("lu_reg"))
+    if panel == "lu_reg_nosg":
+        # lu_reg's pivot search without subgroup shuffles (pivot_pick), as on a device
+        # lacking them
+        monkeypatch.setattr(_klinalg._launch, "USE_SUBGROUPS", False)
     n = 150
     a = _data((3, n, n), dt)
     a[1, :, 100] = 0             # a zero column in the second block
@@ -440,12 +444,17 @@ def test_blocked_singular(dt, panel, monkeypatch):
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
-def test_blocked_lu_mixed_panels(dt, monkeypatch):
+@pytest.mark.parametrize("sg", [True, False], ids=["sg", "nosg"])
+def test_blocked_lu_mixed_panels(dt, sg, monkeypatch):
     """Panels of more rows than the panel step's invocations (256 here) go to lu(), the later
-    ones to lu_reg(): one factorization through both, its interchanges applied across both."""
+    ones to lu_reg(): one factorization through both, its interchanges applied across both
+    (lu_reg's pivot search by subgroup shuffles where the device has them, and without)."""
     monkeypatch.setattr(_klinalg, "PANEL_NT", 256)
+    monkeypatch.setattr(_klinalg._launch, "USE_SUBGROUPS", sg)
     n = 300
     a = _data((2, n, n), dt) / n ** 0.5
+    # a zero diagonal: every column needs its interchange (a wrong pivot search fails here)
+    a[:, np.arange(n), np.arange(n)] = 0
     b = _data((2, n, 3), dt)
     x = xp.asarray(a)
     with native():

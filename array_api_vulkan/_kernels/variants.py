@@ -175,9 +175,12 @@ def has_sg(family, tout, tin=None):
     """scan variants also come with subgroup arithmetic (`_sg`, AVK_SUBGROUP) for 32-bit compute
     types, chosen on devices reporting subgroup arithmetic in compute shaders; the radix sort's
     passes (sort I->I) with subgroup ballots (ranking digits a subgroup at a time); reduce
-    variants whose input's compute type is 32-bit with subgroup shuffles (their tree)."""
+    variants whose input's compute type is 32-bit with subgroup shuffles (their tree); linalg
+    variants with subgroup shuffles (the register-held LU panel's pivot search)."""
     if family == "sort":
         return tin == "I" and tout == "I"
+    if family == "linalg":
+        return True
     if family == "reduce":
         return tin is not None and tin in SG_CODES
     return family == "scan" and tout in SG_CODES
