@@ -1306,12 +1306,95 @@ void gemm()
 #define S_CONJ 4u
 #define S_SHARED 8u
 #define S_TSHARED 16u
+#define S_SG 32u
+
+#ifdef AVK_SUBGROUP
+// S_SG (the `_sg` variants, nb <= TRSM_SLOTS * the subgroup size): a column of X a subgroup,
+// row i in lane i % size, register slot i / size; x_j passed by a shuffle, so that a step of
+// the substitution waits on no barrier (the shared forms take two a step: on the H100 a
+// 32-row TRSM step was 16-28 us of them). T transposed in gS (lanes read a column of T from
+// consecutive words). The workgroup's subgroups take its cw columns in turn.
+#define TRSM_SLOTS 8u
+void trsm_sg(uint nb, uint ncols, uint flags, uint cw, uint b, uint lid)
+{
+    InT Tm = InT(addr(16));
+    MatT X = MatT(addr(18));
+    // X read through a non-coherent view: a subgroup reads only its own column
+    InT Xr = InT(addr(18));
+    uint tb = p.w[5] + b * p.w[7], tld = p.w[6];
+    // T's loads four at a time, all issued before any is stored
+    for (uint e0 = lid; e0 < nb * nb; e0 += 4u * NT) {
+        T_C tv[4];
+        [[unroll]] for (uint k = 0; k < 4u; k++) {
+            uint e = e0 + k * NT;
+            if (e < nb * nb)
+                tv[k] = T_C(Tm.v[tb + (e / nb) * tld + e % nb]);
+        }
+        [[unroll]] for (uint k = 0; k < 4u; k++) {
+            uint e = e0 + k * NT;
+            if (e < nb * nb)
+                gS[(e % nb) * nb + e / nb] = tv[k];
+        }
+    }
+    barrier();
+    bool cj = (flags & S_CONJ) != 0u, unit = (flags & S_UNIT) != 0u;
+    bool upper = (flags & S_UPPER) != 0u;
+    uint sz = gl_SubgroupSize, lane = gl_SubgroupInvocationID;
+    uint c1 = min(ncols, (gl_WorkGroupID.x + 1u) * cw);
+    for (uint c = gl_WorkGroupID.x * cw + gl_SubgroupID; c < c1; c += gl_NumSubgroups) {
+        uint xc = p.w[8] + b * p.w[11] + c * p.w[10], xrs = p.w[9];
+        T_C x[TRSM_SLOTS];
+        [[unroll]] for (uint s = 0; s < TRSM_SLOTS; s++) {
+            uint i = s * sz + lane;
+            T_C v = T_C(0);
+            if (i < nb) {
+                v = T_C(Xr.v[xc + i * xrs]);
+                if (cj)
+                    v = cconj(v);
+            }
+            x[s] = v;
+        }
+        for (uint t = 0; t < nb; t++) {
+            uint j = upper ? nb - 1u - t : t;
+            uint js = j / sz;
+            T_C xj = T_C(0);
+            [[unroll]] for (uint s = 0; s < TRSM_SLOTS; s++) {
+                if (s == js)
+                    xj = x[s];
+            }
+            xj = subgroupShuffle(xj, j % sz);
+            if (!unit)
+                xj = cdiv(xj, gS[j * nb + j]);
+            [[unroll]] for (uint s = 0; s < TRSM_SLOTS; s++) {
+                if (s * sz >= nb)
+                    break;
+                uint i = s * sz + lane;
+                if (i == j)
+                    x[s] = xj;
+                else if (i < nb && (upper ? i < j : i > j))
+                    x[s] -= cmul(gS[j * nb + i], xj);
+            }
+        }
+        [[unroll]] for (uint s = 0; s < TRSM_SLOTS; s++) {
+            uint i = s * sz + lane;
+            if (i < nb)
+                X.v[xc + i * xrs] = T_S(cj ? cconj(x[s]) : x[s]);
+        }
+    }
+}
+#endif
 
 void trsm()
 {
     uint nb = p.w[0], ncols = p.w[1], flags = p.w[3], cw = p.w[4];
     uint b = gl_WorkGroupID.z;
     uint lid = gl_LocalInvocationID.x;
+#ifdef AVK_SUBGROUP
+    if ((flags & S_SG) != 0u && nb <= TRSM_SLOTS * gl_SubgroupSize && nb * nb <= GS) {
+        trsm_sg(nb, ncols, flags, cw, b, lid);
+        return;
+    }
+#endif
     uint rpn = NT / cw;
     uint rp = lid % rpn, c = gl_WorkGroupID.x * cw + lid / rpn;
     InT Tm = InT(addr(16));

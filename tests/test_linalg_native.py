@@ -336,7 +336,8 @@ def knobs(request, monkeypatch):
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
     invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
-    recorded one by one) and the LU panels of lu_slots() rather than lu_reg()."""
+    recorded one by one), the LU panels of lu_slots() rather than lu_reg() and the TRSM's
+    shared form rather than its subgroup form."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -348,6 +349,7 @@ def knobs(request, monkeypatch):
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
         monkeypatch.setattr(_klinalg, "LU_SLOTS", True)
         monkeypatch.setattr(_klinalg, "LU_REG", False)
+        monkeypatch.setattr(_klinalg, "TRSM_SG", False)
     return request.param
 
 

@@ -466,7 +466,8 @@ def eigh(x, want_vectors):
 G_TA, G_TB, G_CA, G_CB, G_NEG, G_ACC, G_LOWER = 1, 2, 4, 8, 16, 32, 64
 GEMM_TILE = 64
 GEMM_KSTEP = 8   # the GEMM step's K step (glsl/linalg.comp GK)
-S_UPPER, S_UNIT, S_CONJ, S_SHARED, S_TSHARED = 1, 2, 4, 8, 16
+S_UPPER, S_UNIT, S_CONJ, S_SHARED, S_TSHARED, S_SG = 1, 2, 4, 8, 16, 32
+TRSM_SLOTS = 8   # rows a lane of the subgroup TRSM holds (glsl/linalg.comp TRSM_SLOTS)
 X_COPY, X_TRIL, X_TRIU, X_ZLOW, X_EYE, X_GATHER, X_PERM, X_SPLITSUM = 1, 2, 3, 4, 5, 6, 7, 8
 X_UPPER, X_IDENT, X_NEG, X_ACC = 16, 32, 64, 128
 # split-K of the GEMM steps: a product of fewer than SPLIT_TILES tiles (GEMM_TILE square, all
@@ -492,6 +493,9 @@ PANEL_NT = 1024
 # triangle's block too where both fit
 TRSM_SHARED = True
 TRSM_TSHARED = True
+# triangles of up to TRSM_SLOTS times the subgroup size solved a column a subgroup, by shuffles
+# (the `_sg` variants; S_SG), else the forms above
+TRSM_SG = True
 # invocations of the cholesky diagonal block's step (0: PANEL_NT's, the panels'). 256: on the
 # H100, float64 1024^2 cholesky 1.73 ms against 1.96 with 1024 (the panels' 1024 invocations
 # wait longer at each of the block's barriers than they gain; 2026-11-24 run 16)
@@ -656,6 +660,13 @@ class _Rec:
         if ncols == 0 or nb == 0:
             return
         cw = TRSM_CW
+        sg = int((getattr(self.dev, "info", None) or {}).get("subgroup_size") or 0)
+        if TRSM_SG and self.shader.endswith("_sg") and 4 <= sg and nb <= TRSM_SLOTS * sg \
+                and nb * nb <= self.gs:
+            # a column a subgroup (the shader falls back to the forms below where its
+            # subgroups are narrower than the device reported)
+            flags |= S_SG
+            cw = max(1, 256 // sg)
         if TRSM_SHARED:
             # X's block in the shared tile of 2 * 8 * GEMM_TILE elements
             while cw > 1 and nb * cw > self.gs:
@@ -668,8 +679,12 @@ class _Rec:
                 gs = self.fit(nb * (nb + cw))
         w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
         g = (-(-ncols // cw), 1, self.nbatch)
+        if flags & S_SG:
+            gs = max(gs if TRSM_SHARED else 1024, self.fit(nb * nb))
+        elif not TRSM_SHARED:
+            gs = 1024
         self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)],
-                  gs=gs if TRSM_SHARED else 1024)
+                  gs=gs)
 
     def aux(self, mode, rows, cols, d, src=None, perm=None, piv=None):
         """An elementwise AUX step on D (rows x cols a batch item); src (ref, offset, rs, cs,
@@ -759,9 +774,9 @@ def _begin(op, x, nbatch):
 
 
 def _knobs():
-    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, CHOL_NT,
-            LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES,
-            SPLIT_GROUPS, SPLIT_CHUNK, _launch.USE_SUBGROUPS)
+    return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
+            CHOL_NT, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
+            SPLIT_CHUNK, _launch.USE_SUBGROUPS)
 
 
 def _nb(kind):
