@@ -51,7 +51,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #ifdef AVK_SUBGROUP
-// the `_sg` variants: lu_reg's pivot search by subgroup shuffles
+// the `_sg` variants: lu_reg's pivot search and the TRSM's S_SG form by subgroup shuffles
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
@@ -142,7 +142,6 @@ T_R cabs1(T_C a) { return abs(a.x) + abs(a.y); }
 T_R cabs(T_C a) { return length(a); }
 T_C creal(T_R a) { return T_C(a, T_R(0)); }
 T_C cscale(T_C a, T_R s) { return a * s; }
-T_C csel(bool c, T_C a, T_C b) { return mix(b, a, bvec2(c)); }
 #else
 T_C cmul(T_C a, T_C b) { return a * b; }
 T_C cconj(T_C a) { return a; }
@@ -154,7 +153,6 @@ T_R cabs1(T_C a) { return abs(a); }
 T_R cabs(T_C a) { return abs(a); }
 T_C creal(T_R a) { return a; }
 T_C cscale(T_C a, T_R s) { return a * s; }
-T_C csel(bool c, T_C a, T_C b) { return mix(b, a, c); }
 #endif
 
 shared T_R red_v[NT];

@@ -64,7 +64,8 @@ def _shader(op, dt, dev):
         return None
     name = _launch.variant(FAMILY, code, code, None, dev)
     if name is not None and _launch.USE_SUBGROUPS:
-        # the `_sg` flavour (lu_reg's pivot search by subgroup shuffles) where dev has them
+        # the `_sg` flavour (lu_reg's pivot search and the TRSM's S_SG form by subgroup
+        # shuffles) where dev has them
         info = getattr(dev, "info", None) or {}
         if "shuffle" in info.get("subgroup_operations", ()):
             name = _launch.named(name + "_sg", dev) or name

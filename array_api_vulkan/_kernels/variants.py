@@ -176,7 +176,8 @@ def has_sg(family, tout, tin=None):
     types, chosen on devices reporting subgroup arithmetic in compute shaders; the radix sort's
     passes (sort I->I) with subgroup ballots (ranking digits a subgroup at a time); reduce
     variants whose input's compute type is 32-bit with subgroup shuffles (their tree); linalg
-    variants with subgroup shuffles (the register-held LU panel's pivot search)."""
+    variants with subgroup shuffles (the register-held LU panel's pivot search, the TRSM's
+    column-a-subgroup form)."""
     if family == "sort":
         return tin == "I" and tout == "I"
     if family == "linalg":
