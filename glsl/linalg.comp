@@ -1007,6 +1007,17 @@ void qr_panel(uint b)
     for (uint j = k0; j < k1; j++) {
         uint jr = j - k0;
         sync();
+        // step 2's loads (row j's alpha and a_jq, V's row jr), issued now so that their latency
+        // overlaps step 1's sums rather than following its barrier (each is final: written
+        // before the sync above by column j - 1's update or an earlier column's v)
+        T_C alpha = T_C(0), ajq = T_C(0), vjq = T_C(0);
+        if (lid < nbp) {
+            alpha = T_C(M.v[mb + j * n + j]);
+            if (lid > jr)
+                ajq = T_C(M.v[mb + j * n + k0 + lid]);
+            else if (lid < jr)
+                vjq = T_C(V.v[vb + jr * nbp + lid]);
+        }
         // 1. the partial sums of slot q over rows j + 1 + prt, step np
         T_C acc0 = T_C(0), acc1 = T_C(0);
         if (q < nbp) {
@@ -1037,7 +1048,6 @@ void qr_panel(uint b)
                 xs += red_c[jr + g * cw];
             }
             T_R xn2 = re(xs);
-            T_C alpha = T_C(M.v[mb + j * n + j]);
             T_C tau = T_C(0), sc = T_C(0);
             T_R beta = re(alpha);
             if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
@@ -1052,11 +1062,9 @@ void qr_panel(uint b)
             }
             if (lid > jr) {
                 // conj(tau) v^H a_q, v^H a_q = a_jq + conj(sc) s
-                T_C ajq = T_C(M.v[mb + j * n + k0 + lid]);
                 qv[lid] = cmul(cconj(tau), ajq + cmul(cconj(sc), s));
             } else if (lid < jr) {
                 // V_q^H v = conj(V_jq) + sc conj(s)
-                T_C vjq = T_C(V.v[vb + jr * nbp + lid]);
                 qv[lid] = cconj(vjq) + cmul(sc, cconj(s));
             } else {
                 qv[QR_NBMAX] = tau;
