@@ -145,13 +145,19 @@ def shader_needs(name):
 USE_SUBGROUPS = True
 
 
-def subgroup_variant(name, dev):
-    """The `_sg` flavour of variant `name` where dev reports subgroup arithmetic in compute
-    shaders (info["subgroup_operations"]) and it is built, else `name` (None stays None)."""
+def subgroup_size(dev):
+    """The subgroup size dev reports (info["subgroup_size"]), 0 where unknown."""
+    return int((getattr(dev, "info", None) or {}).get("subgroup_size") or 0)
+
+
+def subgroup_variant(name, dev, op="arithmetic"):
+    """The `_sg` flavour of variant `name` where dev reports subgroup operation `op` (its
+    `_sg` code's need: "arithmetic", "shuffle") in compute shaders (info["subgroup_operations"])
+    and it is built, else `name` (None stays None)."""
     if name is None or not USE_SUBGROUPS:
         return name
     info = getattr(dev, "info", None) or {}
-    if "arithmetic" not in info.get("subgroup_operations", ()):
+    if op not in info.get("subgroup_operations", ()):
         return name
     return named(name + "_sg", dev) or name
 

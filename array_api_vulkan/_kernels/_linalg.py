@@ -62,14 +62,10 @@ def _shader(op, dt, dev):
         return None
     if code in "dD" and not dev.supports_float64:
         return None
-    name = _launch.variant(FAMILY, code, code, None, dev)
-    if name is not None and _launch.USE_SUBGROUPS:
-        # the `_sg` flavour (lu_reg's pivot search and the TRSM's S_SG form by subgroup
-        # shuffles) where dev has them
-        info = getattr(dev, "info", None) or {}
-        if "shuffle" in info.get("subgroup_operations", ()):
-            name = _launch.named(name + "_sg", dev) or name
-    return name
+    # the `_sg` flavour (lu_reg's pivot search and the TRSM's S_SG form by subgroup shuffles)
+    # where dev has them
+    return _launch.subgroup_variant(_launch.variant(FAMILY, code, code, None, dev), dev,
+                                    "shuffle")
 
 
 def local_size(n):
@@ -481,6 +477,8 @@ SPLIT_GROUPS = 256
 SPLIT_CHUNK = 64
 # the widest panel of the blocked QR's panel step (glsl/linalg.comp QR_NBMAX)
 QR_NBMAX = 64
+# the widest register-held LU panel (glsl/linalg.comp LU_REG)
+LU_REG_COLS = 16
 # columns of X per TRSM workgroup (256 / TRSM_CW invocations per column); 8: on the H100, float64
 # 1024^2 cholesky 2.29 ms against 2.93 with 16, solve 11.2 against 12.9 (run 8)
 TRSM_CW = 8
@@ -541,10 +539,12 @@ def shared_elements(dev, dt):
 def _other_shared(dt, nt):
     """Bytes of the linalg kernel's shared arrays besides GS for nt invocations: the reduction
     arrays (a real, a word and an element each), the permutation's 2048 words, the QR
-    panel's QR_NBMAX + 4 elements and the LU panel's pivot (a word and a real)."""
+    panel's QR_NBMAX + 4 elements, the LU panel's pivot (a word and a real) and lu_reg's
+    interchange words (5 LU_REG_COLS)."""
     it = dt.itemsize
     real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
-    return nt * (real + 4 + it) + 2048 * 4 + (QR_NBMAX + 4) * it + 4 + real
+    return (nt * (real + 4 + it) + 2048 * 4 + (QR_NBMAX + 4) * it + 4 + real
+            + 5 * LU_REG_COLS * 4)
 
 
 class _Rec:
@@ -661,13 +661,14 @@ class _Rec:
         if ncols == 0 or nb == 0:
             return
         cw = TRSM_CW
-        sg = int((getattr(self.dev, "info", None) or {}).get("subgroup_size") or 0)
+        sg = _launch.subgroup_size(self.dev)
         if TRSM_SG and self.shader.endswith("_sg") and 4 <= sg and nb <= TRSM_SLOTS * sg \
                 and nb * nb <= self.gs:
             # a column a subgroup (the shader falls back to the forms below where its
             # subgroups are narrower than the device reported)
             flags |= S_SG
             cw = max(1, 256 // sg)
+        gs = 1024
         if TRSM_SHARED:
             # X's block in the shared tile of 2 * 8 * GEMM_TILE elements
             while cw > 1 and nb * cw > self.gs:
@@ -681,9 +682,7 @@ class _Rec:
         w = [nb, ncols, 0, flags, cw, t[1], t[2], t[3], x[1], x[2], x[3], x[4]]
         g = (-(-ncols // cw), 1, self.nbatch)
         if flags & S_SG:
-            gs = max(gs if TRSM_SHARED else 1024, self.fit(nb * nb))
-        elif not TRSM_SHARED:
-            gs = 1024
+            gs = max(gs, self.fit(nb * nb))
         self.step("linalg_trsm", w, g, [(t[0], False, 16, None), (x[0], True, 18, None)],
                   gs=gs)
 

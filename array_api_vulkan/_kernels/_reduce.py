@@ -110,12 +110,7 @@ def _variant(op, tc, rc, dev):
         return None
     if not (_launch.device_supports(dev, tc) and _launch.device_supports(dev, rc)):
         return None
-    name = _launch.variant(FAMILY, tc, rc, None, dev)
-    if name is not None and _launch.USE_SUBGROUPS:
-        info = getattr(dev, "info", None) or {}
-        if "shuffle" in info.get("subgroup_operations", ()):
-            name = _launch.named(name + "_sg", dev) or name
-    return name
+    return _launch.subgroup_variant(_launch.variant(FAMILY, tc, rc, None, dev), dev, "shuffle")
 
 
 def _f32_bits(v):
@@ -207,7 +202,7 @@ def _sg_rows(b, shader, op, mode, g, n, rows, kind):
         return 0
     if op not in ("argmax", "argmin") and not b.sg_r:
         return 0  # (reduce.comp's SG_R: the accumulator's compute type is 32-bit)
-    size = int((getattr(b.dev, "info", None) or {}).get("subgroup_size") or 0)
+    size = _launch.subgroup_size(b.dev)
     if size < 4 or size > LOCAL or LOCAL % size:
         return 0
     return LOCAL // size
