@@ -8,6 +8,7 @@ Prints one JSON object.
     python3 benchmarks/tune_linalg.py [--quick]
 """
 import statistics
+import json
 import time
 
 import numpy as np
@@ -31,7 +32,8 @@ def inputs(n, k=16):
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
                                          "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
                                          "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED",
-                                         "LU_SLOTS", "CHOL_NT", "LU_REG")}
+                                         "LU_SLOTS", "CHOL_NT", "LU_REG", "QR_REG",
+                                         "QR_REG_NT")}
 
 
 HOST = {}
@@ -302,6 +304,7 @@ def run_steps(n, reps, res, r=20):
 def main():
     ap = parser(__doc__, only=False, libs=None)
     ap.add_argument("--few", action="store_true", help="the first five variants only")
+    ap.add_argument("--variants", help="a JSON list of knob dicts to time instead of the built-in ones")
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
@@ -316,6 +319,8 @@ def main():
         variants = [{}, {"PANEL_IB": 0}, {"NB": 64}, {"TRSM_SHARED": False},
                     {"SHARED_MAX": 1024}, {"PANEL_NT": 256},
                     {"UPDATE": "matmul"}]
+    if args.variants:
+        variants = json.loads(args.variants)
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:

@@ -51,7 +51,7 @@
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #ifdef AVK_SUBGROUP
-// the `_sg` variants: lu_reg's pivot search and the TRSM's S_SG form by subgroup shuffles
+// the `_sg` variants: lu_reg's pivot search, the TRSM's S_SG form and qr_reg by subgroup shuffles
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
@@ -1131,6 +1131,212 @@ void qr_panel(uint b)
     }
 }
 
+#ifdef AVK_SUBGROUP
+// One panel [k0, k1) of a blocked QR held in registers (FLAG_QREG, the `_sg` variants; k1 - k0
+// <= QR_REG columns, m - k0 <= QR_RPT NT rows): invocation lid holds rows k0 + lid + i NT
+// (i < QR_RPT) of the panel, so a column costs no device memory traffic, where qr_panel's
+// steps read and write the panel through L2 twice a column (the bandwidth of one SM). The
+// same arithmetic as qr_panel (one reduction a column gives |x|^2, v^H a_q and V_q^H v), by
+// subgroup butterflies and two barriers a column:
+//   1. row j's owner (invocation j - k0, row slot 0) publishes row j; each invocation sums
+//      conj(a_ij) a_iq over its rows i > j for every column q, each subgroup's sums by
+//      shuffles into gS;
+//   2. subgroup 0 totals the subgroups' sums and works out beta, tau, sc, the update scalars
+//      conj(tau) v^H a_q (q > j) and V_q^H v (q < j, T's column j into gS);
+//   3. every invocation updates its rows.
+// Row j, the scalars and the sums are in two buffers by column parity (step 1 of column j + 1
+// may start while slower invocations still read column j's scalars).
+#if T_K == K_CPLX
+#if T_BITS == 64
+#define QR_REG 16u
+#else
+#define QR_REG 8u
+#endif
+#else
+#if T_BITS == 32
+#define QR_REG 32u
+#else
+#define QR_REG 16u
+#endif
+#endif
+#define QR_RPT 4u
+#define QR_CH 4u
+#define FLAG_QREG 131072u
+
+// gS elements qr_reg needs: T (QR_REG^2), then per buffer row j, the scalars (QR_REG + 3) and
+// the subgroups' sums
+uint qr_reg_buf() { return 2u * QR_REG + 3u + gl_NumSubgroups * QR_REG; }
+uint qr_reg_space() { return QR_REG * QR_REG + 2u * qr_reg_buf(); }
+
+void qr_reg(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint m = p.w[0], n = p.w[1], k0 = p.w[13], k1 = p.w[14];
+    uint nbp = k1 - k0, mv = m - k0;
+    MatT M = MatT(addr(20));
+    // the panel is read once, before any write of this dispatch
+    InT Mr = InT(addr(20));
+    MatT V = MatT(addr(24));
+    MatT T = MatT(addr(26));
+    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
+    uint sgid = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+    uint nsub = gl_NumSubgroups, sgs = gl_SubgroupSize;
+    T_C a[QR_RPT][QR_REG];
+    [[unroll]] for (uint i = 0; i < QR_RPT; i++) {
+        uint rr = lid + i * NT;
+        [[unroll]] for (uint c = 0; c < QR_REG; c++)
+            a[i][c] = rr < mv && c < nbp ? T_C(Mr.v[mb + (k0 + rr) * n + k0 + c]) : T_C(0);
+    }
+    // The loop over columns is not unrolled; a[i][jc] is picked and put back by branches on
+    // jc (uniform), as in lu_reg, so that a stays in registers.
+    for (uint jc = 0; jc < nbp; jc++) {
+        uint rowo = QR_REG * QR_REG + (jc & 1u) * qr_reg_buf();
+        uint coefo = rowo + QR_REG, parto = rowo + 2u * QR_REG + 3u;
+        // 1. row j published; the sums over this invocation's rows below j, by subgroup
+        if (lid == jc) {
+            [[unroll]] for (uint c = 0; c < QR_REG; c++)
+                gS[rowo + c] = a[0][c];
+        }
+        T_C x[QR_RPT];
+        [[unroll]] for (uint i = 0; i < QR_RPT; i++) {
+            x[i] = T_C(0);
+            [[unroll]] for (uint c = 0; c < QR_REG; c++) {
+                if (c == jc && lid + i * NT > jc)
+                    x[i] = a[i][c];
+            }
+        }
+        [[unroll]] for (uint c0 = 0; c0 < QR_REG; c0 += QR_CH) {
+            if (c0 < nbp) {
+                T_C s[QR_CH];
+                [[unroll]] for (uint u = 0; u < QR_CH; u++) {
+                    s[u] = T_C(0);
+                    [[unroll]] for (uint i = 0; i < QR_RPT; i++)
+                        s[u] += cmul(cconj(x[i]), a[i][c0 + u]);
+                }
+                for (uint sh = sgs / 2u; sh > 0u; sh /= 2u) {
+                    [[unroll]] for (uint u = 0; u < QR_CH; u++)
+                        s[u] += subgroupShuffleXor(s[u], sh);
+                }
+                if (lane == 0u) {
+                    [[unroll]] for (uint u = 0; u < QR_CH; u++)
+                        gS[parto + sgid * QR_REG + c0 + u] = s[u];
+                }
+            }
+        }
+        barrier();
+        // 2. the totals, the reflector and the update scalars, by subgroup 0
+        if (sgid == 0u) {
+            T_C xs = T_C(0);
+            for (uint g = lane; g < nsub; g += sgs)
+                xs += gS[parto + g * QR_REG + jc];
+            for (uint sh = sgs / 2u; sh > 0u; sh /= 2u)
+                xs += subgroupShuffleXor(xs, sh);
+            T_C alpha = gS[rowo + jc];
+            T_R xn2 = re(xs);
+            T_C tau = T_C(0), sc = T_C(0);
+            T_R beta = re(alpha);
+            if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
+                T_R nrm = sqrt(abs2(alpha) + xn2);
+                beta = re(alpha) >= T_R(0) ? -nrm : nrm;
+#if T_K == K_CPLX
+                tau = T_C((beta - alpha.x) / beta, -alpha.y / beta);
+#else
+                tau = (beta - alpha) / beta;
+#endif
+                sc = cdiv(creal(T_R(1)), alpha - creal(beta));
+            }
+            [[unroll]] for (uint c0 = 0; c0 < QR_REG; c0 += QR_CH) {
+                if (c0 < nbp) {
+                    T_C s[QR_CH];
+                    [[unroll]] for (uint u = 0; u < QR_CH; u++) {
+                        s[u] = T_C(0);
+                        for (uint g = lane; g < nsub; g += sgs)
+                            s[u] += gS[parto + g * QR_REG + c0 + u];
+                    }
+                    for (uint sh = sgs / 2u; sh > 0u; sh /= 2u) {
+                        [[unroll]] for (uint u = 0; u < QR_CH; u++)
+                            s[u] += subgroupShuffleXor(s[u], sh);
+                    }
+                    if (lane == 0u) {
+                        [[unroll]] for (uint u = 0; u < QR_CH; u++) {
+                            uint c = c0 + u;
+                            // row j: a_jq right of j, V_jq left of it
+                            T_C ajq = gS[rowo + c];
+                            if (c > jc && c < nbp)
+                                gS[coefo + c] = cmul(cconj(tau), ajq + cmul(cconj(sc), s[u]));
+                            else if (c < jc)
+                                gS[coefo + c] = cconj(ajq) + cmul(sc, cconj(s[u]));
+                        }
+                    }
+                }
+            }
+            if (lane == 0u) {
+                gS[coefo + QR_REG] = tau;
+                gS[coefo + QR_REG + 1u] = sc;
+                gS[coefo + QR_REG + 2u] = creal(beta);
+            }
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+            // T[0:j, j] = -tau T[0:j, 0:j] (V_0:j^H v); T[j, j] = tau
+            for (uint ii = lane; ii <= jc; ii += sgs) {
+                T_C s = T_C(0);
+                for (uint l = ii; l < jc; l++)
+                    s += cmul(gS[ii * QR_REG + l], gS[coefo + l]);
+                gS[ii * QR_REG + jc] = ii == jc ? tau : -cmul(tau, s);
+            }
+        }
+        barrier();
+        // 3. the update of this invocation's rows: row j takes beta and a_jq - t_q, a row below
+        // it v_i = a_ij sc in column j and a_iq - v_i t_q right of it
+        T_C tau = gS[coefo + QR_REG], sc = gS[coefo + QR_REG + 1u];
+        if (tau != T_C(0)) {
+            if (lid == jc) {
+                [[unroll]] for (uint c = 0; c < QR_REG; c++) {
+                    if (c == jc)
+                        a[0][c] = gS[coefo + QR_REG + 2u];
+                    else if (c > jc && c < nbp)
+                        a[0][c] -= gS[coefo + c];
+                }
+            }
+            [[unroll]] for (uint i = 0; i < QR_RPT; i++) {
+                if (lid + i * NT > jc && lid + i * NT < mv) {
+                    T_C v = cmul(x[i], sc);
+                    [[unroll]] for (uint c = 0; c < QR_REG; c++) {
+                        if (c == jc)
+                            a[i][c] = v;
+                        else if (c > jc && c < nbp)
+                            a[i][c] -= cmul(v, gS[coefo + c]);
+                    }
+                }
+            }
+        } else if (lid == jc) {
+            [[unroll]] for (uint c = 0; c < QR_REG; c++) {
+                if (c == jc)
+                    a[0][c] = gS[coefo + QR_REG + 2u];
+            }
+        }
+    }
+    // R's rows of the panel into W, V (unit diagonal, zeros above) and T out
+    [[unroll]] for (uint i = 0; i < QR_RPT; i++) {
+        uint rr = lid + i * NT;
+        if (rr < mv) {
+            [[unroll]] for (uint c = 0; c < QR_REG; c++) {
+                if (c < nbp) {
+                    if (rr <= c)
+                        M.v[mb + (k0 + rr) * n + k0 + c] = T_S(a[i][c]);
+                    V.v[vb + rr * nbp + c] = T_S(rr > c ? a[i][c] : (rr == c ? creal(T_R(1)) : T_C(0)));
+                }
+            }
+        }
+    }
+    barrier();
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint ii = e / nbp, c = e - ii * nbp;
+        T.v[tb + e] = T_S(ii > c ? T_C(0) : gS[ii * QR_REG + c]);
+    }
+}
+#endif
+
 void qr(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -1141,6 +1347,13 @@ void qr(uint b)
     MatT M = MatT(addr(20));
     uint mb = b * m * n;
     if ((p.w[3] & FLAG_PANEL) != 0u) {
+#ifdef AVK_SUBGROUP
+        if ((p.w[3] & FLAG_QREG) != 0u && (p.w[3] & FLAG_COPY) == 0u && p.w[14] - p.w[13] <= QR_REG
+            && m - p.w[13] <= QR_RPT * NT && qr_reg_space() <= GS) {
+            qr_reg(b);
+            return;
+        }
+#endif
         qr_panel(b);
         return;
     }
