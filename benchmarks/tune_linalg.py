@@ -32,8 +32,7 @@ def inputs(n, k=16):
 BASE = {k: getattr(_linalg, k) for k in ("NB", "NB_OP", "TRSM_CW", "TRSM_SHARED", "PANEL_IB",
                                          "SHARED_MAX", "PANEL_NT", "UPDATE", "SPLIT_TILES",
                                          "SPLIT_GROUPS", "SPLIT_CHUNK", "TRSM_TSHARED",
-                                         "LU_SLOTS", "CHOL_NT", "LU_REG", "QR_REG",
-                                         "QR_REG_NT")}
+                                         "LU_SLOTS", "CHOL_NT", "LU_REG")}
 
 
 HOST = {}

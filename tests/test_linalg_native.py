@@ -337,22 +337,19 @@ def knobs(request, monkeypatch):
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
     invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
     recorded one by one), the LU panels of lu_slots() rather than lu_reg() and the TRSM's
-    shared form rather than its subgroup form. QR panels: qr_reg() by default (where the
-    device has subgroup shuffles), qr_panel() in the other two."""
+    shared form rather than its subgroup form."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
         monkeypatch.setattr(_klinalg, "TRSM_SHARED", False)
         monkeypatch.setattr(_klinalg, "TRSM_CW", 16)
         monkeypatch.setattr(_klinalg, "PANEL_NT", 256)
-        monkeypatch.setattr(_klinalg, "QR_REG", False)
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")
         monkeypatch.setattr(_klinalg, "LU_SLOTS", True)
         monkeypatch.setattr(_klinalg, "LU_REG", False)
         monkeypatch.setattr(_klinalg, "TRSM_SG", False)
-        monkeypatch.setattr(_klinalg, "QR_REG", False)
     return request.param
 
 
@@ -490,42 +487,6 @@ def test_blocked_qr(dt, shape, mode, knobs):
     _close(np.conj(np.swapaxes(q, -1, -2)) @ q, eye.astype(q.dtype), dt, shape[-1])
     _close(np.abs(r), np.abs(wr), dt, shape[-1])
     assert np.allclose(np.tril(r, -1), 0)
-
-
-@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
-@pytest.mark.parametrize("rows", ["fit", "over"])
-def test_blocked_qr_reg(dt, rows, monkeypatch):
-    """The register-held QR panels (qr_reg) against qr_panel's and numpy's: a zero column, a
-    column already zero below the diagonal (no reflection), a repeated column (rank
-    deficient); with 64-invocation steps, 256 rows fit the registers and 257 do not (every
-    panel then qr_panel's, as NB says)."""
-    monkeypatch.setattr(_klinalg, "QR_REG_NT", 64)
-    m = 256 if rows == "fit" else 257
-    n = 3 * _klinalg.QR_REG_COLS[np.dtype(dt.name).char] + 5
-    a = _data((2, m, n), dt)
-    a[0, :, 3] = 0
-    a[0, 1:, 0] = 0
-    a[1, :, 9] = a[1, :, 2]
-    x = xp.asarray(a)
-    cols = _klinalg._qr_reg(x._alloc.device, x._dtype, m)[0]
-    if rows == "fit" and cols == 0:
-        pytest.skip("no register-held QR panels on this device (no subgroup shuffles)")
-    assert (cols > 0) == (rows == "fit")
-    with native():
-        q, r = linalg.qr(x)
-    q, r = np.asarray(q), np.asarray(r)
-    monkeypatch.setattr(_klinalg, "QR_REG", False)
-    with native():
-        r2 = linalg.qr(x)[1]
-    _close(q @ r, a, dt, n)
-    eye = np.broadcast_to(np.eye(n), (2, n, n))
-    _close(np.conj(np.swapaxes(q, -1, -2)) @ q, eye.astype(q.dtype), dt, n)
-    assert np.allclose(np.tril(r, -1), 0)
-    # the same reflectors as qr_panel's (R's diagonal real, LAPACK's signs) and numpy's R up
-    # to signs, but for the rows after the repeated column's (reflectors of rounding noise)
-    r2, wr = np.asarray(r2), np.linalg.qr(a)[1]
-    for got, want in ((r[0], r2[0]), (r[1, :9], r2[1, :9]), (np.abs(r[0]), np.abs(wr[0]))):
-        _close(got, want, dt, n, scale=np.abs(want).max())
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)

@@ -30,7 +30,7 @@ W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
 FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
-FLAG_SLOTS, FLAG_LREG, FLAG_QREG = 32768, 65536, 131072
+FLAG_SLOTS, FLAG_LREG = 32768, 65536
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -515,15 +515,6 @@ LU_SLOTS = False
 # shuffles in the `_sg` variants); larger ones as LU_SLOTS says. On the H100 (run 16), float64
 # 1024^2 solve 6.6 ms against 10.4 without, inv 7.0 against 10.7
 LU_REG = True
-# QR panels held in registers (qr_reg in glsl/linalg.comp, the `_sg` variants): QR_REG_RPT rows
-# an invocation of a QR_REG_NT-invocation step, up to QR_REG_COLS columns (32 words a row
-# slot: float32 32, float64 and complex64 16, complex128 8); where the matrix has at most
-# QR_REG_NT * QR_REG_RPT rows the blocked QR then takes panels of that width (NB_OP["qr"]
-# where set stays)
-QR_REG = True
-QR_REG_NT = 256
-QR_REG_RPT = 4   # glsl/linalg.comp QR_RPT
-QR_REG_COLS = {"f": 32, "d": 16, "F": 16, "D": 8}
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
 # H100 the plan was 1.3-1.5x faster, run 8)
@@ -784,7 +775,7 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
-            CHOL_NT, LU_SLOTS, LU_REG, QR_REG, QR_REG_NT, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
+            CHOL_NT, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
             SPLIT_CHUNK, _launch.USE_SUBGROUPS)
 
 
@@ -937,25 +928,6 @@ def _solve_blocked(s, k, inv):
     return out[0], _status(out[1])
 
 
-def _qr_reg(dev, dt, m):
-    """(columns, GS) of the register-held QR panel step (qr_reg) for matrices of m rows of dt
-    on dev, or (0, 0) where it does not serve: knob off, no `_sg` variant, too many rows, or a
-    shared array the device cannot give beside the reduction arrays."""
-    shader = _shader("qr", dt, dev)
-    sg = _launch.subgroup_size(dev)
-    if not QR_REG or not shader or not shader.endswith("_sg") or not sg \
-            or m > QR_REG_NT * QR_REG_RPT:
-        return 0, 0
-    cols = QR_REG_COLS[_code(dt)]
-    need = cols * cols + 2 * (2 * cols + 3 + max(QR_REG_NT // sg, 1) * cols)
-    gs = 1024
-    while gs < need:
-        gs *= 2
-    if gs > shared_elements(dev, dt):
-        return 0, 0
-    return cols, gs
-
-
 def _qr_blocked(s, m, complete):
     """Blocked Householder QR: per panel of NB columns one workgroup a matrix gives the
     reflectors' V and T (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by
@@ -964,8 +936,6 @@ def _qr_blocked(s, m, complete):
     dev, dt, _, (x,), (bst,), batch, nbatch, n = s
     kmin = min(m, n)
     q = m if complete else kmin
-    reg_cols, reg_gs = _qr_reg(dev, dt, m)
-    nb = min(NB_OP.get("qr") or reg_cols or NB, QR_NBMAX)
 
     def build():
         rec = _begin("linalg_qr", x, nbatch)
@@ -974,10 +944,10 @@ def _qr_blocked(s, m, complete):
         R = rec.out(nbatch * q * n, dt, batch + (q, n))
         W = rec.tmp(nbatch * m * n * it)
         wide = max(n, q)
-        Y = rec.tmp(nbatch * nb * wide * it)
-        Z = rec.tmp(nbatch * nb * wide * it)
+        Y = rec.tmp(nbatch * _nb("qr") * wide * it)
+        Z = rec.tmp(nbatch * _nb("qr") * wide * it)
         _copy_in(rec, x, bst, m, n, W)
-        blocks = [(k0, min(kmin, k0 + nb)) for k0 in range(0, kmin, nb)]
+        blocks = _blocks(kmin, "qr")
         # every panel's V (rows k0..m-1 x nbp) and T (nbp x nbp) in two temporaries
         V = rec.tmp(nbatch * sum((m - k0) * (k1 - k0) for k0, k1 in blocks) * it)
         T = rec.tmp(nbatch * sum((k1 - k0) ** 2 for k0, k1 in blocks) * it)
@@ -986,13 +956,11 @@ def _qr_blocked(s, m, complete):
         for k0, k1 in blocks:
             nbp, mv = k1 - k0, m - k0
             w = [0] * 16
-            reg = nbp <= reg_cols
-            w[0:5] = [m, n, nbatch, FLAG_PANEL | (FLAG_QREG if reg else 0), q]
+            w[0:5] = [m, n, nbatch, FLAG_PANEL, q]
             w[9], w[10] = voff, toff
             w[W_K0], w[W_K1] = k0, k1
             rec.whole("linalg_qr", w, [(W, True, A_W, None), (V, True, A_O1, None),
-                                       (T, True, A_O2, None)],
-                      *((QR_REG_NT, reg_gs) if reg else (rec.panel_nt(),)))
+                                       (T, True, A_O2, None)], rec.panel_nt())
             v = (V, voff, nbp, mv * nbp)
             t = (T, toff, nbp, nbp * nbp)
             voff += nbatch * mv * nbp
