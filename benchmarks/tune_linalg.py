@@ -228,10 +228,10 @@ def run_steps(n, reps, res, r=20):
                     w[13], w[14] = k0, k0 + 32
                     rec.whole("linalg_qr", w, [(W, True, L.A_W, None), (V, True, L.A_O1, None),
                                                (T, True, L.A_O2, None)], rec.panel_nt())
-                elif kind in ("lu_seq", "lu_mid", "lu_reg_seq"):
+                elif kind in ("lu_seq", "lu_mid", "lu_reg_seq", "lu_reg_seq8"):
                     k0 = seq if kind != "lu_mid" else n // 2
-                    w[0:4] = [n, n, 1, L.FLAG_DIAG | (L.FLAG_LREG if kind == "lu_reg_seq" else 0)]
-                    w[13], w[14] = k0, k0 + 16
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG | (L.FLAG_LREG if kind.startswith("lu_reg") else 0)]
+                    w[13], w[14] = k0, k0 + (8 if kind == "lu_reg_seq8" else 16)
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
                                                (st, True, L.A_ST, None)], rec.panel_nt())
                 elif kind == "chol_diag":
@@ -284,7 +284,7 @@ def run_steps(n, reps, res, r=20):
         kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
                  ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
                  ("qr_seq", {}), ("qr_mid", {}), ("lu_seq", {}), ("lu_mid", {}),
-                 ("lu_reg_seq", {}), ("trsm_chol32", {}), ("trsm_lu32", {}),
+                 ("lu_reg_seq", {}), ("lu_reg_seq8", {}), ("trsm_chol32", {}), ("trsm_lu32", {}),
                  ("trsm_rhs32", {}),
                  ("trsm_chol", {}), ("trsm_chol", {"shared": False}), ("trsm_lu", {}),
                  ("trsm_lu", {"shared": False}), ("trsm_lu", {"cw": 8}),
