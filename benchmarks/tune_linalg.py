@@ -5,10 +5,13 @@ GPU. Each call is followed by a synchronize; the median of the timed calls after
 reported in ms, with the result's relative error against numpy (checked once per variant).
 Prints one JSON object.
 
-    python3 benchmarks/tune_linalg.py [--quick]
+    python3 benchmarks/tune_linalg.py [--quick] [--few] [--variants JSON]
+
+--variants '[{}, {"LU_REG": false}, ...]' times those knob settings of _kernels/_linalg.py
+instead of the built-in list ({} is the defaults).
 """
-import statistics
 import json
+import statistics
 import time
 
 import numpy as np
@@ -83,6 +86,9 @@ def run_ours(n, reps, variants, res):
         if y is not None:
             args.append(xp.asarray(np.ascontiguousarray(y[1], dtype=y[0])))
         for var in variants:
+            for k in var:
+                # a knob BASE lacks: its default kept, so that later variants start from it
+                BASE.setdefault(k, getattr(_linalg, k))
             knobs = dict(BASE, **var)
             if "NB" in var:
                 knobs["NB_OP"] = {}
@@ -230,7 +236,8 @@ def run_steps(n, reps, res, r=20):
                                                (T, True, L.A_O2, None)], rec.panel_nt())
                 elif kind in ("lu_seq", "lu_mid", "lu_reg_seq", "lu_reg_seq8"):
                     k0 = seq if kind != "lu_mid" else n // 2
-                    w[0:4] = [n, n, 1, L.FLAG_DIAG | (L.FLAG_LREG if kind.startswith("lu_reg") else 0)]
+                    lreg = L.FLAG_LREG if kind.startswith("lu_reg") else 0
+                    w[0:4] = [n, n, 1, L.FLAG_DIAG | lreg]
                     w[13], w[14] = k0, k0 + (8 if kind == "lu_reg_seq8" else 16)
                     rec.whole("linalg_lu", w, [(W, True, L.A_W, None), (P, True, L.A_P, None),
                                                (st, True, L.A_ST, None)], rec.panel_nt())
@@ -303,7 +310,8 @@ def run_steps(n, reps, res, r=20):
 def main():
     ap = parser(__doc__, only=False, libs=None)
     ap.add_argument("--few", action="store_true", help="the first five variants only")
-    ap.add_argument("--variants", help="a JSON list of knob dicts to time instead of the built-in ones")
+    ap.add_argument("--variants",
+                    help="a JSON list of knob dicts to time instead of the built-in ones")
     args = ap.parse_args()
     n = 160 if args.quick else 1024
     reps = 3 if args.quick else 9
@@ -320,6 +328,9 @@ def main():
                     {"UPDATE": "matmul"}]
     if args.variants:
         variants = json.loads(args.variants)
+        unknown = sorted({k for var in variants for k in var if not hasattr(_linalg, k)})
+        if unknown:
+            ap.error(f"--variants: no such knob in _kernels/_linalg.py: {', '.join(unknown)}")
     t0 = time.perf_counter()
     res = {"n": n, "base": BASE, "device": str(xp.__array_namespace_info__().default_device())}
     try:
