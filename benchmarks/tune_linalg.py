@@ -247,6 +247,15 @@ def run_steps(n, reps, res, r=20):
                     rec.whole("linalg_cholesky", w, [(W, True, L.A_O1, None),
                                                      (st, True, L.A_ST, None)],
                               gs=rec.fit(nb * nb))
+                elif kind == "chol_panel32":
+                    # the one-step cholesky panel of 32 columns at k0 = 0 (CHOL_CR rows a
+                    # workgroup below the diagonal block)
+                    cr = L._chol_panel_rows(32)
+                    w[0:6] = [n, n, 1, L.FLAG_CPANEL, cr, 0]
+                    w[13], w[14] = 0, 32
+                    rec.step("linalg_cholesky", w, (-(-(n - 32) // cr), 1, 1),
+                             [(W, True, L.A_O1, None), (V, True, L.A_P, None),
+                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT)
                 elif kind == "lu_panel":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
@@ -288,7 +297,8 @@ def run_steps(n, reps, res, r=20):
             L.TRSM_SHARED, L.TRSM_CW = old
             return rec.compile(1)
 
-        kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("lu_panel", {}),
+        kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("chol_panel32", {}),
+                 ("lu_panel", {}),
                  ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
                  ("qr_seq", {}), ("qr_mid", {}), ("lu_seq", {}), ("lu_mid", {}),
                  ("lu_reg_seq", {}), ("lu_reg_seq8", {}), ("trsm_chol32", {}), ("trsm_lu32", {}),

@@ -95,6 +95,8 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_SHARED 16384u
 #define FLAG_SLOTS 32768u
 #define FLAG_LREG 65536u
+#define FLAG_CPANEL 131072u
+#define FLAG_LOOK 262144u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -1202,30 +1204,13 @@ void qr(uint b)
 #define GK 8u
 #define GR (GT / 16u)
 
-void gemm()
+// One GT x GT tile (rows from i0, columns from j0) of C = [C] +- op(A) op(B) over K in
+// [kbeg, kend); ab, bb, cb: the batch item's first elements (NT = 256).
+void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab, uint ald,
+               InT B, uint bb, uint bld, MatT C, uint cb, uint cld, uint i0, uint j0)
 {
-    uint M = p.w[0], N = p.w[1], K = p.w[2], flags = p.w[3];
-    uint b = gl_WorkGroupID.z;
     uint lid = gl_LocalInvocationID.x;
     uint tx = lid % 16u, ty = lid / 16u;
-    uint mt = (M + GT - 1u) / GT;
-    uint split = gl_WorkGroupID.y / mt;
-    uint i0 = (gl_WorkGroupID.y - split * mt) * GT, j0 = gl_WorkGroupID.x * GT;
-    if ((flags & G_LOWER) != 0u && j0 >= i0 + GT)
-        return;
-    InT A = InT(addr(16));
-    InT B = InT(addr(18));
-    MatT C = MatT(addr(20));
-    uint ab = p.w[5] + b * p.w[7], ald = p.w[6];
-    uint bb = p.w[8] + b * p.w[10], bld = p.w[9];
-    uint cb = p.w[11] + b * p.w[13], cld = p.w[12];
-    uint kbeg = 0u, kend = K;
-    if (p.w[4] > 1u) {
-        kbeg = split * p.w[14];
-        kend = min(K, kbeg + p.w[14]);
-        cb += split * M * cld;
-        flags &= ~(G_NEG | G_ACC);
-    }
     bool ta = (flags & G_TA) != 0u, tb = (flags & G_TB) != 0u;
     bool ca = (flags & G_CA) != 0u, cbj = (flags & G_CB) != 0u;
     T_C acc[GR][GR];
@@ -1297,6 +1282,27 @@ void gemm()
             }
         }
     }
+}
+
+void gemm()
+{
+    uint M = p.w[0], N = p.w[1], K = p.w[2], flags = p.w[3];
+    uint b = gl_WorkGroupID.z;
+    uint mt = (M + GT - 1u) / GT;
+    uint split = gl_WorkGroupID.y / mt;
+    uint i0 = (gl_WorkGroupID.y - split * mt) * GT, j0 = gl_WorkGroupID.x * GT;
+    if ((flags & G_LOWER) != 0u && j0 >= i0 + GT)
+        return;
+    uint cb = p.w[11] + b * p.w[13], cld = p.w[12];
+    uint kbeg = 0u, kend = K;
+    if (p.w[4] > 1u) {
+        kbeg = split * p.w[14];
+        kend = min(K, kbeg + p.w[14]);
+        cb += split * M * cld;
+        flags &= ~(G_NEG | G_ACC);
+    }
+    gemm_tile(M, N, kbeg, kend, flags, InT(addr(16)), p.w[5] + b * p.w[7], p.w[6],
+              InT(addr(18)), p.w[8] + b * p.w[10], p.w[9], MatT(addr(20)), cb, cld, i0, j0);
 }
 
 // OP_TRSM: X = T^-1 X for the nb x nb triangle T (lower, or upper with S_UPPER; unit diagonal
@@ -1868,10 +1874,179 @@ void eigh(uint b)
     }
 }
 
+// A panel step of the blocked cholesky (FLAG_CPANEL): columns [k0, k1) (nb <= 64), the diagonal
+// block and rows [r0, r0 + cr) below it, r0 = k1 + cr * gl_WorkGroupID.x, batch item
+// gl_WorkGroupID.z. Every workgroup factorizes the diagonal block again beside its own rows
+// (the unblocked right-looking loop on the stacked tile is the TRSM L21 = A21 L11^-H), so the
+// whole panel is one dispatch. The tile is in registers: invocation lid holds column
+// lid % cw of tile rows lid / cw + i * (NT / cw), i < CP_RPT (tile row t < nb: row k0 + t; else
+// r0 + t - nb). A step j reads column j (raw: a_rc -= a_rj conj(a_cj) / a_jj, the scaling by
+// 1 / sqrt(a_jj) left to the end) from a double buffer in gS that its owners wrote during step
+// j - 1, so a column costs one barrier. Workgroup 0 keeps L11 in the temporary P (a slot of
+// nb * nb a matrix) and copies the previous block's from there at its start: the other
+// workgroups read the diagonal block of W while it runs, so it cannot write it (w[5]: the
+// previous block's k0 + 1, or 0). The last block (k1 == n, one workgroup) writes W.
+// FLAG_LOOK (look-ahead; NT = 256): the previous block's trailing update is not a step of its
+// own. The panel's workgroups apply it to their tile first, and workgroups from w[6] (the
+// panel's chunks) apply it to the rest (rows and columns from k1) as GEMM tiles, in the same
+// dispatch: their regions are disjoint, so a block costs one dispatch.
+#define CP_RPT 8
+void chol_panel()
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint g = gl_WorkGroupID.x, b = gl_WorkGroupID.z;
+    uint n = p.w[0], flags = p.w[3], cr = p.w[4], prev = p.w[5], k0 = p.w[13], k1 = p.w[14];
+    if (b >= p.w[2])
+        return;
+    MatT M = MatT(addr(24));
+    MatT S = MatT(addr(22));
+    UintB ST = UintB(addr(30));
+    uint nb = k1 - k0;
+    uint mb = b * n * n, sb = b * nb * nb;
+    uint chunks = p.w[6];
+    bool look = (flags & FLAG_LOOK) != 0u && prev != 0u;
+    if (g >= chunks) {
+        // FLAG_LOOK: the previous block's trailing update beyond this panel, A22 -= L21 L21^H
+        // on rows and columns from k1, a lower tile a workgroup (t = ti (ti + 1) / 2 + tj)
+        uint t = g - chunks;
+        uint ti = uint((sqrt(8.0 * float(t) + 1.0) - 1.0) * 0.5);
+        while ((ti + 1u) * (ti + 2u) / 2u <= t)
+            ti++;
+        while (ti * (ti + 1u) / 2u > t)
+            ti--;
+        uint tj = t - ti * (ti + 1u) / 2u, m = n - k1, kp = prev - 1u;
+        InT L = InT(addr(24));
+        gemm_tile(m, m, 0u, k0 - kp, G_TB | G_CB | G_NEG | G_ACC, L, mb + k1 * n + kp, n,
+                  L, mb + k1 * n + kp, n, M, mb + k1 * n + k1, n, ti * GT, tj * GT);
+        return;
+    }
+    uint r0 = k1 + g * cr;
+    uint rows = nb + (r0 < n ? min(cr, n - r0) : 0u);
+    uint cw = nb <= 16u ? 16u : (nb <= 32u ? 32u : 64u);
+    uint rgn = NT / cw, c = lid % cw, rg = lid / cw;
+    uint buf = rgn * CP_RPT;
+    if (g == 0u && prev != 0u) {
+        // the previous block's L11 (its own nb: k0 - (prev - 1))
+        uint pk = prev - 1u, pn = k0 - pk;
+        for (uint e = lid; e < pn * pn; e += NT) {
+            uint i = e / pn, q = e - i * pn;
+            if (q <= i)
+                M.v[mb + (pk + i) * n + pk + q] = S.v[b * pn * pn + e];
+        }
+    }
+    T_C a[CP_RPT];
+    [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+        uint t = rg + i * rgn;
+        a[i] = T_C(0);
+        if (t < rows && c < nb) {
+            uint gr = t < nb ? k0 + t : r0 + t - nb;
+            a[i] = T_C(M.v[mb + gr * n + k0 + c]);
+        }
+    }
+    if (look) {
+        // the previous block's update of this tile first: a -= L(rows, kp:k0) L(k0 + c, kp:k0)^H,
+        // 8 of its columns at a time through gS (the tile's first nb rows are rows k0 + c)
+        uint kp = prev - 1u, pn = k0 - kp;
+        InT L = InT(addr(24));
+        for (uint q0 = 0; q0 < pn; q0 += 8u) {
+            for (uint e = lid; e < rows * 8u; e += NT) {
+                uint t = e >> 3u, q = e & 7u;
+                uint gr = t < nb ? k0 + t : r0 + t - nb;
+                gS[e] = q0 + q < pn ? T_C(L.v[mb + gr * n + kp + q0 + q]) : T_C(0);
+            }
+            barrier();
+            if (c < nb) {
+                T_C lc[8];
+                [[unroll]] for (uint q = 0; q < 8u; q++)
+                    lc[q] = cconj(gS[c * 8u + q]);
+                [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+                    uint t = rg + i * rgn;
+                    if (t < rows && t >= c) {
+                        [[unroll]] for (uint q = 0; q < 8u; q++)
+                            a[i] -= cmul(gS[t * 8u + q], lc[q]);
+                    }
+                }
+            }
+            barrier();
+        }
+    }
+    if (c == 0u) {
+        [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+            uint t = rg + i * rgn;
+            if (t < rows)
+                gS[t] = a[i];
+        }
+    }
+    sync();
+    uint info = 0, jend = nb;
+    T_R dmine = T_R(1);
+    for (uint j = 0; j < nb; j++) {
+        uint cur = (j & 1u) * buf, nxt = buf - cur;
+        T_R d = re(gS[cur + j]);
+        if (!(d > T_R(0))) {
+            info = k0 + j + 1;
+            jend = j;
+            break;
+        }
+        if (c == j)
+            dmine = d;
+        if (c > j && c < nb) {
+            T_C lc = cscale(cconj(gS[cur + c]), T_R(1) / d);
+            [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+                uint t = rg + i * rgn;
+                if (t < rows && t >= c)
+                    a[i] -= cmul(gS[cur + t], lc);
+            }
+            if (c == j + 1u) {
+                [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+                    uint t = rg + i * rgn;
+                    if (t < rows)
+                        gS[nxt + t] = a[i];
+                }
+            }
+        }
+        barrier();
+    }
+    if (c < jend) {
+        T_R l = sqrt(dmine), il = T_R(1) / l;
+        [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+            uint t = rg + i * rgn;
+            if (t == c)
+                a[i] = creal(l);
+            else if (t > c)
+                a[i] = cscale(a[i], il);
+        }
+    }
+    if (c < nb) {
+        bool last = k1 == n;
+        [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+            uint t = rg + i * rgn;
+            if (t >= rows || t < c)
+                continue;
+            if (t >= nb)
+                M.v[mb + (r0 + t - nb) * n + k0 + c] = T_S(a[i]);
+            else if (g == 0u && last)
+                M.v[mb + (k0 + t) * n + k0 + c] = T_S(a[i]);
+            else if (g == 0u)
+                S.v[sb + t * nb + c] = T_S(a[i]);
+        }
+    }
+    if (g == 0u && lid == 0u) {
+        if ((flags & FLAG_ST0) != 0u)
+            ST.v[b] = 0;
+        if (info != 0u && ST.v[b] == 0u)
+            ST.v[b] = info;
+    }
+}
+
 void main()
 {
     if (OP == OP_GEMM) {
         gemm();
+        return;
+    }
+    if (OP == OP_CHOL && (p.w[3] & FLAG_CPANEL) != 0u) {
+        chol_panel();
         return;
     }
     if (OP == OP_TRSM) {

@@ -335,9 +335,10 @@ def knobs(request, monkeypatch):
     """The blocked paths under their tuning knobs: the defaults (NB = 32, LU panels in inner
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
-    invocations; NB = 16 with the trailing updates through _matmul.matmul_update (steps
-    recorded one by one), the LU panels of lu_slots() rather than lu_reg() and the TRSM's
-    shared form rather than its subgroup form."""
+    invocations (so the cholesky takes its diagonal-block and TRSM steps, not chol_panel);
+    NB = 16 with the trailing updates through _matmul.matmul_update (steps recorded one by
+    one), the LU panels of lu_slots() rather than lu_reg(), the TRSM's shared form rather than
+    its subgroup form and the cholesky panels without look-ahead, 5 rows a workgroup."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -350,6 +351,8 @@ def knobs(request, monkeypatch):
         monkeypatch.setattr(_klinalg, "LU_SLOTS", True)
         monkeypatch.setattr(_klinalg, "LU_REG", False)
         monkeypatch.setattr(_klinalg, "TRSM_SG", False)
+        monkeypatch.setattr(_klinalg, "CHOL_LOOK", False)
+        monkeypatch.setattr(_klinalg, "CHOL_CR", 5)
     return request.param
 
 

@@ -30,7 +30,7 @@ W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
 FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
-FLAG_SLOTS, FLAG_LREG = 32768, 65536
+FLAG_SLOTS, FLAG_LREG, FLAG_CPANEL, FLAG_LOOK = 32768, 65536, 131072, 262144
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -499,6 +499,18 @@ TRSM_SG = True
 # H100, float64 1024^2 cholesky 1.73 ms against 1.96 with 1024 (the panels' 1024 invocations
 # wait longer at each of the block's barriers than they gain; 2026-11-24 run 16)
 CHOL_NT = 256
+# the cholesky panel as one step (glsl/linalg.comp chol_panel: every workgroup factorizes the
+# diagonal block again beside CHOL_CR rows below it, in registers, a barrier a column), else
+# the diagonal block's step and a TRSM; CHOL_PANEL_NT invocations (a power of two, at least
+# 16 times the columns' power of two / 8: CP_RPT = 8 tile rows an invocation)
+CHOL_PANEL = True
+CHOL_CR = 32
+CHOL_PANEL_NT = 256
+CP_RPT = 8
+# look-ahead (with CHOL_PANEL, CHOL_PANEL_NT 256): each block's trailing update made by the
+# next block's panel step (its panel workgroups update their own tile first, more workgroups
+# the rest as GEMM tiles), so a block is one dispatch
+CHOL_LOOK = True
 # LU panels factorized in inner blocks of PANEL_IB columns (0: whole, one dispatch a panel).
 # 16: the one-workgroup column steps then update 16 columns rather than up to NB (a quarter
 # of the single-workgroup memory traffic of a panel), for three more TRSM + GEMM pairs a panel
@@ -775,7 +787,7 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
-            CHOL_NT, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
+            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CHOL_LOOK, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
             SPLIT_CHUNK, _launch.USE_SUBGROUPS)
 
 
@@ -808,6 +820,9 @@ def _cholesky_blocked(s, upper):
         ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
         ld, bs = n, n * n
         _copy_in(rec, x, bst, n, n, W)
+        if _chol_panel_rows(_nb("cholesky")):
+            _chol_panel_steps(rec, n, W, ST)
+            return _chol_final(rec, n, W, upper)
         for k0, k1 in _blocks(n, "cholesky"):
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if k0 == 0 else 0)]
@@ -822,16 +837,68 @@ def _cholesky_blocked(s, upper):
                 a21 = (W, k1 * ld + k0, ld, bs)
                 rec.gemm((W, k1 * ld + k1, ld, bs), a21, a21, n - k1, n - k1, k1 - k0,
                          G_TB | G_CB | G_NEG | G_ACC | G_LOWER)
-        if upper:
-            rec.aux(X_TRIU, n, n, W)
-            rec.aux(X_ZLOW, n, n, W)
-        else:
-            rec.aux(X_TRIL, n, n, W)
-        return rec
+        return _chol_final(rec, n, W, upper)
 
     key = ("cholesky-b", dt, x._shape, x._strides, bst, bool(upper), _knobs(), dev)
     out = _run_blocked(key, build, x)
     return out[0], _status(out[1])
+
+
+def _chol_panel_rows(nb):
+    """The rows below the diagonal block that one chol_panel workgroup takes (CHOL_CR, at most
+    what its CP_RPT rows an invocation hold beside the block), or 0 where it cannot serve."""
+    if not CHOL_PANEL or nb > 64:
+        return 0
+    cw = 16 if nb <= 16 else 32 if nb <= 32 else 64
+    nt = CHOL_PANEL_NT
+    if nt < cw or nt > 1024:
+        return 0
+    return max(0, min(CHOL_CR, nt // cw * CP_RPT - nb))
+
+
+def _chol_panel_steps(rec, n, W, ST):
+    """The blocked cholesky's steps in the chol_panel form: per block the panel (one step), then
+    A22 -= L21 L21^H (lower tiles only)."""
+    ld, bs = n, n * n
+    nb = _nb("cholesky")
+    cr = _chol_panel_rows(nb)
+    slot = rec.tmp(rec.nbatch * nb * nb * rec.dt.itemsize)
+    blocks = _blocks(n, "cholesky")
+
+    def tiles(k1):
+        mt = -(-(n - k1) // GEMM_TILE)
+        return mt * (mt + 1) // 2
+
+    look = (CHOL_LOOK and CHOL_PANEL_NT == 256
+            and all(-(-(n - k1) // cr) + tiles(k1) <= MAX_GRID for _, k1 in blocks))
+    prev = 0
+    for k0, k1 in blocks:
+        chunks = max(1, -(-(n - k1) // cr))
+        flags = FLAG_CPANEL | (FLAG_ST0 if k0 == 0 else 0)
+        groups = chunks
+        if look and prev:
+            flags |= FLAG_LOOK
+            groups += tiles(k1)
+        w = [0] * 16
+        w[0:7] = [n, n, rec.nbatch, flags, cr, prev, chunks]
+        w[W_K0], w[W_K1] = k0, k1
+        rec.step("linalg_cholesky", w, (groups, 1, rec.nbatch),
+                 [(W, True, A_O1, None), (slot, True, A_P, None), (ST, True, A_ST, None)],
+                 CHOL_PANEL_NT)
+        prev = k0 + 1
+        if k1 < n and not look:
+            a21 = (W, k1 * ld + k0, ld, bs)
+            rec.gemm((W, k1 * ld + k1, ld, bs), a21, a21, n - k1, n - k1, k1 - k0,
+                     G_TB | G_CB | G_NEG | G_ACC | G_LOWER)
+
+
+def _chol_final(rec, n, W, upper):
+    if upper:
+        rec.aux(X_TRIU, n, n, W)
+        rec.aux(X_ZLOW, n, n, W)
+    else:
+        rec.aux(X_TRIL, n, n, W)
+    return rec
 
 
 def _lu_steps(rec, x, bst, n, W, ST):
