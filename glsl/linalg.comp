@@ -97,6 +97,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_LREG 65536u
 #define FLAG_CPANEL 131072u
 #define FLAG_LOOK 262144u
+#define FLAG_SGP 524288u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -1133,6 +1134,151 @@ void qr_panel(uint b)
     }
 }
 
+#ifdef AVK_SUBGROUP
+// A QR panel held in registers a column a subgroup (FLAG_SGP, the `_sg` variants): subgroup q
+// holds column q of the panel, lane l its rows l + S i (i < QRS_RPT, S the subgroup size), so no
+// register array is indexed by a loop variable. Column j in two phases around one barrier:
+//   A. subgroup j: |x|^2 by butterflies, beta, tau and sc (larfg, as qr_panel), R's rows up to
+//      j of its column into W, then v (v_j = 1, v_t = a_t sc below, zeros above) into its
+//      registers and into gS (a double buffer by the parity of j, so one barrier a column);
+//   B. every later subgroup: v^H a_q by butterflies, a_q -= v conj(tau) v^H a_q on rows from
+//      j; every earlier one: V_q^H v (its registers hold v_q), for T.
+// T (larft forward columnwise) is built at the end from those products, a barrier a column;
+// V and T are written as qr_panel writes them. Falls back to qr_panel where the subgroups the
+// shader runs with do not fit the panel (rows > S QRS_RPT or fewer subgroups than columns).
+#define QRS_RPT 32u
+T_C sg_sum(T_C v)
+{
+    for (uint o = gl_SubgroupSize / 2u; o > 0u; o >>= 1u)
+        v += subgroupShuffleXor(v, o);
+    return v;
+}
+
+void qr_sgp(uint b)
+{
+    uint lid = gl_LocalInvocationID.x;
+    uint S = gl_SubgroupSize;
+    uint m = p.w[0], n = p.w[1], k0 = p.w[13], k1 = p.w[14];
+    uint nbp = k1 - k0, mv = m - k0;
+    uint VB = S * QRS_RPT;
+    bool ysh = NT < nbp * nbp;   // V_q^H v_j in gS after the buffers, else in red_c
+    if (mv > VB || gl_NumSubgroups * S != NT || gl_NumSubgroups < nbp || nbp > QR_NBMAX
+            || 2u * VB + (ysh ? nbp * nbp : 0u) > GS) {
+        qr_panel(b);
+        return;
+    }
+    uint q = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+    MatT M = MatT(addr(20));
+    MatT V = MatT(addr(24));
+    MatT T = MatT(addr(26));
+    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
+    bool col = q < nbp;
+    T_C a[QRS_RPT];
+    [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+        uint t = lane + S * i;
+        a[i] = col && t < mv ? T_C(M.v[mb + (k0 + t) * n + k0 + q]) : T_C(0);
+    }
+    for (uint jr = 0; jr < nbp; jr++) {
+        uint cur = (jr & 1u) * VB;
+        if (q == jr) {
+            T_C mine = T_C(0);
+            T_R part = T_R(0);
+            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                uint t = lane + S * i;
+                if (t == jr)
+                    mine = a[i];
+                else if (t > jr && t < mv)
+                    part += abs2(a[i]);
+            }
+            T_C alpha = subgroupShuffle(mine, jr % S);
+            T_R xn2 = re(sg_sum(creal(part)));
+            T_C tau = T_C(0), sc = T_C(0);
+            T_R beta = re(alpha);
+            if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
+                T_R nrm = sqrt(abs2(alpha) + xn2);
+                beta = re(alpha) >= T_R(0) ? -nrm : nrm;
+#if T_K == K_CPLX
+                tau = T_C((beta - alpha.x) / beta, -alpha.y / beta);
+#else
+                tau = (beta - alpha) / beta;
+#endif
+                sc = cdiv(creal(T_R(1)), alpha - creal(beta));
+            }
+            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                uint t = lane + S * i;
+                if (t < jr)
+                    M.v[mb + (k0 + t) * n + k0 + q] = T_S(a[i]);
+                else if (t == jr)
+                    M.v[mb + (k0 + t) * n + k0 + q] = T_S(creal(beta));
+                T_C v = t < jr ? T_C(0) : t == jr ? creal(T_R(1))
+                        : tau == T_C(0) ? T_C(0) : cmul(a[i], sc);
+                a[i] = v;
+                if (t < mv)
+                    gS[cur + t] = v;
+            }
+            if (lane == 0u)
+                qv[jr] = tau;
+        }
+        memoryBarrierShared();
+        barrier();
+        if (col && q != jr) {
+            T_C s = T_C(0);
+            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                uint t = lane + S * i;
+                if (t >= jr && t < mv)
+                    s += cmul(cconj(gS[cur + t]), a[i]);
+            }
+            s = sg_sum(s);
+            if (q > jr) {
+                T_C tau = qv[jr];
+                if (tau != T_C(0)) {
+                    // a_q -= v conj(tau) (v^H a_q)
+                    T_C w = cmul(cconj(tau), s);
+                    [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                        uint t = lane + S * i;
+                        if (t >= jr && t < mv)
+                            a[i] -= cmul(gS[cur + t], w);
+                    }
+                }
+            } else if (lane == 0u) {
+                // V_q^H v_j = conj(v_j^H v_q)
+                if (ysh)
+                    gS[2u * VB + q * nbp + jr] = cconj(s);
+                else
+                    red_c[q * nbp + jr] = cconj(s);
+            }
+        }
+    }
+    sync();
+    // V: the subgroups' registers (zeros above the diagonal, the unit diagonal, v below)
+    if (col) {
+        [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+            uint t = lane + S * i;
+            if (t < mv)
+                V.v[vb + t * nbp + q] = T_S(a[i]);
+        }
+    }
+    // T[0:j, j] = -tau_j T[0:j, 0:j] (V_0:j^H v_j), T[j, j] = tau_j, in gS from 0
+    for (uint j = 0; j < nbp; j++) {
+        if (lid <= j) {
+            T_C t = qv[j];
+            if (lid < j) {
+                T_C s = T_C(0);
+                for (uint l = lid; l < j; l++)
+                    s += cmul(gS[lid * nbp + l], ysh ? gS[2u * VB + l * nbp + j] : red_c[l * nbp + j]);
+                t = -cmul(qv[j], s);
+            }
+            gS[lid * nbp + j] = t;
+        }
+        barrier();
+    }
+    for (uint e = lid; e < nbp * nbp; e += NT) {
+        uint i = e / nbp, c = e - i * nbp;
+        T.v[tb + e] = T_S(i > c ? T_C(0) : gS[e]);
+    }
+}
+#endif
+
 void qr(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -1143,6 +1289,12 @@ void qr(uint b)
     MatT M = MatT(addr(20));
     uint mb = b * m * n;
     if ((p.w[3] & FLAG_PANEL) != 0u) {
+#ifdef AVK_SUBGROUP
+        if ((p.w[3] & FLAG_SGP) != 0u) {
+            qr_sgp(b);
+            return;
+        }
+#endif
         qr_panel(b);
         return;
     }

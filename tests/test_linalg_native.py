@@ -338,7 +338,8 @@ def knobs(request, monkeypatch):
     invocations (so the cholesky takes its diagonal-block and TRSM steps, not chol_panel);
     NB = 16 with the trailing updates through _matmul.matmul_update (steps recorded one by
     one), the LU panels of lu_slots() rather than lu_reg(), the TRSM's shared form rather than
-    its subgroup form and the cholesky panels without look-ahead, 5 rows a workgroup."""
+    its subgroup form, the cholesky panels without look-ahead, 5 rows a workgroup, and the
+    QR panels of qr_panel() rather than qr_sgp()."""
     if request.param == "nb64-whole-global":
         monkeypatch.setattr(_klinalg, "NB", 64)
         monkeypatch.setattr(_klinalg, "PANEL_IB", 0)
@@ -353,6 +354,7 @@ def knobs(request, monkeypatch):
         monkeypatch.setattr(_klinalg, "TRSM_SG", False)
         monkeypatch.setattr(_klinalg, "CHOL_LOOK", False)
         monkeypatch.setattr(_klinalg, "CHOL_CR", 5)
+        monkeypatch.setattr(_klinalg, "QR_SGP", False)
     return request.param
 
 

@@ -30,7 +30,7 @@ W_A, W_B = 5, 9
 FLAG_UPPER, FLAG_INV, FLAG_COMPLETE, FLAG_COPY, FLAG_FINAL = 1, 2, 4, 8, 16
 FLAG_FACTORED, FLAG_INIT, FLAG_FWD, FLAG_BWD = 32, 64, 128, 256
 FLAG_PANEL, FLAG_ROUT, FLAG_DIAG, FLAG_ST0 = 512, 1024, 2048, 4096
-FLAG_SLOTS, FLAG_LREG, FLAG_CPANEL, FLAG_LOOK = 32768, 65536, 131072, 262144
+FLAG_SLOTS, FLAG_LREG, FLAG_CPANEL, FLAG_LOOK, FLAG_SGP = 32768, 65536, 131072, 262144, 524288
 W_K0, W_K1 = 13, 14
 MAX_GRID = 65535
 MAX_PLANS = 256
@@ -527,6 +527,12 @@ LU_SLOTS = False
 # shuffles in the `_sg` variants); larger ones as LU_SLOTS says. On the H100 (run 16), float64
 # 1024^2 solve 6.6 ms against 10.4 without, inv 7.0 against 10.7
 LU_REG = True
+# QR panels held in registers a column a subgroup (glsl/linalg.comp qr_sgp; the `_sg` variants,
+# panels of at most QRS_RPT times the subgroup size rows), else qr_panel; with it the blocked
+# QR takes panels of QR_SGP_NB columns
+QR_SGP = True
+QR_SGP_NB = 16
+QRS_RPT = 32
 # the trailing updates: "plan" (the GEMM steps above, the whole call one compiled plan) or
 # "matmul" (_matmul.matmul_update between steps recorded one by one: a tuning comparison; on the
 # H100 the plan was 1.3-1.5x faster, run 8)
@@ -787,7 +793,7 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
-            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CHOL_LOOK, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
+            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CHOL_LOOK, QR_SGP, QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
             SPLIT_CHUNK, _launch.USE_SUBGROUPS)
 
 
@@ -796,9 +802,30 @@ def _nb(kind):
     return min(nb, QR_NBMAX) if kind == "qr" else nb
 
 
-def _blocks(n, kind):
-    nb = _nb(kind)
+def _blocks(n, kind, nb=None):
+    nb = nb or _nb(kind)
     return [(k0, min(n, k0 + nb)) for k0 in range(0, n, nb)]
+
+
+def _qr_sgp(rec, m, nb):
+    """(invocations, GS) of the qr_sgp panel step for panels of nb columns and at most m rows,
+    or None where it cannot serve (no subgroup variant, too many rows for the subgroups' registers,
+    more invocations than 1024, or its buffers beyond the device's shared memory)."""
+    sg = _launch.subgroup_size(rec.dev)
+    if not (QR_SGP and rec.shader.endswith("_sg") and 4 <= sg and m <= sg * QRS_RPT
+            and nb <= QR_NBMAX):
+        return None
+    cw = 1
+    while cw < nb:
+        cw *= 2
+    nt = cw * sg
+    if nt > 1024:
+        return None
+    need = 2 * sg * QRS_RPT + (nb * nb if nt < nb * nb else 0)
+    gs = rec.fit(need)
+    if gs < need or _other_shared(rec.dt, nt) + gs * rec.dt.itemsize > _launch.shared_bytes(rec.dev):
+        return None
+    return nt, gs
 
 
 def _run_blocked(key, build, *args):
@@ -1011,10 +1038,11 @@ def _qr_blocked(s, m, complete):
         R = rec.out(nbatch * q * n, dt, batch + (q, n))
         W = rec.tmp(nbatch * m * n * it)
         wide = max(n, q)
-        Y = rec.tmp(nbatch * _nb("qr") * wide * it)
-        Z = rec.tmp(nbatch * _nb("qr") * wide * it)
+        Y = rec.tmp(nbatch * max(_nb("qr"), QR_SGP_NB) * wide * it)
+        Z = rec.tmp(nbatch * max(_nb("qr"), QR_SGP_NB) * wide * it)
         _copy_in(rec, x, bst, m, n, W)
-        blocks = _blocks(kmin, "qr")
+        sgp = _qr_sgp(rec, m, QR_SGP_NB)
+        blocks = _blocks(kmin, "qr", QR_SGP_NB if sgp else None)
         # every panel's V (rows k0..m-1 x nbp) and T (nbp x nbp) in two temporaries
         V = rec.tmp(nbatch * sum((m - k0) * (k1 - k0) for k0, k1 in blocks) * it)
         T = rec.tmp(nbatch * sum((k1 - k0) ** 2 for k0, k1 in blocks) * it)
@@ -1023,11 +1051,12 @@ def _qr_blocked(s, m, complete):
         for k0, k1 in blocks:
             nbp, mv = k1 - k0, m - k0
             w = [0] * 16
-            w[0:5] = [m, n, nbatch, FLAG_PANEL, q]
+            w[0:5] = [m, n, nbatch, FLAG_PANEL | (FLAG_SGP if sgp else 0), q]
             w[9], w[10] = voff, toff
             w[W_K0], w[W_K1] = k0, k1
+            nt, gs = sgp or (rec.panel_nt(), 1024)
             rec.whole("linalg_qr", w, [(W, True, A_W, None), (V, True, A_O1, None),
-                                       (T, True, A_O2, None)], rec.panel_nt())
+                                       (T, True, A_O2, None)], nt, gs)
             v = (V, voff, nbp, mv * nbp)
             t = (T, toff, nbp, nbp * nbp)
             voff += nbatch * mv * nbp
