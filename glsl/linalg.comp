@@ -1143,9 +1143,13 @@ void qr_panel(uint b)
 //      registers and into gS (a double buffer by the parity of j, so one barrier a column);
 //   B. every later subgroup: v^H a_q by butterflies, a_q -= v conj(tau) v^H a_q on rows from
 //      j; every earlier one: V_q^H v (its registers hold v_q), for T.
-// T (larft forward columnwise) is built at the end from those products, a barrier a column;
-// V and T are written as qr_panel writes them. Falls back to qr_panel where the subgroups the
-// shader runs with do not fit the panel (rows > S QRS_RPT or fewer subgroups than columns).
+// Subgroup j is idle in phase B of its own step: it writes V's column j then (uncoalesced, but
+// beside the others' work) and T's column j - 1 (larft forward columnwise, from V_q^H v and
+// T's earlier columns); T's last column follows the loop. The panel comes in through gS in
+// coalesced chunks. V and T are written as qr_panel writes them. Falls back to qr_panel where
+// the subgroups the shader runs with do not fit the panel (rows > S QRS_RPT or fewer
+// subgroups than columns). On the H100 (run 18) a float64 step of 16 columns and 1024 rows
+// took 70 us: 18 to load, about 3 a column.
 #define QRS_RPT 32u
 T_C sg_sum(T_C v)
 {
@@ -1160,10 +1164,13 @@ void qr_sgp(uint b)
     uint S = gl_SubgroupSize;
     uint m = p.w[0], n = p.w[1], k0 = p.w[13], k1 = p.w[14];
     uint nbp = k1 - k0, mv = m - k0;
-    uint VB = S * QRS_RPT;
-    bool ysh = NT < nbp * nbp;   // V_q^H v_j in gS after the buffers, else in red_c
+    uint VB = S * QRS_RPT, nn = nbp * nbp;
+    // Y (V_q^H v_j at q nbp + j) and T (at nn + i nbp + j) in red_c, or in gS after the
+    // buffers where red_c is too short
+    bool ysh = NT < 2u * nn;
+    uint yb = ysh ? 2u * VB : 0u;
     if (mv > VB || gl_NumSubgroups * S != NT || gl_NumSubgroups < nbp || nbp > QR_NBMAX
-            || 2u * VB + (ysh ? nbp * nbp : 0u) > GS) {
+            || 2u * VB + (ysh ? 2u * nn : 0u) > GS) {
         qr_panel(b);
         return;
     }
@@ -1171,27 +1178,45 @@ void qr_sgp(uint b)
     MatT M = MatT(addr(20));
     MatT V = MatT(addr(24));
     MatT T = MatT(addr(26));
-    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nbp * nbp;
+    uint mb = b * m * n, vb = p.w[9] + b * mv * nbp, tb = p.w[10] + b * nn;
     bool col = q < nbp;
     T_C a[QRS_RPT];
-    [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-        uint t = lane + S * i;
-        a[i] = col && t < mv ? T_C(M.v[mb + (k0 + t) * n + k0 + q]) : T_C(0);
+    [[unroll]] for (uint i = 0; i < QRS_RPT; i++)
+        a[i] = T_C(0);
+    // the panel in through gS, a chunk of ch rows at a time, so that the loads of a row are one
+    // coalesced access (a lane a row, straight from W, took a transaction an element); rows at
+    // a stride of nbp + 1 in gS, so that the lanes' reads of a column miss each other's banks
+    uint ld = nbp + 1u, ch = 2u * VB / ld;
+    for (uint c0 = 0; c0 < mv; c0 += ch) {
+        uint rows = min(ch, mv - c0);
+        for (uint e = lid; e < rows * nbp; e += NT) {
+            uint t = e / nbp, c = e - t * nbp;
+            gS[t * ld + c] = T_C(M.v[mb + (k0 + c0 + t) * n + k0 + c]);
+        }
+        barrier();
+        if (col) {
+            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                uint t = lane + S * i;
+                if (t >= c0 && t < c0 + rows)
+                    a[i] = gS[(t - c0) * ld + q];
+            }
+        }
+        barrier();
     }
     for (uint jr = 0; jr < nbp; jr++) {
         uint cur = (jr & 1u) * VB;
         if (q == jr) {
             T_C mine = T_C(0);
-            T_R part = T_R(0);
+            T_R pp[4] = T_R[4](T_R(0), T_R(0), T_R(0), T_R(0));
             [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
                 uint t = lane + S * i;
                 if (t == jr)
                     mine = a[i];
                 else if (t > jr && t < mv)
-                    part += abs2(a[i]);
+                    pp[i & 3u] += abs2(a[i]);
             }
             T_C alpha = subgroupShuffle(mine, jr % S);
-            T_R xn2 = re(sg_sum(creal(part)));
+            T_R xn2 = re(sg_sum(creal((pp[0] + pp[1]) + (pp[2] + pp[3]))));
             T_C tau = T_C(0), sc = T_C(0);
             T_R beta = re(alpha);
             if (!(xn2 == T_R(0) && im(alpha) == T_R(0))) {
@@ -1221,14 +1246,40 @@ void qr_sgp(uint b)
         }
         memoryBarrierShared();
         barrier();
-        if (col && q != jr) {
-            T_C s = T_C(0);
+        if (q == jr) {
+            // idle while the others update: V's column jr, and T's column jr - 1 (its inputs,
+            // Y's column jr - 1 and T's earlier columns, were written before the barrier)
+            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
+                uint t = lane + S * i;
+                if (t < mv)
+                    V.v[vb + t * nbp + q] = T_S(a[i]);
+            }
+            if (jr > 0u) {
+                uint j = jr - 1u;
+                for (uint ii = lane; ii <= j; ii += S) {
+                    T_C t = qv[j];
+                    if (ii < j) {
+                        T_C s = T_C(0);
+                        for (uint l = ii; l < j; l++) {
+                            T_C tl = ysh ? gS[yb + nn + ii * nbp + l] : red_c[nn + ii * nbp + l];
+                            s += cmul(tl, ysh ? gS[yb + l * nbp + j] : red_c[l * nbp + j]);
+                        }
+                        t = -cmul(qv[j], s);
+                    }
+                    if (ysh)
+                        gS[yb + nn + ii * nbp + j] = t;
+                    else
+                        red_c[nn + ii * nbp + j] = t;
+                }
+            }
+        } else if (col) {
+            T_C ss[4] = T_C[4](T_C(0), T_C(0), T_C(0), T_C(0));
             [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
                 uint t = lane + S * i;
                 if (t >= jr && t < mv)
-                    s += cmul(cconj(gS[cur + t]), a[i]);
+                    ss[i & 3u] += cmul(cconj(gS[cur + t]), a[i]);
             }
-            s = sg_sum(s);
+            T_C s = sg_sum((ss[0] + ss[1]) + (ss[2] + ss[3]));
             if (q > jr) {
                 T_C tau = qv[jr];
                 if (tau != T_C(0)) {
@@ -1243,38 +1294,34 @@ void qr_sgp(uint b)
             } else if (lane == 0u) {
                 // V_q^H v_j = conj(v_j^H v_q)
                 if (ysh)
-                    gS[2u * VB + q * nbp + jr] = cconj(s);
+                    gS[yb + q * nbp + jr] = cconj(s);
                 else
                     red_c[q * nbp + jr] = cconj(s);
             }
         }
     }
     sync();
-    // V: the subgroups' registers (zeros above the diagonal, the unit diagonal, v below)
-    if (col) {
-        [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-            uint t = lane + S * i;
-            if (t < mv)
-                V.v[vb + t * nbp + q] = T_S(a[i]);
-        }
-    }
-    // T[0:j, j] = -tau_j T[0:j, 0:j] (V_0:j^H v_j), T[j, j] = tau_j, in gS from 0
-    for (uint j = 0; j < nbp; j++) {
-        if (lid <= j) {
-            T_C t = qv[j];
-            if (lid < j) {
-                T_C s = T_C(0);
-                for (uint l = lid; l < j; l++)
-                    s += cmul(gS[lid * nbp + l], ysh ? gS[2u * VB + l * nbp + j] : red_c[l * nbp + j]);
-                t = -cmul(qv[j], s);
+    // T's last column, then T out (zeros below the diagonal)
+    if (lid <= nbp - 1u) {
+        uint j = nbp - 1u, ii = lid;
+        T_C t = qv[j];
+        if (ii < j) {
+            T_C s = T_C(0);
+            for (uint l = ii; l < j; l++) {
+                T_C tl = ysh ? gS[yb + nn + ii * nbp + l] : red_c[nn + ii * nbp + l];
+                s += cmul(tl, ysh ? gS[yb + l * nbp + j] : red_c[l * nbp + j]);
             }
-            gS[lid * nbp + j] = t;
+            t = -cmul(qv[j], s);
         }
-        barrier();
+        if (ysh)
+            gS[yb + nn + ii * nbp + j] = t;
+        else
+            red_c[nn + ii * nbp + j] = t;
     }
-    for (uint e = lid; e < nbp * nbp; e += NT) {
+    sync();
+    for (uint e = lid; e < nn; e += NT) {
         uint i = e / nbp, c = e - i * nbp;
-        T.v[tb + e] = T_S(i > c ? T_C(0) : gS[e]);
+        T.v[tb + e] = T_S(i > c ? T_C(0) : ysh ? gS[yb + nn + e] : red_c[nn + e]);
     }
 }
 #endif

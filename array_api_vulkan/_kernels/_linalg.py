@@ -821,7 +821,7 @@ def _qr_sgp(rec, m, nb):
     nt = cw * sg
     if nt > 1024:
         return None
-    need = 2 * sg * QRS_RPT + (nb * nb if nt < nb * nb else 0)
+    need = 2 * sg * QRS_RPT + (2 * nb * nb if nt < 2 * nb * nb else 0)
     gs = rec.fit(need)
     if gs < need or _other_shared(rec.dt, nt) + gs * rec.dt.itemsize > _launch.shared_bytes(rec.dev):
         return None
