@@ -495,6 +495,25 @@ def test_blocked_qr(dt, shape, mode, knobs):
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_blocked_qr_mixed_panels(dt):
+    """A tall matrix whose first panels have more rows than qr_sgp's registers hold (qr_panel's
+    panels of NB columns) and whose later ones fit (qr_sgp's of QR_SGP_NB)."""
+    from array_api_vulkan._kernels import _launch
+    x0 = xp.asarray(np.zeros(1, _np(dt)))
+    sg = _launch.subgroup_size(x0._alloc.device)
+    if sg < 4:
+        pytest.skip("no subgroup size reported")
+    m = sg * _klinalg.QRS_RPT + 40
+    a = _data((m, 100), dt)
+    with native():
+        q, r = linalg.qr(xp.asarray(a))
+    q, r = np.asarray(q), np.asarray(r)
+    _close(q @ r, a, dt, 100)
+    _close(np.conj(q.T) @ q, np.eye(100, dtype=q.dtype), dt, 100)
+    _close(np.abs(r), np.abs(np.linalg.qr(a)[1]), dt, 100)
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
 @pytest.mark.parametrize("flags", ["plain", "neg-acc", "transposed-conj"])
 def test_split_gemm_step(dt, flags):
     """The blocked paths' GEMM step cut along K (a thin product, few tiles, a long K): its

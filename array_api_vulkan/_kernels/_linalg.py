@@ -1041,14 +1041,21 @@ def _qr_blocked(s, m, complete):
         Y = rec.tmp(nbatch * max(_nb("qr"), QR_SGP_NB) * wide * it)
         Z = rec.tmp(nbatch * max(_nb("qr"), QR_SGP_NB) * wide * it)
         _copy_in(rec, x, bst, m, n, W)
-        sgp = _qr_sgp(rec, m, QR_SGP_NB)
-        blocks = _blocks(kmin, "qr", QR_SGP_NB if sgp else None)
+        # panels of NB columns (qr_panel) while their rows are too many for qr_sgp, then of
+        # QR_SGP_NB (qr_sgp)
+        blocks, sgps, k0 = [], [], 0
+        while k0 < kmin:
+            sgp = _qr_sgp(rec, m - k0, QR_SGP_NB)
+            k1 = min(kmin, k0 + (QR_SGP_NB if sgp else _nb("qr")))
+            blocks.append((k0, k1))
+            sgps.append(sgp)
+            k0 = k1
         # every panel's V (rows k0..m-1 x nbp) and T (nbp x nbp) in two temporaries
         V = rec.tmp(nbatch * sum((m - k0) * (k1 - k0) for k0, k1 in blocks) * it)
         T = rec.tmp(nbatch * sum((k1 - k0) ** 2 for k0, k1 in blocks) * it)
         panels = []
         voff = toff = 0
-        for k0, k1 in blocks:
+        for (k0, k1), sgp in zip(blocks, sgps):
             nbp, mv = k1 - k0, m - k0
             w = [0] * 16
             w[0:5] = [m, n, nbatch, FLAG_PANEL | (FLAG_SGP if sgp else 0), q]
