@@ -256,6 +256,22 @@ def run_steps(n, reps, res, r=20):
                     rec.step("linalg_cholesky", w, (-(-(n - 32) // cr), 1, 1),
                              [(W, True, L.A_O1, None), (V, True, L.A_P, None),
                               (st, True, L.A_ST, None)], L.CHOL_PANEL_NT)
+                elif kind.startswith("chol_look32"):
+                    # the cholesky's look-ahead step of block 1 (k0 = 32): the panel's
+                    # workgroups (with the previous block's update of their tile) and the GEMM
+                    # tiles beyond; "_panel" the panel's workgroups alone, "_gemm" the tiles alone
+                    cr = L._chol_panel_rows(32)
+                    chunks = -(-(n - 64) // cr)
+                    mt = -(-(n - 64) // L.GEMM_TILE)
+                    tiles = mt * (mt + 1) // 2
+                    w[0:7] = [n, n, 1, L.FLAG_CPANEL | L.FLAG_LOOK, cr, 1,
+                              0 if kind.endswith("_gemm") else chunks]
+                    w[13], w[14] = 32, 64
+                    groups = {"chol_look32": chunks + tiles, "chol_look32_panel": chunks,
+                              "chol_look32_gemm": tiles}[kind]
+                    rec.step("linalg_cholesky", w, (groups, 1, 1),
+                             [(W, True, L.A_O1, None), (V, True, L.A_P, None),
+                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT, rec.gemm_gs(32))
                 elif kind == "lu_panel":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb
@@ -298,6 +314,7 @@ def run_steps(n, reps, res, r=20):
             return rec.compile(1)
 
         kinds = [("chol_diag", {}), ("chol_diag", {"gs": 1024}), ("chol_panel32", {}),
+                 ("chol_look32", {}), ("chol_look32_panel", {}), ("chol_look32_gemm", {}),
                  ("lu_panel", {}),
                  ("lu_panel16", {}), ("qr_panel", {}), ("qr_panel32", {}), ("gemm_thin", {}),
                  ("qr_seq", {}), ("qr_mid", {}), ("lu_seq", {}), ("lu_mid", {}),

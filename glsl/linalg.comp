@@ -1402,6 +1402,10 @@ void qr(uint b)
 #define GT 64u
 #define GK 8u
 #define GR (GT / 16u)
+// the K step of a GEMM tile: as many as the shared array holds (GS / (2 GT): 8 with the
+// default GS of 1024; the kernels layer gives a step with a short K a larger GS, so that its
+// loads are one round trip and two barriers rather than one a K step of 8), at most 64
+const uint GKC = GS / (2u * GT) < 64u ? GS / (2u * GT) : 64u;
 
 // One GT x GT tile (rows from i0, columns from j0) of C = [C] +- op(A) op(B) over K in
 // [kbeg, kend); ab, bb, cb: the batch item's first elements (NT = 256).
@@ -1416,16 +1420,16 @@ void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab,
     [[unroll]] for (uint r = 0; r < GR; r++)
         [[unroll]] for (uint c = 0; c < GR; c++)
             acc[r][c] = T_C(0);
-    for (uint l0 = kbeg; l0 < kend; l0 += GK) {
-        for (uint e = lid; e < GT * GK; e += NT) {
+    for (uint l0 = kbeg; l0 < kend; l0 += GKC) {
+        for (uint e = lid; e < GT * GKC; e += NT) {
             // A(i, l): consecutive invocations along A's contiguous axis
             uint r, c;
             if (ta) {
                 r = e % GT;
                 c = e / GT;
             } else {
-                c = e % GK;
-                r = e / GK;
+                c = e % GKC;
+                r = e / GKC;
             }
             uint gi = i0 + r, gl = l0 + c;
             T_C v = T_C(0);
@@ -1436,12 +1440,12 @@ void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab,
             }
             gS[c * GT + r] = v;
         }
-        for (uint e = lid; e < GT * GK; e += NT) {
+        for (uint e = lid; e < GT * GKC; e += NT) {
             // B(l, j)
             uint r, c;
             if (tb) {
-                r = e % GK;
-                c = e / GK;
+                r = e % GKC;
+                c = e / GKC;
             } else {
                 c = e % GT;
                 r = e / GT;
@@ -1453,15 +1457,15 @@ void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab,
                 if (cbj)
                     v = cconj(v);
             }
-            gS[GK * GT + r * GT + c] = v;
+            gS[GKC * GT + r * GT + c] = v;
         }
         barrier();
-        [[unroll]] for (uint l = 0; l < GK; l++) {
+        [[unroll]] for (uint l = 0; l < GKC; l++) {
             T_C av[GR], bv[GR];
             [[unroll]] for (uint r = 0; r < GR; r++)
                 av[r] = gS[l * GT + ty + 16u * r];
             [[unroll]] for (uint c = 0; c < GR; c++)
-                bv[c] = gS[GK * GT + l * GT + tx + 16u * c];
+                bv[c] = gS[GKC * GT + l * GT + tx + 16u * c];
             [[unroll]] for (uint r = 0; r < GR; r++)
                 [[unroll]] for (uint c = 0; c < GR; c++)
                     acc[r][c] += cmul(av[r], bv[c]);
@@ -2144,25 +2148,30 @@ void chol_panel()
     }
     if (look) {
         // the previous block's update of this tile first: a -= L(rows, kp:k0) L(k0 + c, kp:k0)^H,
-        // 8 of its columns at a time through gS (the tile's first nb rows are rows k0 + c)
+        // through gS (the tile's first nb rows are rows k0 + c)
         uint kp = prev - 1u, pn = k0 - kp;
         InT L = InT(addr(24));
-        for (uint q0 = 0; q0 < pn; q0 += 8u) {
-            for (uint e = lid; e < rows * 8u; e += NT) {
-                uint t = e >> 3u, q = e & 7u;
+        // qch of L's columns a round trip: as many as gS holds for the tile's rows (a multiple
+        // of 8, at least 8: rows <= 128 and GS >= 1024)
+        uint qch = min((pn + 7u) & ~7u, (GS / rows) & ~7u);
+        for (uint q0 = 0; q0 < pn; q0 += qch) {
+            for (uint e = lid; e < rows * qch; e += NT) {
+                uint t = e / qch, q = e - t * qch;
                 uint gr = t < nb ? k0 + t : r0 + t - nb;
                 gS[e] = q0 + q < pn ? T_C(L.v[mb + gr * n + kp + q0 + q]) : T_C(0);
             }
             barrier();
             if (c < nb) {
-                T_C lc[8];
-                [[unroll]] for (uint q = 0; q < 8u; q++)
-                    lc[q] = cconj(gS[c * 8u + q]);
-                [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
-                    uint t = rg + i * rgn;
-                    if (t < rows && t >= c) {
-                        [[unroll]] for (uint q = 0; q < 8u; q++)
-                            a[i] -= cmul(gS[t * 8u + q], lc[q]);
+                for (uint q8 = 0; q8 < qch; q8 += 8u) {
+                    T_C lc[8];
+                    [[unroll]] for (uint q = 0; q < 8u; q++)
+                        lc[q] = cconj(gS[c * qch + q8 + q]);
+                    [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
+                        uint t = rg + i * rgn;
+                        if (t < rows && t >= c) {
+                            [[unroll]] for (uint q = 0; q < 8u; q++)
+                                a[i] -= cmul(gS[t * qch + q8 + q], lc[q]);
+                        }
                     }
                 }
             }
