@@ -250,17 +250,17 @@ def run_steps(n, reps, res, r=20):
                 elif kind == "chol_panel32":
                     # the one-step cholesky panel of 32 columns at k0 = 0 (CHOL_CR rows a
                     # workgroup below the diagonal block)
-                    cr = L._chol_panel_rows(32)
+                    cr, rpt = L._chol_panel_rows(32)
                     w[0:6] = [n, n, 1, L.FLAG_CPANEL, cr, 0]
                     w[13], w[14] = 0, 32
                     rec.step("linalg_cholesky", w, (-(-(n - 32) // cr), 1, 1),
                              [(W, True, L.A_O1, None), (V, True, L.A_P, None),
-                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT)
+                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT, 1024, [rpt])
                 elif kind.startswith("chol_look32"):
                     # the cholesky's look-ahead step of block 1 (k0 = 32): the panel's
                     # workgroups (with the previous block's update of their tile) and the GEMM
                     # tiles beyond; "_panel" the panel's workgroups alone, "_gemm" the tiles alone
-                    cr = L._chol_panel_rows(32)
+                    cr, rpt = L._chol_panel_rows(32)
                     chunks = -(-(n - 64) // cr)
                     mt = -(-(n - 64) // L.GEMM_TILE)
                     tiles = mt * (mt + 1) // 2
@@ -271,7 +271,7 @@ def run_steps(n, reps, res, r=20):
                               "chol_look32_gemm": tiles}[kind]
                     rec.step("linalg_cholesky", w, (groups, 1, 1),
                              [(W, True, L.A_O1, None), (V, True, L.A_P, None),
-                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT, rec.gemm_gs(32))
+                              (st, True, L.A_ST, None)], L.CHOL_PANEL_NT, rec.gemm_gs(32), [rpt])
                 elif kind == "lu_panel":
                     w[0:4] = [n, n, 1, L.FLAG_DIAG]
                     w[13], w[14] = 0, nb

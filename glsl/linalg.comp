@@ -2093,7 +2093,8 @@ void eigh(uint b)
 // own. The panel's workgroups apply it to their tile first, and workgroups from w[6] (the
 // panel's chunks) apply it to the rest (rows and columns from k1) as GEMM tiles, in the same
 // dispatch: their regions are disjoint, so a block costs one dispatch.
-#define CP_RPT 8
+// the tile rows an invocation holds (specialisation constant 3, chosen by the kernels layer)
+layout(constant_id = 3) const uint CP_RPT = 8;
 void chol_panel()
 {
     uint lid = gl_LocalInvocationID.x;

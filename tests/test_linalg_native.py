@@ -335,7 +335,7 @@ def knobs(request, monkeypatch):
     """The blocked paths under their tuning knobs: the defaults (NB = 32, LU panels in inner
     blocks of 16, TRSM blocks in shared memory, panels of up to 1024 invocations); NB = 64 with
     whole LU panels, the TRSM in device memory with 16 columns a workgroup and panels of 256
-    invocations (so the cholesky takes its diagonal-block and TRSM steps, not chol_panel);
+    invocations and the cholesky's diagonal-block and TRSM steps rather than chol_panel;
     NB = 16 with the trailing updates through _matmul.matmul_update (steps recorded one by
     one), the LU panels of lu_slots() rather than lu_reg(), the TRSM's shared form rather than
     its subgroup form, the cholesky panels without look-ahead, 5 rows a workgroup, and the
@@ -346,6 +346,7 @@ def knobs(request, monkeypatch):
         monkeypatch.setattr(_klinalg, "TRSM_SHARED", False)
         monkeypatch.setattr(_klinalg, "TRSM_CW", 16)
         monkeypatch.setattr(_klinalg, "PANEL_NT", 256)
+        monkeypatch.setattr(_klinalg, "CHOL_PANEL", False)
     elif request.param == "nb16-matmul":
         monkeypatch.setattr(_klinalg, "NB", 16)
         monkeypatch.setattr(_klinalg, "UPDATE", "matmul")

@@ -505,13 +505,14 @@ TRSM_SG = True
 # wait longer at each of the block's barriers than they gain; 2026-11-24 run 16)
 CHOL_NT = 256
 # the cholesky panel as one step (glsl/linalg.comp chol_panel: every workgroup factorizes the
-# diagonal block again beside CHOL_CR rows below it, in registers, a barrier a column), else
-# the diagonal block's step and a TRSM; CHOL_PANEL_NT invocations (a power of two, at least
-# 16 times the columns' power of two / 8: CP_RPT = 8 tile rows an invocation)
+# diagonal block again beside CHOL_CR rows below it (0: as many as the block's columns), in
+# registers, a barrier a column), else the diagonal block's step and a TRSM; CHOL_PANEL_NT
+# invocations, a column of the tile a lane of 16, 32 or 64 and up to CP_RPT_MAX tile rows an
+# invocation (specialisation constant CP_RPT: the least power of two from 4 that holds them)
 CHOL_PANEL = True
-CHOL_CR = 32
+CHOL_CR = 0
 CHOL_PANEL_NT = 256
-CP_RPT = 8
+CP_RPT_MAX = 32
 # look-ahead (with CHOL_PANEL, CHOL_PANEL_NT 256): each block's trailing update made by the
 # next block's panel step (its panel workgroups update their own tile first, more workgroups
 # the rest as GEMM tiles), so a block is one dispatch
@@ -606,8 +607,9 @@ class _Rec:
             g *= 2
         return g if g <= self.gs else 1024
 
-    def step(self, op, words, groups, bufs, nt=256, gs=1024):
-        """bufs: [(ref, writes, address word, offset word or None)]"""
+    def step(self, op, words, groups, bufs, nt=256, gs=1024, extra=()):
+        """bufs: [(ref, writes, address word, offset word or None)]; extra: specialisation
+        constants from 3"""
         w = [_u32(v) for v in words] + [0] * (PUSH_WORDS - len(words))
         seen, buffers, patches = {}, [], []
         for ref, wr, aw, ow in bufs:
@@ -620,7 +622,8 @@ class _Rec:
             patches.append((aw, ADDRESS, ref[0], ref[1]))
             if ow is not None:
                 patches.append((ow, OFFSET, ref[0], ref[1]))
-        self.steps.append((self.shader, [CODES[op], nt, gs], w, groups, buffers, patches))
+        self.steps.append((self.shader, [CODES[op], nt, gs, *extra], w, groups, buffers,
+                           patches))
 
     def whole(self, op, words, bufs, nt=256, gs=1024):
         """A step of one workgroup per matrix (the original kernels' grid)."""
@@ -807,7 +810,7 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
-            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CHOL_LOOK, QR_SGP, QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
+            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CP_RPT_MAX, CHOL_LOOK, QR_SGP, QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
             SPLIT_CHUNK, GEMM_KC, _launch.USE_SUBGROUPS)
 
 
@@ -861,7 +864,7 @@ def _cholesky_blocked(s, upper):
         ST = rec.out(nbatch, _dtypes().uint32, (nbatch,))
         ld, bs = n, n * n
         _copy_in(rec, x, bst, n, n, W)
-        if _chol_panel_rows(_nb("cholesky")):
+        if _chol_panel_rows(_nb("cholesky"))[0]:
             _chol_panel_steps(rec, n, W, ST)
             return _chol_final(rec, n, W, upper)
         for k0, k1 in _blocks(n, "cholesky"):
@@ -886,15 +889,21 @@ def _cholesky_blocked(s, upper):
 
 
 def _chol_panel_rows(nb):
-    """The rows below the diagonal block that one chol_panel workgroup takes (CHOL_CR, at most
-    what its CP_RPT rows an invocation hold beside the block), or 0 where it cannot serve."""
+    """(rows below the diagonal block that one chol_panel workgroup takes: CHOL_CR or nb, at
+    most what CP_RPT_MAX rows an invocation hold beside the block; CP_RPT for them), or (0, 0)
+    where it cannot serve."""
     if not CHOL_PANEL or nb > 64:
-        return 0
+        return 0, 0
     cw = 16 if nb <= 16 else 32 if nb <= 32 else 64
     nt = CHOL_PANEL_NT
     if nt < cw or nt > 1024:
-        return 0
-    return max(0, min(CHOL_CR, nt // cw * CP_RPT - nb))
+        return 0, 0
+    rgn = nt // cw
+    cr = max(0, min(CHOL_CR or nb, rgn * CP_RPT_MAX - nb))
+    rpt = 4
+    while rpt * rgn < nb + cr:
+        rpt *= 2
+    return (cr, rpt) if cr else (0, 0)
 
 
 def _chol_panel_steps(rec, n, W, ST):
@@ -902,7 +911,7 @@ def _chol_panel_steps(rec, n, W, ST):
     A22 -= L21 L21^H (lower tiles only)."""
     ld, bs = n, n * n
     nb = _nb("cholesky")
-    cr = _chol_panel_rows(nb)
+    cr, rpt = _chol_panel_rows(nb)
     slot = rec.tmp(rec.nbatch * nb * nb * rec.dt.itemsize)
     blocks = _blocks(n, "cholesky")
 
@@ -925,7 +934,7 @@ def _chol_panel_steps(rec, n, W, ST):
         w[W_K0], w[W_K1] = k0, k1
         rec.step("linalg_cholesky", w, (groups, 1, rec.nbatch),
                  [(W, True, A_O1, None), (slot, True, A_P, None), (ST, True, A_ST, None)],
-                 CHOL_PANEL_NT, rec.gemm_gs(nb) if look else 1024)
+                 CHOL_PANEL_NT, rec.gemm_gs(nb) if look else 1024, [rpt])
         prev = k0 + 1
         if k1 < n and not look:
             a21 = (W, k1 * ld + k0, ld, bs)
