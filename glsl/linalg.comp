@@ -1408,7 +1408,9 @@ void qr(uint b)
 const uint GKC = GS / (2u * GT) < 64u ? GS / (2u * GT) : 64u;
 
 // One GT x GT tile (rows from i0, columns from j0) of C = [C] +- op(A) op(B) over K in
-// [kbeg, kend); ab, bb, cb: the batch item's first elements (NT = 256).
+// [kbeg, kend); ab, bb, cb: the batch item's first elements (NT = 256). The tiles in gS are
+// rows of GT by K index l, an element x of row l at x ^ (l & 15): the loads' stores walk l
+// across lanes, which at a stride of GT would all hit one bank.
 void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab, uint ald,
                InT B, uint bb, uint bld, MatT C, uint cb, uint cld, uint i0, uint j0)
 {
@@ -1438,7 +1440,7 @@ void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab,
                 if (ca)
                     v = cconj(v);
             }
-            gS[c * GT + r] = v;
+            gS[c * GT + (r ^ (c & 15u))] = v;
         }
         for (uint e = lid; e < GT * GKC; e += NT) {
             // B(l, j)
@@ -1457,15 +1459,15 @@ void gemm_tile(uint M, uint N, uint kbeg, uint kend, uint flags, InT A, uint ab,
                 if (cbj)
                     v = cconj(v);
             }
-            gS[GKC * GT + r * GT + c] = v;
+            gS[GKC * GT + r * GT + (c ^ (r & 15u))] = v;
         }
         barrier();
         [[unroll]] for (uint l = 0; l < GKC; l++) {
             T_C av[GR], bv[GR];
             [[unroll]] for (uint r = 0; r < GR; r++)
-                av[r] = gS[l * GT + ty + 16u * r];
+                av[r] = gS[l * GT + ((ty + 16u * r) ^ (l & 15u))];
             [[unroll]] for (uint c = 0; c < GR; c++)
-                bv[c] = gS[GKC * GT + l * GT + tx + 16u * c];
+                bv[c] = gS[GKC * GT + l * GT + ((tx + 16u * c) ^ (l & 15u))];
             [[unroll]] for (uint r = 0; r < GR; r++)
                 [[unroll]] for (uint c = 0; c < GR; c++)
                     acc[r][c] += cmul(av[r], bv[c]);
@@ -2152,26 +2154,31 @@ void chol_panel()
         // through gS (the tile's first nb rows are rows k0 + c)
         uint kp = prev - 1u, pn = k0 - kp;
         InT L = InT(addr(24));
-        // qch of L's columns a round trip: as many as gS holds for the tile's rows (a multiple
-        // of 8, at least 8: rows <= 128 and GS >= 1024)
-        uint qch = min((pn + 7u) & ~7u, (GS / rows) & ~7u);
+        // qch of L's columns a round trip, as many as gS holds (a multiple of 8), column q of
+        // them at q * rs: lanes (columns c) read row c's values from consecutive words, and the
+        // stores (q across lanes) at an odd stride rs = rows + 1 miss each other's banks
+        uint rs = rows + 1u, qch = min((pn + 7u) & ~7u, (GS / rs) & ~7u);
+        if (qch == 0u) {
+            rs = rows;
+            qch = 8u;
+        }
         for (uint q0 = 0; q0 < pn; q0 += qch) {
             for (uint e = lid; e < rows * qch; e += NT) {
                 uint t = e / qch, q = e - t * qch;
                 uint gr = t < nb ? k0 + t : r0 + t - nb;
-                gS[e] = q0 + q < pn ? T_C(L.v[mb + gr * n + kp + q0 + q]) : T_C(0);
+                gS[q * rs + t] = q0 + q < pn ? T_C(L.v[mb + gr * n + kp + q0 + q]) : T_C(0);
             }
             barrier();
             if (c < nb) {
                 for (uint q8 = 0; q8 < qch; q8 += 8u) {
                     T_C lc[8];
                     [[unroll]] for (uint q = 0; q < 8u; q++)
-                        lc[q] = cconj(gS[c * qch + q8 + q]);
+                        lc[q] = cconj(gS[(q8 + q) * rs + c]);
                     [[unroll]] for (uint i = 0; i < CP_RPT; i++) {
                         uint t = rg + i * rgn;
                         if (t < rows && t >= c) {
                             [[unroll]] for (uint q = 0; q < 8u; q++)
-                                a[i] -= cmul(gS[t * qch + q8 + q], lc[q]);
+                                a[i] -= cmul(gS[(q8 + q) * rs + t], lc[q]);
                         }
                     }
                 }

@@ -38,10 +38,13 @@ MAX_PLANS = 256
 # factorization, "cholesky", "lu", "qr", where it differs) (a panel dispatch,
 # then the trailing update as a matmul); smaller ones whole, in one dispatch. 32: on the H100
 # (tune_linalg.py, 2026-11-23 run 8) float64 1024^2 cholesky 2.25 ms against 2.93 with 64, solve
-# 11.7 against 12.9, qr 48.8 against 57.3 (a diagonal block or panel is one workgroup's work)
+# 11.7 against 12.9, qr 48.8 against 57.3 (a diagonal block or panel is one workgroup's work).
+# The cholesky's one-step panels with look-ahead take 16 (2026-11-24 run 18: float64 1024^2
+# 0.84 ms against 0.97 with 32 on one machine, 0.99 against 1.14 on another; float32 0.80
+# against 0.92)
 BLOCKED_MIN = 64
 NB = 32
-NB_OP = {}
+NB_OP = {"cholesky": 16}
 
 _plans = {}
 
@@ -919,7 +922,8 @@ def _chol_panel_steps(rec, n, W, ST):
         mt = -(-(n - k1) // GEMM_TILE)
         return mt * (mt + 1) // 2
 
-    look = (CHOL_LOOK and CHOL_PANEL_NT == 256
+    # (the look-ahead's update of a tile takes L's columns through gS, 8 at least)
+    look = (CHOL_LOOK and CHOL_PANEL_NT == 256 and (nb + cr) * 8 <= rec.gemm_gs(nb)
             and all(-(-(n - k1) // cr) + tiles(k1) <= MAX_GRID for _, k1 in blocks))
     prev = 0
     for k0, k1 in blocks:
