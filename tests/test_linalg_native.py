@@ -562,6 +562,28 @@ def test_blocked_is_one_plan():
     assert st["submits"] <= 2, st["submits"]
 
 
+@pytest.mark.parametrize("look", [True, False])
+def test_blocked_cholesky_steps(look, monkeypatch):
+    """The blocked cholesky records a step a block with look-ahead (the copy in, the blocks, the
+    final zeroing), and a panel step and a GEMM step a block without."""
+    from array_api_vulkan._runtime import reset_runtime_stats
+
+    monkeypatch.setattr(_klinalg, "CHOL_LOOK", look)
+    dt = xp.float64 if xp.float64 in DTYPES else xp.float32
+    n = 130
+    a = _spd((n, n), dt)
+    x = xp.asarray(a)
+    with native():
+        want = np.asarray(linalg.cholesky(x))
+    reset_runtime_stats()
+    with native():
+        got = linalg.cholesky(x)
+    blocks = -(-n // _klinalg._nb("cholesky"))
+    assert runtime_stats()["dispatches"] == 2 + (blocks if look else 2 * blocks - 1)
+    assert np.array_equal(np.asarray(got), want)
+    _close(got, np.linalg.cholesky(a), dt, n)
+
+
 @pytest.mark.parametrize("n", [100, 3000])
 def test_blocked_permutation_step(n):
     """The AUX step turning LU's row interchanges into a permutation, in shared memory (n up to
