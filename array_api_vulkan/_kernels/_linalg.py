@@ -476,13 +476,13 @@ X_UPPER, X_IDENT, X_NEG, X_ACC = 16, 32, 64, 128
 # products summed by an AUX step (G_LOWER products are not split: their skipped tiles would
 # leave the partials unset)
 SPLIT_TILES = 64
+SPLIT_GROUPS = 256
+SPLIT_CHUNK = 64
 # the most of K a GEMM step's tile loads at once (glsl/linalg.comp GKC): its shared array is sized
 # for min(K, GEMM_KC) (8: the K step of 8 every GEMM step had before). 16: on the H100 (run 18)
 # float64 1024^2 qr 7.71 ms against 8.11 with 8, 8.22 with 32 and 8.37 with 64; solve 6.58
 # against 6.92; cholesky the same within 2 %
 GEMM_KC = 16
-SPLIT_GROUPS = 256
-SPLIT_CHUNK = 64
 # the widest panel of the blocked QR's panel step (glsl/linalg.comp QR_NBMAX)
 QR_NBMAX = 64
 # the widest register-held LU panel (glsl/linalg.comp LU_REG)
@@ -683,7 +683,8 @@ class _Rec:
         g = (-(-n // GEMM_TILE), -(-m // GEMM_TILE) * splits, self.nbatch)
         self.step("linalg_gemm", w, g, [(a[0], False, 16, 5 if a[1] is None else None),
                                         (b[0], False, 18, 8 if b[1] is None else None),
-                                        (c[0], True, 20, None)], gs=self.gemm_gs(kc if splits > 1 else k))
+                                        (c[0], True, 20, None)],
+                  gs=self.gemm_gs(kc if splits > 1 else k))
 
     def gemm_gs(self, k):
         """GS for GEMM tiles over K = k: room for both tiles' min(k, GEMM_KC) columns (rounded
@@ -813,8 +814,9 @@ def _begin(op, x, nbatch):
 
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
-            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CP_RPT_MAX, CHOL_LOOK, QR_SGP, QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES, SPLIT_GROUPS,
-            SPLIT_CHUNK, GEMM_KC, _launch.USE_SUBGROUPS)
+            CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CP_RPT_MAX, CHOL_LOOK, QR_SGP,
+            QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES,
+            SPLIT_GROUPS, SPLIT_CHUNK, GEMM_KC, _launch.USE_SUBGROUPS)
 
 
 def _nb(kind):
@@ -829,8 +831,8 @@ def _blocks(n, kind, nb=None):
 
 def _qr_sgp(rec, m, nb):
     """(invocations, GS) of the qr_sgp panel step for panels of nb columns and at most m rows,
-    or None where it cannot serve (no subgroup variant, too many rows for the subgroups' registers,
-    more invocations than 1024, or its buffers beyond the device's shared memory)."""
+    or None where it cannot serve (no subgroup variant, too many rows for the subgroups'
+    registers, more invocations than 1024, or its buffers beyond the device's shared memory)."""
     sg = _launch.subgroup_size(rec.dev)
     if not (QR_SGP and rec.shader.endswith("_sg") and 4 <= sg and m <= sg * QRS_RPT
             and nb <= QR_NBMAX):
@@ -843,7 +845,8 @@ def _qr_sgp(rec, m, nb):
         return None
     need = 2 * sg * QRS_RPT + (2 * nb * nb if nt < 2 * nb * nb else 0)
     gs = rec.fit(need)
-    if gs < need or _other_shared(rec.dt, nt) + gs * rec.dt.itemsize > _launch.shared_bytes(rec.dev):
+    if gs < need or (_other_shared(rec.dt, nt) + gs * rec.dt.itemsize
+                     > _launch.shared_bytes(rec.dev)):
         return None
     return nt, gs
 
@@ -910,8 +913,10 @@ def _chol_panel_rows(nb):
 
 
 def _chol_panel_steps(rec, n, W, ST):
-    """The blocked cholesky's steps in the chol_panel form: per block the panel (one step), then
-    A22 -= L21 L21^H (lower tiles only)."""
+    """The blocked cholesky's steps in the chol_panel form: per block one step, the panel
+    with the previous block's trailing update (look-ahead: CHOL_LOOK, and where the grid and
+    the shared array allow); without look-ahead, the panel then A22 -= L21 L21^H (a GEMM
+    step, lower tiles only)."""
     ld, bs = n, n * n
     nb = _nb("cholesky")
     cr, rpt = _chol_panel_rows(nb)
@@ -1050,7 +1055,8 @@ def _solve_blocked(s, k, inv):
 
 
 def _qr_blocked(s, m, complete):
-    """Blocked Householder QR: per panel of NB columns one workgroup a matrix gives the
+    """Blocked Householder QR: per panel (QR_SGP_NB columns by qr_sgp where its rows fit the
+    subgroups' registers, else NB by qr_panel) one workgroup a matrix gives the
     reflectors' V and T (I - V T V^H = H_k0 ... H_k1-1), the trailing columns updated by
     A22 -= V (T^H (V^H A22)) (three GEMMs); then R from W, and Q from the identity by the
     panels' blocks, last first: Q -= V (T (V^H Q))."""
