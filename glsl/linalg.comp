@@ -10,7 +10,8 @@
 // Op codes (specialisation constant 0, the op table's linalg rows):
 //   1 CHOL     cholesky (lower; FLAG_UPPER: the conjugate transpose), in place in O1 (n x n),
 //              columns [k0, k1); FLAG_DIAG: only the diagonal block's rows (in shared memory
-//              where k1 - k0 squared fits GS)
+//              where k1 - k0 squared fits GS); FLAG_CPANEL: the whole panel over many
+//              workgroups (chol_panel), FLAG_LOOK with the previous block's trailing update
 //   2 DET      LU with partial pivoting in W, then O1[b] = det
 //   3 SLOGDET  LU in W, then O1[b] = sign, O2[b] = mantissa of |det| (real dtype, in [0.5, 1),
 //              0 for a singular matrix), O3[b] = its binary exponent (int32): the kernels layer
@@ -21,7 +22,8 @@
 //              (FLAG_DIAG: without U12, which a TRSM step solves)
 //   (DET, SLOGDET and SOLVE with FLAG_FACTORED take W and P from LU dispatches)
 //   5 QR with FLAG_PANEL: one panel [k0, k1) of a blocked QR in W, giving V (O1, from element
-//        w[9]) and T (O2, from w[10]); with FLAG_ROUT: R (O2) from W
+//        w[9]) and T (O2, from w[10]) (FLAG_SGP: qr_sgp, a column a subgroup); with FLAG_ROUT:
+//        R (O2) from W
 //   5 QR       Householder QR (LAPACK's geqr2/larfg conventions: R's diagonal real, Q = H1..Hk)
 //              of W (m x n): Q in O1 (m x q), R in O2 (r x n), tau in P
 //   7 GEMM, 8 TRSM, 9 AUX: the blocked paths' many-workgroup steps (a batch item per
@@ -37,7 +39,8 @@
 // ST[b] first (the first step of a blocked factorization).
 //
 // Specialisation constants: 0 op, 1 the workgroup size (a power of two, 16 to 1024; GEMM:
-// 256), 2 GS, the elements of the shared array gS (a power of two from 1024).
+// 256), 2 GS, the elements of the shared array gS (a power of two from 1024), 3 CP_RPT
+// (chol_panel's tile rows an invocation).
 // Grid (ops 1-6): one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
 //
 // Push block (32 words, ops 1-6):
