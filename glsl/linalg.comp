@@ -454,48 +454,6 @@ void sg_best(inout T_R v, inout uint i)
 }
 #endif
 
-// The row interchanges of LU panel [k0, k1) (pivots in lu_p) on the columns outside it.
-void lu_outside(MatT M, uint mb, uint n, uint k0, uint k1)
-{
-    uint lid = gl_LocalInvocationID.x;
-    uint nbp = k1 - k0;
-    InT Mr = InT(addr(20));
-    // the interchanges outside the panel: slot q < nbp is row k0 + q, slot nbp + s the pivot
-    // row of column k0 + s unless an earlier slot has it; a slot's source is its row traced
-    // back through the swaps, last first (the pivots from lu_p)
-    barrier();
-    if (lid < 2u * nbp) {
-        uint q = lid < nbp ? k0 + lid : lu_p[lid - nbp];
-        bool dup = false;
-        if (lid >= nbp) {
-            dup = q < k1;
-            for (uint s2 = 0; s2 < lid - nbp; s2++)
-                dup = dup || lu_p[s2] == q;
-        }
-        uint src = q;
-        for (uint s2 = nbp; s2 > 0u; s2--) {
-            uint pj = lu_p[s2 - 1u];
-            src = src == k0 + s2 - 1u ? pj : (src == pj ? k0 + s2 - 1u : src);
-        }
-        lu_dst[lid] = dup ? 0xFFFFFFFFu : q;
-        lu_src[lid] = src;
-    }
-    barrier();
-    for (uint c = lid; c < n; c += NT) {
-        if (c >= k0 && c < k1)
-            continue;
-        T_S t[2u * LU_REG];
-        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
-            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
-                t[q] = Mr.v[mb + lu_src[q] * n + c];
-        }
-        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
-            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
-                M.v[mb + lu_dst[q] * n + c] = t[q];
-        }
-    }
-}
-
 uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -610,7 +568,40 @@ uint lu_reg(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
                 M.v[mb + r * n + k0 + c] = T_S(a[c]);
         }
     }
-    lu_outside(M, mb, n, k0, k1);
+    // the interchanges outside the panel: slot q < nbp is row k0 + q, slot nbp + s the pivot
+    // row of column k0 + s unless an earlier slot has it; a slot's source is its row traced
+    // back through the swaps, last first (the pivots from lu_p)
+    barrier();
+    if (lid < 2u * nbp) {
+        uint q = lid < nbp ? k0 + lid : lu_p[lid - nbp];
+        bool dup = false;
+        if (lid >= nbp) {
+            dup = q < k1;
+            for (uint s2 = 0; s2 < lid - nbp; s2++)
+                dup = dup || lu_p[s2] == q;
+        }
+        uint src = q;
+        for (uint s2 = nbp; s2 > 0u; s2--) {
+            uint pj = lu_p[s2 - 1u];
+            src = src == k0 + s2 - 1u ? pj : (src == pj ? k0 + s2 - 1u : src);
+        }
+        lu_dst[lid] = dup ? 0xFFFFFFFFu : q;
+        lu_src[lid] = src;
+    }
+    barrier();
+    for (uint c = lid; c < n; c += NT) {
+        if (c >= k0 && c < k1)
+            continue;
+        T_S t[2u * LU_REG];
+        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
+            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
+                t[q] = Mr.v[mb + lu_src[q] * n + c];
+        }
+        [[unroll]] for (uint q = 0; q < 2u * LU_REG; q++) {
+            if (q < 2u * nbp && lu_dst[q] != 0xFFFFFFFFu && lu_dst[q] != lu_src[q])
+                M.v[mb + lu_dst[q] * n + c] = t[q];
+        }
+    }
     return info;
 }
 
@@ -719,10 +710,6 @@ void cholesky(uint b)
 }
 
 // One panel of a blocked LU (OP_LU): FLAG_COPY copies the input into W first.
-#ifdef AVK_SUBGROUP
-uint lu_sgp(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1);
-#endif
-
 void lu_panel(uint b)
 {
     uint n = p.w[0];
@@ -737,11 +724,6 @@ void lu_panel(uint b)
     bool diag = (p.w[3] & FLAG_DIAG) != 0u;
     bool slots = (p.w[3] & FLAG_SLOTS) != 0u;
     uint info;
-#ifdef AVK_SUBGROUP
-    if ((p.w[3] & (FLAG_LREG | FLAG_SGP)) == (FLAG_LREG | FLAG_SGP) && diag && k1 - k0 <= LU_REG)
-        info = lu_sgp(M, mb, UintB(addr(22)), b * n, n, k0, k1);
-    else
-#endif
     if ((p.w[3] & FLAG_LREG) != 0u && diag && k1 - k0 <= LU_REG && n - k0 <= NT)
         info = lu_reg(M, mb, UintB(addr(22)), b * n, n, k0, k1);
     else if (slots && diag && k1 - k0 <= LU_ROWS_NB && 2u * LU_ROWS_NB <= GS)
@@ -1344,153 +1326,6 @@ void qr_sgp(uint b)
         uint i = e / nbp, c = e - i * nbp;
         T.v[tb + e] = T_S(i > c ? T_C(0) : ysh ? gS[yb + nn + e] : red_c[nn + e]);
     }
-}
-
-// LU panel [k0, k1) (FLAG_DIAG with FLAG_LREG and FLAG_SGP, k1 - k0 <= LU_REG) held in
-// registers a column a subgroup, as qr_sgp: lane l of subgroup q holds rows k0 + l + S i of
-// column k0 + q. Column j in two phases around one barrier: subgroup j finds the pivot (the
-// largest |re| + |im| of its rows from j, the lowest row among equals, NaN no candidate, by
-// butterflies), swaps rows j and piv in its column, scales the rows below by the pivot and
-// puts those multipliers in gS (a double buffer by the parity of j); then every other
-// subgroup swaps the two rows in its column, and the later ones subtract the multipliers times
-// their pivot-row value. Rows j and piv are picked out of the registers by unrolled compares
-// and passed by shuffles. The same pivots, zero-pivot handling and interchanges as lu_reg;
-// the columns outside the panel by lu_outside. Falls back to lu() where the subgroups the
-// shader runs with do not fit the panel.
-uint lu_sgp(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
-{
-    uint lid = gl_LocalInvocationID.x;
-    uint S = gl_SubgroupSize;
-    uint nbp = k1 - k0, mv = n - k0;
-    uint VB = S * QRS_RPT;
-    if (mv > VB || gl_NumSubgroups * S != NT || gl_NumSubgroups < nbp || nbp > LU_REG
-            || 2u * VB > GS)
-        return lu(M, mb, P, pb, n, k0, k1, false);
-    uint q = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-    bool col = q < nbp;
-    T_C a[QRS_RPT];
-    [[unroll]] for (uint i = 0; i < QRS_RPT; i++)
-        a[i] = T_C(0);
-    // in through gS in coalesced chunks (as qr_sgp)
-    uint ld = nbp + 1u, ch = 2u * VB / ld;
-    for (uint c0 = 0; c0 < mv; c0 += ch) {
-        uint rows = min(ch, mv - c0);
-        for (uint e = lid; e < rows * nbp; e += NT) {
-            uint t = e / nbp, c = e - t * nbp;
-            gS[t * ld + c] = T_C(M.v[mb + (k0 + c0 + t) * n + k0 + c]);
-        }
-        barrier();
-        if (col) {
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                if (t >= c0 && t < c0 + rows)
-                    a[i] = gS[(t - c0) * ld + q];
-            }
-        }
-        barrier();
-    }
-    uint info = 0;
-    for (uint jc = 0; jc < nbp; jc++) {
-        uint cur = (jc & 1u) * VB, par = jc & 1u;
-        if (q == jc) {
-            T_R bv = T_R(-1);
-            uint bi = jc;
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                T_R v = t >= jc && t < mv ? cabs1(a[i]) : T_R(-1);
-                if (v > T_R(-1) && pivot_better(v, t, bv, bi)) {
-                    bv = v;
-                    bi = t;
-                }
-            }
-            sg_best(bv, bi);
-            T_C mj = T_C(0), mp = T_C(0);
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                if (t == jc)
-                    mj = a[i];
-                if (t == bi)
-                    mp = a[i];
-            }
-            T_C ajj = subgroupShuffle(mj, jc % S), pivv = subgroupShuffle(mp, bi % S);
-            if (bv != T_R(0)) {
-                [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                    uint t = lane + S * i;
-                    if (t == jc)
-                        a[i] = pivv;
-                    else if (t == bi)
-                        a[i] = cdiv(ajj, pivv);
-                    else if (t > jc && t < mv)
-                        a[i] = cdiv(a[i], pivv);
-                    if (t > jc && t < mv)
-                        gS[cur + t] = a[i];
-                }
-            }
-            if (lane == 0u) {
-                uint pg = bv == T_R(0) ? k0 + jc : k0 + bi;
-                P.v[pb + k0 + jc] = pg;
-                lu_p[jc] = pg;
-                red_v[par] = bv;
-                red_i[par] = bi;
-            }
-        }
-        memoryBarrierShared();
-        barrier();
-        T_R pv = red_v[par];
-        uint piv = red_i[par];
-        if (pv == T_R(0)) {
-            // a zero pivot column: nothing to eliminate (a singular matrix)
-            if (info == 0u)
-                info = k0 + jc + 1u;
-            continue;
-        }
-        if (col && q != jc) {
-            T_C mj = T_C(0), mp = T_C(0);
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                if (t == jc)
-                    mj = a[i];
-                if (t == piv)
-                    mp = a[i];
-            }
-            T_C xj = subgroupShuffle(mj, jc % S), xp = subgroupShuffle(mp, piv % S);
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                if (t == jc)
-                    a[i] = xp;
-                else if (t == piv)
-                    a[i] = xj;
-            }
-            if (q > jc) {
-                // the pivot row's value in this column times the multipliers
-                [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                    uint t = lane + S * i;
-                    if (t > jc && t < mv)
-                        a[i] -= cmul(gS[cur + t], xp);
-                }
-            }
-        }
-    }
-    // out through gS in coalesced chunks
-    barrier();
-    for (uint c0 = 0; c0 < mv; c0 += ch) {
-        uint rows = min(ch, mv - c0);
-        if (col) {
-            [[unroll]] for (uint i = 0; i < QRS_RPT; i++) {
-                uint t = lane + S * i;
-                if (t >= c0 && t < c0 + rows)
-                    gS[(t - c0) * ld + q] = a[i];
-            }
-        }
-        barrier();
-        for (uint e = lid; e < rows * nbp; e += NT) {
-            uint t = e / nbp, c = e - t * nbp;
-            M.v[mb + (k0 + c0 + t) * n + k0 + c] = T_S(gS[t * ld + c]);
-        }
-        barrier();
-    }
-    lu_outside(M, mb, n, k0, k1);
-    return info;
 }
 #endif
 

@@ -536,9 +536,6 @@ LU_SLOTS = False
 # shuffles in the `_sg` variants); larger ones as LU_SLOTS says. On the H100 (run 16), float64
 # 1024^2 solve 6.6 ms against 10.4 without, inv 7.0 against 10.7
 LU_REG = True
-# those LU panels held a column a subgroup instead (glsl/linalg.comp lu_sgp; the `_sg` variants,
-# where the panel's rows fit the subgroups' registers as for QR_SGP)
-LU_SGP = True
 # QR panels held in registers a column a subgroup (glsl/linalg.comp qr_sgp; the `_sg` variants,
 # panels of at most QRS_RPT times the subgroup size rows), else qr_panel; with it the blocked
 # QR takes panels of QR_SGP_NB columns
@@ -818,7 +815,7 @@ def _begin(op, x, nbatch):
 def _knobs():
     return (NB, tuple(sorted(NB_OP.items())), TRSM_CW, TRSM_SHARED, TRSM_TSHARED, TRSM_SG,
             CHOL_NT, CHOL_PANEL, CHOL_CR, CHOL_PANEL_NT, CP_RPT_MAX, CHOL_LOOK, QR_SGP,
-            QR_SGP_NB, LU_SLOTS, LU_REG, LU_SGP, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES,
+            QR_SGP_NB, LU_SLOTS, LU_REG, PANEL_IB, SHARED_MAX, PANEL_NT, SPLIT_TILES,
             SPLIT_GROUPS, SPLIT_CHUNK, GEMM_KC, _launch.USE_SUBGROUPS)
 
 
@@ -832,13 +829,13 @@ def _blocks(n, kind, nb=None):
     return [(k0, min(n, k0 + nb)) for k0 in range(0, n, nb)]
 
 
-def _sgp(rec, m, nb):
-    """(invocations, GS) of a panel step a column a subgroup (qr_sgp, lu_sgp) for panels of nb
-    columns and at most m rows, or None where it cannot serve (no subgroup variant, too many
-    rows for the subgroups' registers, more invocations than 1024, or its buffers beyond the
-    device's shared memory)."""
+def _qr_sgp(rec, m, nb):
+    """(invocations, GS) of the qr_sgp panel step for panels of nb columns and at most m rows,
+    or None where it cannot serve (no subgroup variant, too many rows for the subgroups'
+    registers, more invocations than 1024, or its buffers beyond the device's shared memory)."""
     sg = _launch.subgroup_size(rec.dev)
-    if not (rec.shader.endswith("_sg") and 4 <= sg and m <= sg * QRS_RPT and nb <= QR_NBMAX):
+    if not (QR_SGP and rec.shader.endswith("_sg") and 4 <= sg and m <= sg * QRS_RPT
+            and nb <= QR_NBMAX):
         return None
     cw = 1
     while cw < nb:
@@ -977,16 +974,12 @@ def _lu_steps(rec, x, bst, n, W, ST):
         # it updated by a TRSM and a GEMM over many workgroups
         for j0 in range(k0, k1, ib):
             j1 = min(k1, j0 + ib)
-            sgp = (LU_SGP and LU_REG and j1 - j0 <= LU_REG_COLS
-                   and _sgp(rec, n - j0, j1 - j0))
             w = [0] * 16
             w[0:4] = [n, n, nbatch, FLAG_DIAG | (FLAG_ST0 if j0 == 0 else 0)
-                      | (FLAG_SLOTS if LU_SLOTS else 0) | (FLAG_LREG if LU_REG else 0)
-                      | (FLAG_SGP if sgp else 0)]
+                      | (FLAG_SLOTS if LU_SLOTS else 0) | (FLAG_LREG if LU_REG else 0)]
             w[W_K0], w[W_K1] = j0, j1
-            nt, gs = sgp or (rec.panel_nt(), 1024)
             rec.whole("linalg_lu", w, [(W, True, A_W, None), (P, True, A_P, None),
-                                       (ST, True, A_ST, None)], nt, gs)
+                                       (ST, True, A_ST, None)], rec.panel_nt())
             if j1 < k1:
                 rec.trsm((W, j0 * ld + j0, ld, bs), (W, j0 * ld + j1, ld, 1, bs), j1 - j0,
                          k1 - j1, S_UNIT)
@@ -1085,7 +1078,7 @@ def _qr_blocked(s, m, complete):
         # QR_SGP_NB (qr_sgp)
         blocks, sgps, k0 = [], [], 0
         while k0 < kmin:
-            sgp = QR_SGP and _sgp(rec, m - k0, QR_SGP_NB)
+            sgp = _qr_sgp(rec, m - k0, QR_SGP_NB)
             k1 = min(kmin, k0 + (QR_SGP_NB if sgp else _nb("qr")))
             blocks.append((k0, k1))
             sgps.append(sgp)
