@@ -452,6 +452,22 @@ def test_blocked_singular(dt, panel, monkeypatch):
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_blocked_cholesky_qr_without_subgroups(dt, monkeypatch):
+    """The blocked cholesky (chol_panel needs no subgroups) and QR (qr_panel, not qr_sgp) in
+    the variants built without subgroup shuffles, as on a device lacking them."""
+    monkeypatch.setattr(_klinalg._launch, "USE_SUBGROUPS", False)
+    a = _spd((2, 129, 129), dt)
+    g = _data((2, 140, 129), dt)
+    with native():
+        lo = linalg.cholesky(xp.asarray(a))
+        q, r = linalg.qr(xp.asarray(g))
+    _close(lo, np.linalg.cholesky(a), dt, 129)
+    q, r = np.asarray(q), np.asarray(r)
+    _close(q @ r, g, dt, 129)
+    _close(np.abs(r), np.abs(np.linalg.qr(g)[1]), dt, 129)
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
 @pytest.mark.parametrize("sg", [True, False], ids=["sg", "nosg"])
 def test_blocked_lu_mixed_panels(dt, sg, monkeypatch):
     """Panels of more rows than the panel step's invocations (256 here) go to lu(), the later
