@@ -1161,6 +1161,26 @@ T_C sg_sum(T_C v)
     return v;
 }
 
+// T[ii][j] of qr_sgp's T (ii <= j): tau_j on the diagonal, else -tau_j T[ii, ii:j] Y[ii:j, j]
+// (Y = V_q^H v_j at q nbp + j, T at nbp^2 + i nbp + j; in gS from yb where ysh, else in red_c)
+void qr_sgp_t(uint ii, uint j, uint nbp, bool ysh, uint yb)
+{
+    uint nn = nbp * nbp;
+    T_C t = qv[j];
+    if (ii < j) {
+        T_C s = T_C(0);
+        for (uint l = ii; l < j; l++) {
+            T_C tl = ysh ? gS[yb + nn + ii * nbp + l] : red_c[nn + ii * nbp + l];
+            s += cmul(tl, ysh ? gS[yb + l * nbp + j] : red_c[l * nbp + j]);
+        }
+        t = -cmul(qv[j], s);
+    }
+    if (ysh)
+        gS[yb + nn + ii * nbp + j] = t;
+    else
+        red_c[nn + ii * nbp + j] = t;
+}
+
 void qr_sgp(uint b)
 {
     uint lid = gl_LocalInvocationID.x;
@@ -1259,21 +1279,8 @@ void qr_sgp(uint b)
             }
             if (jr > 0u) {
                 uint j = jr - 1u;
-                for (uint ii = lane; ii <= j; ii += S) {
-                    T_C t = qv[j];
-                    if (ii < j) {
-                        T_C s = T_C(0);
-                        for (uint l = ii; l < j; l++) {
-                            T_C tl = ysh ? gS[yb + nn + ii * nbp + l] : red_c[nn + ii * nbp + l];
-                            s += cmul(tl, ysh ? gS[yb + l * nbp + j] : red_c[l * nbp + j]);
-                        }
-                        t = -cmul(qv[j], s);
-                    }
-                    if (ysh)
-                        gS[yb + nn + ii * nbp + j] = t;
-                    else
-                        red_c[nn + ii * nbp + j] = t;
-                }
+                for (uint ii = lane; ii <= j; ii += S)
+                    qr_sgp_t(ii, j, nbp, ysh, yb);
             }
         } else if (col) {
             T_C ss[4] = T_C[4](T_C(0), T_C(0), T_C(0), T_C(0));
@@ -1305,22 +1312,8 @@ void qr_sgp(uint b)
     }
     sync();
     // T's last column, then T out (zeros below the diagonal)
-    if (lid <= nbp - 1u) {
-        uint j = nbp - 1u, ii = lid;
-        T_C t = qv[j];
-        if (ii < j) {
-            T_C s = T_C(0);
-            for (uint l = ii; l < j; l++) {
-                T_C tl = ysh ? gS[yb + nn + ii * nbp + l] : red_c[nn + ii * nbp + l];
-                s += cmul(tl, ysh ? gS[yb + l * nbp + j] : red_c[l * nbp + j]);
-            }
-            t = -cmul(qv[j], s);
-        }
-        if (ysh)
-            gS[yb + nn + ii * nbp + j] = t;
-        else
-            red_c[nn + ii * nbp + j] = t;
-    }
+    if (lid <= nbp - 1u)
+        qr_sgp_t(lid, nbp - 1u, nbp, ysh, yb);
     sync();
     for (uint e = lid; e < nn; e += NT) {
         uint i = e / nbp, c = e - i * nbp;
