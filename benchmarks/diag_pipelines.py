@@ -74,6 +74,12 @@ def survey(dev, n):
                   lambda s=s, m=m: xp.linalg.solve(s, m[:, :16]), lambda s=s: xp.linalg.inv(s),
                   lambda m=m: xp.linalg.det(m),
                   lambda a=a: a[a > 0.5], lambda a=a: xp.unique_values(xp.round(a * 100))]
+    if n >= 1 << 20:
+        # the blocked factorizations' panel kernels (chol_panel, qr_sgp, lu_reg) start at 1024^2
+        g = xp.reshape(xp.asarray(rng.random(1024 * 1024)), (1024, 1024))
+        spd = g @ g.T + 1024 * xp.eye(1024)
+        calls += [lambda: xp.linalg.cholesky(spd), lambda: xp.linalg.qr(g),
+                  lambda: xp.linalg.solve(spd, g[:, :16])]
     c = xp.asarray((rng.random(4096) + 1j * rng.random(4096)).astype(np.complex128))
     cm = xp.reshape(c, (64, 64))
     calls += [lambda: cm @ cm, lambda: xp.sum(c), lambda: xp.exp(c), lambda: xp.linalg.inv(cm)]

@@ -7,7 +7,7 @@ ROUNDS rounds (so that a slow spell of the GPU hits them all); each figure is th
 median GPU time per call (runtime_stats()["gpu_seconds"], synchronised calls). Each result is
 checked against numpy once. Not a test; prints one JSON object.
 
-    python3 benchmarks/diag_sort.py [--quick]
+    python3 benchmarks/diag_sort.py [--quick] [--configs onesweep_kpt8,onesweep_kpt16]
 """
 import statistics
 
@@ -29,6 +29,8 @@ CONFIGS = {
     "onesweep_kpt16": dict(ONESWEEP=True, KPT=16, USE_PARTITIONED=False),
     "onesweep_kpt4": dict(ONESWEEP=True, KPT=4, USE_PARTITIONED=False),
     "onesweep_kpt8_ghagg": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, GH_AGG=1),
+    "onesweep_kpt8_gh4096": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, GHIST_GROUPS=4096),
+    "onesweep_kpt8_gh256": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, GHIST_GROUPS=256),
     "onesweep_kpt6": dict(ONESWEEP=True, KPT=6, USE_PARTITIONED=False),
     # the look-back polling by atomicAdd of 0, as before run 13 (the others: loads)
     "onesweep_kpt8_atomicpoll": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, LOOKBACK_POLL_GPU=0),
@@ -36,7 +38,7 @@ CONFIGS = {
 
 
 def setup(cfg):
-    cfg = dict(dict(GH_AGG=0, LOOKBACK_POLL_GPU=1), **cfg)
+    cfg = dict(dict(GH_AGG=0, LOOKBACK_POLL_GPU=1, GHIST_GROUPS=1024), **cfg)
     for k, v in cfg.items():
         setattr(_sort, k, v)
     _sort.KPT_GPU = _sort.KPT
@@ -48,7 +50,10 @@ def gpu_per_call(fn, reps):
 
 
 def main():
-    args = parser(__doc__, only=False, libs=None).parse_args()
+    ap = parser(__doc__, only=False, libs=None)
+    ap.add_argument("--configs", default="", help="comma-separated names from CONFIGS (default all)")
+    args = ap.parse_args()
+    configs = {k: CONFIGS[k] for k in args.configs.split(",")} if args.configs else CONFIGS
     n = (1 << 16) if args.quick else (16 << 20)
     rounds, reps = (1, 2) if args.quick else (ROUNDS, REPS)
     rng = np.random.default_rng(0)
@@ -62,12 +67,12 @@ def main():
              "unique_i32_1000": (lambda: xp.unique_values(d["u"]), lambda: np.unique(h["u"]))}
     dev = xp.__array_namespace_info__().default_device()
     res = {"device": dev.name, "n": n, "us": {}, "ok": {}}
-    for name, cfg in CONFIGS.items():
+    for name, cfg in configs.items():
         setup(cfg)
         res["ok"][name] = all(np.array_equal(np.asarray(f()), ref()) for f, ref in cases.values())
     best = {}
     for _ in range(rounds):
-        for name, cfg in CONFIGS.items():
+        for name, cfg in configs.items():
             setup(cfg)
             for case, (f, _ref) in cases.items():
                 t = gpu_per_call(f, reps)
