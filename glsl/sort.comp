@@ -589,27 +589,15 @@ void radix_scatter()
     barrier();
     uint tc = s_a[t];
     if (onesweep) {
-        // decoupled look-back per digit over the earlier tiles' status words (buffer `src`
-        // of two; this tile zeroes its row of the other, which the next pass run reads)
+        // this tile's digit counts published at once (the walk back comes later, below);
+        // status words are two buffers, `src` this pass's: this tile zeroes its row of the
+        // other, which the next pass run reads
         uint sb = src * G * BINS, ob = (1u - src) * G * BINS;
         U32(p.addr[6]).v[ob + wg * BINS + t] = 0u;
         if (wg == 0u) {
             atomicExchange(U32(p.addr[6]).v[sb + t], ST_INC | tc);
         } else {
             atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_AGG | tc);
-            uint excl = 0u, j = wg - 1u;
-            for (;;) {
-                uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
-                                             : U32Poll(p.addr[6]).v[sb + j * BINS + t];
-                if ((v & (ST_AGG | ST_INC)) == 0u)
-                    continue;
-                excl += v & ST_COUNT;
-                if ((v & ST_INC) != 0u || j == 0u)
-                    break;
-                --j;
-            }
-            atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_INC | (excl + tc));
-            hb = excl;
         }
     }
     for (uint off = 1u; off < BINS; off <<= 1) {
@@ -636,6 +624,24 @@ void radix_scatter()
     [[unroll]] for (uint k = 0u; k < KPT; ++k)
         if (base + k * W + l < N && wg < G)
             sh[pos[k]] = pr[k] >> 16;
+    if (onesweep && wg != 0u) {
+        // the decoupled look-back per digit over the earlier tiles' status words (buffer `src`
+        // of two), walked only now, after the tile's own scans and reordering: walked right
+        // after publishing the aggregate, it waited on tiles that started with this one
+        uint sb = src * G * BINS, excl = 0u, j = wg - 1u;
+        for (;;) {
+            uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
+                                         : U32Poll(p.addr[6]).v[sb + j * BINS + t];
+            if ((v & (ST_AGG | ST_INC)) == 0u)
+                continue;
+            excl += v & ST_COUNT;
+            if ((v & ST_INC) != 0u || j == 0u)
+                break;
+            --j;
+        }
+        atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_INC | (excl + tc));
+        s_gofs[t] += excl;
+    }
     barrier();
     [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint j = k * AVK_LOCAL_SIZE + t;
