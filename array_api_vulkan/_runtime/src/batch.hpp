@@ -36,8 +36,12 @@ struct Submitter
     double timestamp_ns = 1.0; // nanoseconds per timestamp tick
     uint64_t timestamp_mask = ~0ull;
     // How long a wait polls the fence before blocking in vkWaitForFences: a blocking wait
-    // wakes on an interrupt, which on the H200 host cost hundreds of microseconds.
+    // wakes on an interrupt, which on the H200 host cost hundreds of microseconds. It polls
+    // flat out for spin_ns, then for up to yield_ns more with the core yielded between polls
+    // (as CUDA's default synchronisation does), so waits of a few milliseconds (a 16M sort,
+    // a 1024^2 QR) do not pay the wake-up either.
     uint64_t spin_ns = 1000000;
+    uint64_t yield_ns = 100000000;
     // With ARRAY_API_VULKAN_TIMELINE=1: every submission signals the next value of this
     // timeline semaphore instead of its slot's fence, and waits poll the counter.
     vk::Semaphore timeline;
@@ -320,16 +324,26 @@ class Batch
         VkDevice vkdev = (VkDevice)dev;
         VkFence fence = (VkFence)mSlot->fence;
         auto t0 = std::chrono::steady_clock::now();
-        auto spun = [&] {
+        auto waited = [&] {
             return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-                     .count() >= mSub->spin_ns;
+              .count();
+        };
+        // true while the wait should poll again (yielding the core once past spin_ns)
+        auto poll_on = [&] {
+            uint64_t ns = waited();
+            if (ns < mSub->spin_ns)
+                return true;
+            if (ns >= mSub->spin_ns + mSub->yield_ns)
+                return false;
+            std::this_thread::yield();
+            return true;
         };
         VkResult r;
         if (mSub->timeline) {
             VkSemaphore sem = (VkSemaphore)mSub->timeline;
             uint64_t v = 0;
             r = vkGetSemaphoreCounterValue(vkdev, sem, &v);
-            while (r == VK_SUCCESS && v < mSlot->value && !spun())
+            while (r == VK_SUCCESS && v < mSlot->value && poll_on())
                 r = vkGetSemaphoreCounterValue(vkdev, sem, &v);
             if (r == VK_SUCCESS && v < mSlot->value) {
                 VkSemaphoreWaitInfo wi{ VK_STRUCTURE_TYPE_SEMAPHORE_WAIT_INFO, nullptr, 0, 1, &sem, &mSlot->value };
@@ -337,7 +351,7 @@ class Batch
             }
         } else {
             r = vkGetFenceStatus(vkdev, fence);
-            while (r == VK_NOT_READY && !spun())
+            while (r == VK_NOT_READY && poll_on())
                 r = vkGetFenceStatus(vkdev, fence);
             if (r == VK_NOT_READY)
                 r = vkWaitForFences(vkdev, 1, &fence, VK_TRUE, UINT64_MAX);

@@ -295,9 +295,11 @@ Device::Device(uint32_t index)
     mSub->timestamp_mask = bits >= 64 ? ~0ull : ((1ull << bits) - 1);
     // A CPU implementation (lavapipe) runs the work on the host's cores: no spinning there.
     if (props.deviceType == vk::PhysicalDeviceType::eCpu)
-        mSub->spin_ns = 0;
+        mSub->spin_ns = mSub->yield_ns = 0;
     if (const char* spin = std::getenv("ARRAY_API_VULKAN_SPIN_US"))
         mSub->spin_ns = std::strtoull(spin, nullptr, 10) * 1000;
+    if (const char* yield = std::getenv("ARRAY_API_VULKAN_YIELD_US"))
+        mSub->yield_ns = std::strtoull(yield, nullptr, 10) * 1000;
 
     mPipelines = std::make_unique<PipelineCache>(mDevice, props.limits.maxPushConstantsSize, feedback);
     mPipelines->exec_stats = exec_stats;
