@@ -486,3 +486,24 @@ def test_runtime_stats_say_whether_each_used_device_holds_its_clocks(dev):
     assert held[repr(dev)] == dev.clock_hold
     if dev.info["vendor_id"] != 0x10DE:
         assert dev.clock_hold == "off (not an NVIDIA GPU)"
+
+
+@pytest.mark.parametrize("yield_us", ["3000000", "2000"], ids=["yield_only", "yield_then_block"])
+def test_waits_that_poll_with_the_core_yielded(yield_us):
+    """A wait polls the fence flat out for ARRAY_API_VULKAN_SPIN_US, then with the core yielded
+    between polls for ARRAY_API_VULKAN_YIELD_US, then blocks (CPU devices default to neither):
+    with no spin, waits of a sort and a product (each far longer than 2 ms on lavapipe) end by
+    polling alone (3 s) or by blocking after 2 ms of it, with numpy's results."""
+    code = """
+import numpy as np, array_api_vulkan as xp
+h = np.random.default_rng(4).standard_normal(1 << 18).astype(np.float32)
+m = h[:256 * 256].reshape(256, 256)
+x, a = xp.asarray(h), xp.asarray(m)
+s, p = xp.sort(x), a @ a
+xp.synchronize()
+assert np.array_equal(np.asarray(s), np.sort(h))
+assert np.allclose(np.asarray(p), m.astype(np.float64) @ m, rtol=1e-4, atol=1e-3)
+print(xp.runtime_stats()["wait_seconds"] > 0)
+"""
+    out = run_python(code, timeout=300, ARRAY_API_VULKAN_SPIN_US="0", ARRAY_API_VULKAN_YIELD_US=yield_us)
+    assert out.strip().splitlines()[-1] == "True"
