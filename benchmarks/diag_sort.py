@@ -37,8 +37,12 @@ CONFIGS = {
 }
 
 
+# the module's own values of the knobs some configurations change, for the others
+DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS")}
+
+
 def setup(cfg):
-    cfg = dict(dict(GH_AGG=0, LOOKBACK_POLL_GPU=1, GHIST_GROUPS=1024), **cfg)
+    cfg = dict(DEFAULTS, **cfg)
     for k, v in cfg.items():
         setattr(_sort, k, v)
     _sort.KPT_GPU = _sort.KPT

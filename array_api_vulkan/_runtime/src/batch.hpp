@@ -324,13 +324,11 @@ class Batch
         VkDevice vkdev = (VkDevice)dev;
         VkFence fence = (VkFence)mSlot->fence;
         auto t0 = std::chrono::steady_clock::now();
-        auto waited = [&] {
-            return (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
-              .count();
-        };
         // true while the wait should poll again (yielding the core once past spin_ns)
         auto poll_on = [&] {
-            uint64_t ns = waited();
+            auto ns = (uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::steady_clock::now() - t0)
+                        .count();
             if (ns < mSub->spin_ns)
                 return true;
             if (ns >= mSub->spin_ns + mSub->yield_ns)
