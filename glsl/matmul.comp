@@ -64,6 +64,12 @@ layout(constant_id = 4) const uint RN = 4;
 layout(constant_id = 5) const uint TK = 16;
 layout(constant_id = 6) const uint SMALL = 0;
 layout(constant_id = 7) const uint UPDATE = 0;
+// The fast path's mode word fixed at pipeline creation (0: read from w[19] at run time): the
+// word | FM_STATIC, plus FM_EXACT where M, N and K are multiples of the tiles (no edge tests).
+// The driver then compiles one load path per operand, not all four.
+layout(constant_id = 8) const uint FMODE = 0;
+const uint FM_EXACT = 512u;
+const uint FM_STATIC = 1024u;
 const uint TM = WY * RM;
 const uint TN = WX * RN;
 const uint NT = WX * WY;
@@ -312,23 +318,24 @@ void unit_of(uint u, uint R, uint mode, out uint row, out uint k)
 T_V load_unit(AvkIn X, uvec2 Xv, uint base, uint rs, uint cs, uint mode, uint row, uint k,
               uint rend, uint kend)
 {
+    const bool exact = (FMODE & FM_EXACT) != 0u;
     T_V v = T_V(0);
     if (mode == 2u) {
-        if (row < rend && k < kend)
+        if (exact || (row < rend && k < kend))
             v = AvkIn4(Xv).v[(base + row * rs + k) / VW];
     } else if (mode == 3u) {
-        if (row < rend && k < kend)
+        if (exact || (row < rend && k < kend))
             v = AvkIn4(Xv).v[(base + row + k * cs) / VW];
     } else if (mode == 0u) {
-        if (row < rend) {
+        if (exact || row < rend) {
             [[unroll]] for (uint c = 0u; c < VW; c++)
-                if (k + c < kend)
+                if (exact || k + c < kend)
                     v[c] = X.v[base + row * rs + (k + c) * cs];
         }
     } else {
-        if (k < kend) {
+        if (exact || k < kend) {
             [[unroll]] for (uint c = 0u; c < VW; c++)
-                if (row + c < rend)
+                if (exact || row + c < rend)
                     v[c] = X.v[base + (row + c) * rs + k * cs];
         }
     }
@@ -340,8 +347,10 @@ void fast()
     uint M = p.w[0], N = p.w[1], K = p.w[2];
     uint nbatch = p.w[3], B1 = p.w[4];
     uint a_rs = p.w[6], a_cs = p.w[7], b_rs = p.w[11], b_cs = p.w[12];
-    uint amode = p.w[19] & 3u, bmode = (p.w[19] >> 4) & 3u;
-    bool cvec = (p.w[19] & 256u) != 0u;
+    uint modew = (FMODE & FM_STATIC) != 0u ? FMODE : p.w[19];
+    uint amode = modew & 3u, bmode = (modew >> 4) & 3u;
+    bool cvec = (modew & 256u) != 0u;
+    const bool exact = (FMODE & FM_EXACT) != 0u;
     uint lid = gl_LocalInvocationID.y * WX + gl_LocalInvocationID.x;
     uint tx, ty;
     if (WX % 8u == 0u && WY % 4u == 0u && NT % 32u == 0u) {
@@ -459,7 +468,7 @@ void fast()
                 // accumulators in local memory, at about 1 TFLOP/s; _matmul.GEMM_STEP_CODES)
                 [[unroll]] for (uint pq = 0u; pq < RN / VW; pq++) {
                     uint gn = n0 + (pq * WX + tx) * VW;
-                    if (gm >= M || gn >= N) {
+                    if (!exact && (gm >= M || gn >= N)) {
                     } else if (UPDATE != 0u) {
                         [[unroll]] for (uint c = 0u; c < VW; c++)
                             if (gn + c < N)

@@ -440,6 +440,50 @@ def test_matmul_nvidia_knobs(monkeypatch, own_kernel):
     _matmul_case((3, 5000), (5000,), xp.float32)
 
 
+@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
+@pytest.mark.parametrize("static,exact", [(True, True), (True, False), (False, False)])
+@pytest.mark.parametrize("cfg", ["nvidia_big", "med"])
+def test_matmul_fast_static_modes(dt, static, exact, cfg, monkeypatch, own_kernel):
+    """The fast path's mode word as specialisation constant 8 (_matmul.STATIC_MODES), with the
+    edge tests compiled out where M, N and K are whole tiles (EXACT_TILES): every load mode
+    (operands transposed in place, misaligned offsets) on whole and ragged tiles, products and
+    in-place updates, agree with numpy; the spec constant is what the layout asks for."""
+    from array_api_vulkan._kernels import _matmul
+    from array_api_vulkan._runtime import device as rt_device
+
+    width = np.dtype(dt.name).itemsize
+    tiles = _matmul.NVIDIA["FAST"][width]["big"] if cfg == "nvidia_big" else _matmul.FAST[width]["med"]
+    monkeypatch.setattr(_matmul, "FORCE_FAST", {width: tiles})
+    monkeypatch.setattr(_matmul, "STATIC_MODES", static)
+    monkeypatch.setattr(_matmul, "EXACT_TILES", exact)
+    monkeypatch.setattr(_matmul, "_plans", {})
+    specs = []
+    real = rt_device.Device.compile_plan
+
+    def spy(self, array_type, args, outputs, temps, steps):
+        specs.extend(list(st[1]) for st in steps if st[0].startswith("matmul"))
+        return real(self, array_type, args, outputs, temps, steps)
+
+    monkeypatch.setattr(rt_device.Device, "compile_plan", spy)
+    dev = xp.asarray(np.ones(1))._alloc.device
+    wx, wy, rm, rn, tk = _matmul.fast_tiles(dev, np.dtype(dt.name).char, 256, 256, 1)
+    m, n, k = 2 * wy * rm, 2 * wx * rn, 4 * tk           # whole tiles
+    for ta, tb in [(False, False), (True, False), (False, True), (True, True)]:
+        for mm, kk, nn, off in [(m, k, n, 0), (m - 3, k + 1, n + 5, 0), (m, k, n, 1)]:
+            specs.clear()
+            _fast_case(mm, kk, nn, dt, ta, tb, offset=off)
+            (spec,) = specs
+            whole = (mm, kk, nn) == (m, k, n)
+            if static:
+                assert len(spec) == 9 and spec[8] & _matmul.FM_STATIC, spec
+                assert bool(spec[8] & _matmul.FM_EXACT) == (exact and whole), spec
+            else:
+                assert len(spec) == 8, spec
+    _fast_case(m, k, n, dt, False, True, batch=(2,))
+    _update_case(_data((m + 4, n), dt), lambda x: x[2:2 + m, :], _data((m, k), dt),
+                 _data((k, n), dt), -0.75, dt)
+
+
 FROZEN_DTYPES = [d for d in (xp.int64, xp.uint64, xp.float64, xp.complex128) if computes_natively(d)]
 
 

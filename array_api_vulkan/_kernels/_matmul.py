@@ -112,6 +112,12 @@ NVIDIA = {
     "SPLIT_TARGET": 1024,
     "MAX_SPLITS": 1024,
     "SPLIT_MIN_CHUNK": 128,
+    # "big": 128-invocation workgroups of 8 x 8 accumulators (64 x 128 tiles). With the mode word a
+    # specialisation constant (STATIC_MODES) the float32 kernel takes 159 registers, so an SM runs
+    # three of them (the 256-invocation one, 153-160 registers, ran one): H100 run 20
+    # (benchmarks/diag_matmul_knobs.py, GPU time) float32 4096^2 37.6 -> 45.9 TFLOP/s (4000^2
+    # 35.9 -> 42.2), float64 4096^2 17.5 -> 19.3 (255 registers: two a SM, not one).
+    "FAST": {w: dict(c, big=(16, 8, 8, 8, 16 if w == 4 else 8)) for w, c in FAST.items()},
 }
 # Session 7's H100 tuning (tune_matmul.py, benchmarks/results/2026-11-23-h100-10/) set the split-K
 # values above: PCA's Xc.T @ Xc (64 x 1M @ 1M x 64) 365 us against 446 with 128 workgroups of
@@ -128,6 +134,12 @@ NVIDIA = {
 # tile shape) because of a `continue` in the store loops. Without it (2026-11-23 run 11, 4096^2:
 # 17.6 TFLOP/s with 128 x 128 tiles against 9.9 for the GEMM step; 1024^2: 13.6 against 10.8).
 GEMM_STEP_CODES = ""
+# The fast path's mode word (operand load modes, vector stores) as specialisation constant 8, with
+# FM_EXACT where M, N and K are whole tiles (no edge tests), so that the driver compiles only the
+# paths a product takes; False: the word is read from the push block (one pipeline for all).
+STATIC_MODES = True
+EXACT_TILES = True
+FM_EXACT, FM_STATIC = 512, 1024
 # Whether the generic tiled path takes the frozen variants (_frozen) where they are built.
 # On the H100 (2026-11-23 run 11) complex128 1024^2 ran at 14.5 TFLOP/s with, 1.9 without.
 USE_FROZEN = True
@@ -234,6 +246,9 @@ def _config(dev, code, m, n, k, nbatch, a, b):
         mode = (_load_mode(a[0], a[1], a[2], a[3], m, k, vw)
                 | _load_mode(b[0], b[1], b[2], b[3], n, k, vw) << 4
                 | (256 if n % vw == 0 else 0))
+        if STATIC_MODES:
+            exact = EXACT_TILES and m % (wy * rm) == 0 and n % (wx * rn) == 0 and k % tk == 0
+            spec.append(mode | FM_STATIC | (FM_EXACT if exact else 0))
     return spec, (gx, gy), splits, kc, mode
 
 
@@ -388,6 +403,8 @@ def matmul_update(c, x1, x2, alpha=1):
                                     (x1._offset, a_st[-2], a_st[-1], bs[0]),
                                     (x2._offset, b_st[-1], b_st[-2], bs[1]))
     spec[7] = 1
+    if len(spec) > 8:
+        spec[8] &= ~256  # (an update stores element by element: w[19] below drops the bit too)
     if gxy is None:
         groups = _launch.grid_1d(nbatch * m * n * spec[5], DIRECT_LOCAL)
     else:
