@@ -29,7 +29,7 @@ KNOBS = ("USE_FAST", "FORCE_FAST", "FORCE_TILES", "BIG_MIN_GROUPS", "DIRECT_SPLI
          "DIRECT_MIN_CHUNK", "SPLIT_SINGLE_PASS", "SPLIT_WORK", "SPLIT_TARGET", "SPLIT_MIN_K",
          "SPLIT_MIN_CHUNK",
          "MAX_SPLITS", "DIRECT_LOCAL", "SMALL_MN", "DIRECT_KL",
-         "SWIZZLE", "NVIDIA", "GEMM_STEP_CODES")
+         "SWIZZLE", "NVIDIA", "GEMM_STEP_CODES", "STATIC_MODES", "EXACT_TILES")
 DEFAULTS = {k: getattr(_matmul, k) for k in KNOBS}
 
 
@@ -98,8 +98,12 @@ def variants(name):
     """[(label, knobs)] to time for case `name`, most important first. "default": the module's
     defaults for this device (NVIDIA's own values on NVIDIA: _matmul.NVIDIA); every other
     variant: the module-level knobs as set, NVIDIA's own values off ("base": none set)."""
-    v = [("default", {}), ("base", {})] + _variants(name)
-    return [(label, knobs if label == "default" else dict(knobs, _vendor=False))
+    # "default_before20": the defaults before H100 run 20 (the mode word read at run time,
+    # NVIDIA's 256-invocation "big" tiles)
+    before = {k: v for k, v in DEFAULTS["NVIDIA"].items() if k != "FAST"}
+    v = ([("default", {}), ("default_before20", {"STATIC_MODES": False, "NVIDIA": before}),
+          ("base", {})] + _variants(name))
+    return [(label, knobs if label.startswith("default") else dict(knobs, _vendor=False))
             for label, knobs in v]
 
 
