@@ -393,6 +393,8 @@ def test_past_the_reach_falls_back(monkeypatch):
     x = xp.asarray(a)
     assert _kernels.supports_fft("c2c", x, (1,), (16,))
     monkeypatch.setattr(_fft, "_reach", lambda dev: 256)
+    monkeypatch.setattr(_fft, "_supported", {})  # (answers kept for the real reach)
+    monkeypatch.setattr(_fft, "_direct", {})
     assert not _kernels.supports_fft("c2c", x, (1,), (16,))
     assert _kernels.supports_fft("c2c", x[:1], (1,), (16,))  # 128 bytes: still native
     check(xp.fft.fft(x), np.fft.fft(a), dt)
@@ -413,3 +415,26 @@ def test_refused_plan_falls_back(monkeypatch):
     assert xp.runtime_stats()["host_fallbacks"] == {"fft": 1}
     assert not _kernels.supports_fft("c2c", x, (1,), (24,))
     xp.reset_runtime_stats()
+
+
+
+def test_repeated_layout_takes_the_kept_recipe(monkeypatch):
+    """A layout read in place a second time skips the checks (_fft._direct): the same values,
+    the input untouched, for other arrays of that layout (another allocation, a view at another
+    offset), for r2c as for c2c; a new layout takes the general path first."""
+    dt = CPLX[0]
+    rdt = {"complex64": "float32", "complex128": "float64"}[dt]
+    monkeypatch.setattr(_fft, "_direct", {})
+    general = []  # (_one's general path asks whether its input is C-contiguous, once)
+    real = _fft._c_contiguous
+    monkeypatch.setattr(_fft, "_c_contiguous", lambda x: general.append(x.shape) or real(x))
+    for k in range(3):
+        b = rng_c((5, 3, 16), dt, seed=k)
+        y = xp.asarray(b)
+        check(xp.fft.fft(y), np.fft.fft(b), dt)
+        check(xp.fft.fft(y[1:4]), np.fft.fft(b[1:4]), dt)  # other offsets, one layout
+        np.testing.assert_array_equal(np.asarray(y), b)
+        r = rng_r((6, 32), rdt, seed=k)
+        check(xp.fft.rfft(xp.asarray(r)), np.fft.rfft(r), dt)
+    assert general == [(5, 3, 16), (3, 3, 16), (6, 32)], general  # each layout's first time only
+    assert len(_fft._direct) == 3

@@ -281,6 +281,16 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
     where VkFFT cannot make a plan for the layout (remembered: supports() answers False after).
     owned: x is an intermediate of ours, which the transform may overwrite."""
     dev = x._alloc.device
+    dkey = (kind, dev, x._dtype, x._shape, x._strides, tuple(axes), tuple(sizes), bool(inverse),
+            bool(normalize), owned)
+    known = _direct.get(dkey)
+    if known is not None and _in_range(x):
+        # a layout seen before that reads x where it lies into a fresh result: no checks to redo
+        run_kind, lay, out_dt, out_shape = known
+        nbytes = math.prod(out_shape) * out_dt.itemsize
+        y = _launch.result_type._new(dev.alloc_bound(nbytes), out_dt, out_shape)
+        _exec(run_kind, x, y, lay, inverse, normalize)
+        return y
     tc = table.DTYPES[x._dtype.name][0]
     rc = _SIGS[kind][tc]
     out_dt = _dtypes._NAME[table.CODE[rc]]
@@ -312,10 +322,13 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
         if lay is not None:
             # read where it lies (any axes of a C-contiguous array: strided ones are VkFFT's
             # outer dimensions), into a result of x's shape and layout (or in place in ours)
+            in_reach = not owned
             dims, vbatch, omit = lay
             nbytes = math.prod(x._shape) * x._dtype.itemsize
             y = x if owned else _launch.result_type._new(dev.alloc_bound(nbytes), x._dtype, x._shape)
-            _run("c2c" if owned else "c2c_out", x, y, dims, vbatch, inverse, normalize, omit)
+            done = _run("c2c" if owned else "c2c_out", x, y, dims, vbatch, inverse, normalize, omit)
+            if in_reach and done is not None:
+                _remember(dkey, ("c2c_out", done, x._dtype, x._shape))
             return y
     # Read in place (no copy) where x already is laid out as VkFFT reads it: the transformed
     # axes innermost in order, at their lengths, C-contiguous, within the descriptors' reach.
@@ -345,8 +358,20 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
         _run("c2c", src, src, dims, batch, inverse, normalize)  # in place in our array
         return back(src)
     y = _launch.result_type._new(dev.alloc_bound(math.prod(out_shape) * out_dt.itemsize), out_dt, out_shape)
-    _run("c2c_out" if kind == "c2c" else kind, src, y, dims, batch, inverse, normalize)
+    run_kind = "c2c_out" if kind == "c2c" else kind
+    done = _run(run_kind, src, y, dims, batch, inverse, normalize)
+    if as_is and kind != "c2r" and done is not None and perm == list(range(nd)):
+        _remember(dkey, (run_kind, done, out_dt, out_shape))
     return back(y)
+
+
+_direct = {}  # _one's key -> (VkFFT kind, _vk_layout, result dtype, shape) of a transform read in place
+
+
+def _remember(dkey, known):
+    if len(_direct) >= 4096:
+        _direct.clear()
+    _direct[dkey] = known
 
 
 def _in_range(a):
@@ -387,26 +412,42 @@ def _drop_imag(c, n):
 def _run(kind, src, y, dims, batch, inverse, normalize=False, omit=None):
     """Records one VkFFT transform of src into y (the same array for an in-place "c2c");
     NotNative where VkFFT cannot make a plan. omit (c2c): per dimension, whether it is only laid
-    out, not transformed. Length-1 dimensions past the first are dropped (identities)."""
+    out, not transformed. Length-1 dimensions past the first are dropped (identities). Returns
+    VkFFT's layout (_vk_layout), None for the identity."""
+    lay = _vk_layout(kind, dims, batch, omit)
+    if lay is None:  # the identity (c2c)
+        if kind == "c2c_out":
+            from . import assign
+
+            assign(y, src)
+        return None
+    _exec(kind, src, y, lay, inverse, normalize)
+    return lay
+
+
+def _vk_layout(kind, dims, batch, omit):
+    """(dims, batch, omit flags) as VkFFT takes the transform, or None where it is the identity."""
     omit = list(omit) if omit else [False] * len(dims)
     keep = [i for i, d in enumerate(dims) if d != 1 or (i == 0 and kind in ("r2c", "c2r"))]
     dims, omit = [dims[i] for i in keep], [omit[i] for i in keep]
     while omit and omit[-1]:  # an untransformed outermost dimension is a batch
         batch *= dims.pop()
         omit.pop()
-    if not dims:  # the identity (c2c)
-        if kind == "c2c_out":
-            from . import assign
+    if not dims:
+        return None
+    flags = (_OMIT[0] if omit[0] else 0) | (_OMIT[1] if len(omit) > 1 and omit[1] else 0)
+    return dims, batch, flags
 
-            assign(y, src)
-        return
+
+def _exec(kind, src, y, lay, inverse, normalize):
+    """Records VkFFT's transform of src into y in layout lay (_vk_layout)."""
+    dims, batch, flags = lay
     dev = src._alloc.device
     sa, ya = src._alloc, y._alloc
     so, yo = src._offset * src._dtype.itemsize, y._offset * y._dtype.itemsize
     if sa.offset + sa.nbytes > _range(dev, sa.buffer) or ya.offset + ya.nbytes > _range(dev, ya.buffer):
         raise NotNative("fft: data past what VkFFT's descriptors reach")  # (supports() said it fits)
     dbl = src._dtype.name in ("float64", "complex128")
-    flags = (_OMIT[0] if omit[0] else 0) | (_OMIT[1] if len(omit) > 1 and omit[1] else 0)
     plan = _plan(dev, dims, batch, dbl, kind, bool(inverse), sa, ya, normalize and bool(inverse), flags)
     if plan is None:
         raise NotNative(f"fft: VkFFT made no plan for {kind} of lengths {dims} x {batch}")
@@ -417,7 +458,19 @@ def supports(kind, x, axes, sizes):
     """Whether transform(kind, x, axes, sizes, ...) runs natively: VkFFT is in the build, the
     device has the input and result dtypes (and the copies' cast variants), every array the
     transform makes fits within what VkFFT's descriptors reach (max_storage_buffer_range), and
-    no plan of it was refused before. The spec layer asks this first."""
+    no plan of it was refused before. The spec layer asks this first. The answer depends only
+    on the call's key, so it is kept (dropped when a plan is refused)."""
+    key = _call_key(kind, x, axes, sizes)
+    known = _supported.get(key)
+    if known is None:
+        known = _supports(kind, x, axes, sizes)
+        if len(_supported) >= 4096:
+            _supported.clear()
+        _supported[key] = known
+    return known
+
+
+def _supports(kind, x, axes, sizes):
     if not available() or not axes:
         return False
     dev = x._alloc.device
@@ -462,6 +515,9 @@ def _call_key(kind, x, axes, sizes):
     return (x._alloc.device, kind, x._dtype.name, tuple(x._shape), tuple(axes), tuple(sizes))
 
 
+_supported = {}  # _call_key -> supports()' answer
+
+
 def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False):
     """The transform of x over `axes` (distinct, normalised, in order) to lengths `sizes` (the
     real lengths for r2c/c2r), unnormalised, or times 1/prod(sizes) with normalize (an inverse's
@@ -474,6 +530,8 @@ def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False)
         if len(_refused) >= 4096:
             _refused.clear()  # (a bound: a forgotten call only tries VkFFT again)
         _refused.add(_call_key(kind, x, axes, sizes))
+        _supported.clear()
+        _direct.clear()
         raise
 
 
