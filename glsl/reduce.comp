@@ -51,6 +51,10 @@ layout(constant_id = 2) const uint COMPENSATE = 1;
 // Vector loads in flight per invocation in ROWS mode (2 or 4; _reduce.LOADS): more hide more
 // memory latency on GPUs. Each lane takes its elements in the same order either way.
 layout(constant_id = 3) const uint LOADS = 2;
+// The layout word w[8] fixed at pipeline creation (_reduce.STATIC_MODE: the word | RM_STATIC;
+// 0: read from the push block), so that the driver compiles only the mode a plan takes.
+layout(constant_id = 4) const uint RMODE = 0;
+const uint RM_STATIC = 1u << 20;
 
 // Vector loads (w[8] bit VEC_BIT, set where a row's or column group's elements are contiguous and
 // VW-aligned): 16 bytes a load of 32- and 64-bit real dtypes.
@@ -587,8 +591,9 @@ Acc close_lanes(Acc lane[VW], R_C ca[VW], R_C cb[VW], uint auxk)
 void main()
 {
     uint n = p.w[0], rows = p.w[1], len = p.w[6], nchunks = p.w[7];
-    uint mode = p.w[8] & 3u, fin = (p.w[8] >> 4) & 15u, auxk = (p.w[8] >> 8) & 3u;
-    bool vec = VW > 1 && (p.w[8] & VEC_BIT) != 0u;
+    uint w8 = (RMODE & RM_STATIC) != 0u ? RMODE : p.w[8];
+    uint mode = w8 & 3u, fin = (w8 >> 4) & 15u, auxk = (w8 >> 8) & 3u;
+    bool vec = VW > 1 && (w8 & VEC_BIT) != 0u;
     uint t = gl_LocalInvocationID.x;
     uint is = p.w[5];
     Acc lane[VW];
@@ -641,7 +646,7 @@ void main()
     uint c = gl_WorkGroupID.y;
     uint g = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE + t;
     uint nl = vec ? VW : 1u;
-    bool packed = (p.w[8] & PACK_BIT) != 0u;
+    bool packed = (w8 & PACK_BIT) != 0u;
     if (packed) {
         uint groups = (rows + nl - 1u) / nl, cpw = AVK_LOCAL_SIZE / groups;
         if (t >= cpw * groups)

@@ -552,6 +552,43 @@ def test_vector_tails_and_unaligned_views(dtname):
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
+def test_layout_word_static_or_pushed(monkeypatch):
+    """The layout word as a specialisation constant (_reduce.STATIC_MODE) or read from the push
+    block: the same bits for every mode (rows, columns, a subgroup per row, packed columns),
+    finalisation (mean, var, std) and aux kind (argmax's indices)."""
+    from array_api_vulkan._runtime import device as rt_device
+
+    specs = []
+    real = rt_device.Device.compile_plan
+
+    def spy(self, array_type, args, outputs, temps, steps):
+        specs.extend(list(st[1]) for st in steps if st[0].startswith("reduce"))
+        return real(self, array_type, args, outputs, temps, steps)
+
+    monkeypatch.setattr(rt_device.Device, "compile_plan", spy)
+    cases = [((100_003,), None), ((1000, 36), 0), ((600, 999), 1), ((4096, 8), 0), ((7, 5, 300), (0, 2))]
+    got = {}
+    for static in (True, False):
+        monkeypatch.setattr(_R, "STATIC_MODE", static)
+        specs.clear()
+        for dtname in ("float32", "int32"):
+            dt = getattr(xp, dtname)
+            for shape, axis in cases:
+                ops = ("sum", "mean", "std", "argmax") if dt._np.kind == "f" else ("sum", "max", "argmin")
+                for k, op in enumerate(ops):
+                    if op.startswith("arg") and isinstance(axis, tuple):
+                        continue  # (one axis only)
+                    h = values(dt, shape, np.random.default_rng(k), op)
+                    x = dev(h)
+                    if static:
+                        _bw_check(op, h, x, axis)
+                    r = np.asarray(getattr(xp, op)(x, axis=axis))
+                    got.setdefault((dtname, shape, op), []).append(r.tobytes())
+        assert specs and all((len(sp) == 5 and sp[4] & _R.RM_STATIC) if static else len(sp) == 4
+                             for sp in specs), specs
+    assert all(a == b for a, b in got.values())
+
+
 @pytest.mark.parametrize("sg,vec,tree", [(True, True, 1), (True, True, 0), (False, True, 1),
                                          (True, False, 1), (False, False, 1)])
 def test_subgroup_and_portable_paths(sg, vec, tree):

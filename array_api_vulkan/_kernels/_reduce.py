@@ -62,6 +62,11 @@ COMPENSATE = 1
 # on CPU devices. The same bits either way.
 LOADS_GPU = 2
 LOADS_CPU = 2
+# The layout word w[8] (mode, finalisation, aux kind, vector loads, packing) as specialisation
+# constant 4 (| RM_STATIC), so that a plan's pipeline holds only the path it takes; False: read
+# from the push block by one pipeline for every layout.
+STATIC_MODE = True
+RM_STATIC = 1 << 20
 # var/std: elements a lane sums about its first element before a merge (bounds the cancellation
 # of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
 VAR_LANE = 64
@@ -268,6 +273,8 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
     spec = [CODES[op], SG_TREE, COMPENSATE, LOADS_CPU if _launch.on_cpu(b.dev) else LOADS_GPU]
+    if STATIC_MODE:
+        spec.append(w[8] | RM_STATIC)
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
@@ -330,7 +337,7 @@ def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
-            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU)
+            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
