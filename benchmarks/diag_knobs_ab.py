@@ -1,0 +1,80 @@
+"""A/B of a kernels module's knobs on benchmarks/dataops.py's workloads, alternated over rounds in
+one process: per variant the GPU time of a synchronised call (runtime_stats()["gpu_seconds"],
+median of 5) and its wall time synchronised after every call (median of 3 repeats of 20 calls).
+
+    python3 benchmarks/diag_knobs_ab.py --module _reduce --only sum_f32_16M,argmax_f32_16M
+        --variants 'static={"STATIC_MODE": true};pushed={"STATIC_MODE": false}' [--rounds 3] [--quick]
+
+Each variant is label=JSON of module attributes. Prints one JSON object.
+"""
+import importlib
+import json
+import statistics
+import time
+
+import numpy as np
+
+from _common import emit, ours_gpu, parser, use_checkout
+
+use_checkout()
+import array_api_vulkan as xp  # noqa: E402
+import dataops  # noqa: E402
+
+
+def main():
+    ap = parser(__doc__, libs=None)
+    ap.add_argument("--module", required=True, help="a module of array_api_vulkan._kernels, e.g. _reduce")
+    ap.add_argument("--variants", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    mod = importlib.import_module("array_api_vulkan._kernels." + args.module)
+    variants = []
+    for part in args.variants.split(";"):
+        if part.strip():
+            label, _, js = part.partition("=")
+            variants.append((label.strip(), json.loads(js)))
+    defaults = {k: getattr(mod, k) for _, kn in variants for k in kn}
+    rng = np.random.default_rng(0)
+
+    def arr(n, dt):
+        return xp.asarray(rng.random(n).astype(dt))
+
+    sizes = dict(n=1 << 16, k=256, k_small=64, batch=4, k_batch=32) if args.quick else {}
+    table = dataops.workloads(xp, arr, **sizes)
+    names = [n for n in args.only.split(",") if n] if args.only else list(table)
+    res = {"device": str(xp.__array_namespace_info__().default_device()), "module": args.module,
+           "variants": dict(variants), "cases": {}}
+    for name in names:
+        setup, fn, _ = table[name]
+        a = setup()
+        rows = {lab: {"gpu_us": [], "sync_us": []} for lab, _ in variants}
+        for _ in range(args.rounds):
+            for lab, knobs in variants:
+                for k, v in defaults.items():
+                    setattr(mod, k, v)
+                for k, v in knobs.items():
+                    setattr(mod, k, v)
+                r = fn(*a)
+                xp.synchronize()
+                del r
+                rows[lab]["gpu_us"].append(statistics.median(ours_gpu(lambda: fn(*a)) for _ in range(5)) * 1e6)
+                reps = []
+                for _ in range(3):
+                    t0 = time.perf_counter()
+                    for _ in range(20):
+                        r = fn(*a)
+                        xp.synchronize()
+                    reps.append((time.perf_counter() - t0) / 20 * 1e6)
+                    del r
+                rows[lab]["sync_us"].append(statistics.median(reps))
+        for lab in rows:
+            rows[lab]["gpu_median"] = statistics.median(rows[lab]["gpu_us"])
+            rows[lab]["sync_median"] = statistics.median(rows[lab]["sync_us"])
+        res["cases"][name] = rows
+    for k, v in defaults.items():
+        setattr(mod, k, v)
+    emit(res)
+
+
+if __name__ == "__main__":
+    main()
