@@ -102,6 +102,22 @@ def no_kick_after_wait(monkeypatch, dev):
     dev.synchronize()
 
 
+def plan_specs(monkeypatch, prefix):
+    """A list that collects, from then on, the specialisation constants (a list each) of the
+    compiled plans' steps whose shader name starts with `prefix`."""
+    from array_api_vulkan._runtime import device as rt_device
+
+    specs = []
+    real = rt_device.Device.compile_plan
+
+    def spy(self, array_type, args, outputs, temps, steps):
+        specs.extend(list(st[1]) for st in steps if st[0].startswith(prefix))
+        return real(self, array_type, args, outputs, temps, steps)
+
+    monkeypatch.setattr(rt_device.Device, "compile_plan", spy)
+    return specs
+
+
 def run_python(code, timeout=120, **env):
     """stdout of `python -c code` in a fresh process whose environment adds `env` (a process of
     its own: settings read when a device is made); fails the test where it exits non-zero."""

@@ -7,7 +7,7 @@ import array_api_vulkan as xp
 from array_api_vulkan import linalg
 from array_api_vulkan._runtime import runtime_stats
 
-from conftest import DTYPES, computes_natively, has, normal
+from conftest import DTYPES, computes_natively, has, normal, plan_specs
 
 NUMERIC = [d for d in DTYPES if d != xp.bool and computes_natively(d)]
 _rng = np.random.default_rng(1234)
@@ -449,7 +449,6 @@ def test_matmul_fast_static_modes(dt, static, exact, cfg, monkeypatch, own_kerne
     (operands transposed in place, misaligned offsets) on whole and ragged tiles, products and
     in-place updates, agree with numpy; the spec constant is what the layout asks for."""
     from array_api_vulkan._kernels import _matmul
-    from array_api_vulkan._runtime import device as rt_device
 
     width = np.dtype(dt.name).itemsize
     tiles = _matmul.NVIDIA["FAST"][width]["big"] if cfg == "nvidia_big" else _matmul.FAST[width]["med"]
@@ -457,14 +456,7 @@ def test_matmul_fast_static_modes(dt, static, exact, cfg, monkeypatch, own_kerne
     monkeypatch.setattr(_matmul, "STATIC_MODES", static)
     monkeypatch.setattr(_matmul, "EXACT_TILES", exact)
     monkeypatch.setattr(_matmul, "_plans", {})
-    specs = []
-    real = rt_device.Device.compile_plan
-
-    def spy(self, array_type, args, outputs, temps, steps):
-        specs.extend(list(st[1]) for st in steps if st[0].startswith("matmul"))
-        return real(self, array_type, args, outputs, temps, steps)
-
-    monkeypatch.setattr(rt_device.Device, "compile_plan", spy)
+    specs = plan_specs(monkeypatch, "matmul")
     dev = xp.asarray(np.ones(1))._alloc.device
     wx, wy, rm, rn, tk = _matmul.fast_tiles(dev, np.dtype(dt.name).char, 256, 256, 1)
     m, n, k = 2 * wy * rm, 2 * wx * rn, 4 * tk           # whole tiles

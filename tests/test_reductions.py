@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import array_api_vulkan as xp
-from conftest import computes_natively, has
+from conftest import computes_natively, has, plan_specs
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
 
@@ -556,16 +556,7 @@ def test_layout_word_static_or_pushed(monkeypatch):
     """The layout word as a specialisation constant (_reduce.STATIC_MODE) or read from the push
     block: the same bits for every mode (rows, columns, a subgroup per row, packed columns),
     finalisation (mean, var, std) and aux kind (argmax's indices)."""
-    from array_api_vulkan._runtime import device as rt_device
-
-    specs = []
-    real = rt_device.Device.compile_plan
-
-    def spy(self, array_type, args, outputs, temps, steps):
-        specs.extend(list(st[1]) for st in steps if st[0].startswith("reduce"))
-        return real(self, array_type, args, outputs, temps, steps)
-
-    monkeypatch.setattr(rt_device.Device, "compile_plan", spy)
+    specs = plan_specs(monkeypatch, "reduce")
     cases = [((100_003,), None), ((1000, 36), 0), ((600, 999), 1), ((4096, 8), 0), ((7, 5, 300), (0, 2))]
     got = {}
     for static in (True, False):
