@@ -553,14 +553,15 @@ def test_vector_tails_and_unaligned_views(dtname):
 
 
 def test_layout_word_static_or_pushed(monkeypatch):
-    """The layout word as a specialisation constant (_reduce.STATIC_MODE) or read from the push
-    block: the same bits for every mode (rows, columns, a subgroup per row, packed columns),
+    """The layout word as a specialisation constant (_reduce.STATIC_MODE, STATIC_MODE_CPU) or read
+    from the push block: the same bits for every mode (rows, columns, a subgroup per row, packed columns),
     finalisation (mean, var, std) and aux kind (argmax's indices)."""
     specs = plan_specs(monkeypatch, "reduce")
     cases = [((100_003,), None), ((1000, 36), 0), ((600, 999), 1), ((4096, 8), 0), ((7, 5, 300), (0, 2))]
     got = {}
     for static in (True, False):
         monkeypatch.setattr(_R, "STATIC_MODE", static)
+        monkeypatch.setattr(_R, "STATIC_MODE_CPU", static)  # (the GPUs' default, here everywhere)
         specs.clear()
         for dtname in ("float32", "int32"):
             dt = getattr(xp, dtname)

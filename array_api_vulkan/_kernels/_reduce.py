@@ -64,8 +64,11 @@ LOADS_GPU = 2
 LOADS_CPU = 2
 # The layout word w[8] (mode, finalisation, aux kind, vector loads, packing) as specialisation
 # constant 4 (| RM_STATIC), so that a plan's pipeline holds only the path it takes; False: read
-# from the push block by one pipeline for every layout.
+# from the push block by one pipeline for every layout. GPUs only (STATIC_MODE_CPU): on lavapipe
+# each pipeline is an LLVM compile, and a pipeline per layout made the test suite's reductions
+# about 160 s slower (CI, session 18).
 STATIC_MODE = True
+STATIC_MODE_CPU = False
 RM_STATIC = 1 << 20
 # var/std: elements a lane sums about its first element before a merge (bounds the cancellation
 # of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
@@ -273,7 +276,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         buffers.append((aux[0], aux[1], False))
         patches.append((A_AUX, ADDRESS, aux[0], aux[1]))
     spec = [CODES[op], SG_TREE, COMPENSATE, LOADS_CPU if _launch.on_cpu(b.dev) else LOADS_GPU]
-    if STATIC_MODE:
+    if STATIC_MODE_CPU if _launch.on_cpu(b.dev) else STATIC_MODE:
         spec.append(w[8] | RM_STATIC)
     if g == 1:
         buffers.append((out[0], out[1], True))
@@ -337,7 +340,7 @@ def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
-            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE)
+            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE, STATIC_MODE_CPU)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
