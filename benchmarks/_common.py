@@ -273,6 +273,26 @@ def parser(doc, quick=True, only=True, libs="ours,cupy,torch"):
     return ap
 
 
+def knob_variants(text):
+    """[(label, knobs)] from a diagnostic's --variants, "label=JSON;label=JSON": each JSON object
+    names module attributes and their values."""
+    out = []
+    for part in text.split(";"):
+        if part.strip():
+            label, _, js = part.partition("=")
+            out.append((label.strip(), json.loads(js)))
+    return out
+
+
+def set_knobs(module, defaults, knobs):
+    """module's attributes named in `defaults` back to those values, then `knobs` set (a variant
+    of knob_variants; {} restores the defaults)."""
+    for k, v in defaults.items():
+        setattr(module, k, v)
+    for k, v in knobs.items():
+        setattr(module, k, v)
+
+
 def only_set(args):
     return set(filter(None, args.only.split(",")))
 

@@ -8,13 +8,12 @@ median of 5) and its wall time synchronised after every call (median of 3 repeat
 Each variant is label=JSON of module attributes. Prints one JSON object.
 """
 import importlib
-import json
 import statistics
 import time
 
 import numpy as np
 
-from _common import emit, ours_gpu, parser, use_checkout
+from _common import emit, knob_variants, ours_gpu, parser, set_knobs, use_checkout
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -28,11 +27,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args()
     mod = importlib.import_module("array_api_vulkan._kernels." + args.module)
-    variants = []
-    for part in args.variants.split(";"):
-        if part.strip():
-            label, _, js = part.partition("=")
-            variants.append((label.strip(), json.loads(js)))
+    variants = knob_variants(args.variants)
     defaults = {k: getattr(mod, k) for _, kn in variants for k in kn}
     rng = np.random.default_rng(0)
 
@@ -50,10 +45,7 @@ def main():
         rows = {lab: {"gpu_us": [], "sync_us": []} for lab, _ in variants}
         for _ in range(args.rounds):
             for lab, knobs in variants:
-                for k, v in defaults.items():
-                    setattr(mod, k, v)
-                for k, v in knobs.items():
-                    setattr(mod, k, v)
+                set_knobs(mod, defaults, knobs)
                 r = fn(*a)
                 xp.synchronize()
                 del r
@@ -71,8 +63,7 @@ def main():
             rows[lab]["gpu_median"] = statistics.median(rows[lab]["gpu_us"])
             rows[lab]["sync_median"] = statistics.median(rows[lab]["sync_us"])
         res["cases"][name] = rows
-    for k, v in defaults.items():
-        setattr(mod, k, v)
+    set_knobs(mod, defaults, {})
     emit(res)
 
 

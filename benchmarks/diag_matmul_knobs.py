@@ -9,7 +9,6 @@ Prints one JSON object: per case and variant the median GPU microseconds a produ
 the largest error of a sample against float64, and (ARRAY_API_VULKAN_PIPELINE_STATS=1 before
 the device opens, set here) the registers of the pipelines it records.
 """
-import json
 import os
 import statistics
 
@@ -17,7 +16,7 @@ os.environ.setdefault("ARRAY_API_VULKAN_PIPELINE_STATS", "1")
 
 import numpy as np  # noqa: E402
 
-from _common import emit, ours_gpu, parser, use_checkout  # noqa: E402
+from _common import emit, knob_variants, ours_gpu, parser, set_knobs, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -31,14 +30,11 @@ DEFAULT_VARIANTS = 'static={"STATIC_MODES": true};dynamic={"STATIC_MODES": false
 
 
 def parse_variants(text):
-    out = []
-    for part in text.split(";"):
-        if part.strip():
-            label, _, js = part.partition("=")
-            knobs = json.loads(js)
-            if "FORCE_FAST" in knobs:
-                knobs["FORCE_FAST"] = {int(w): tuple(c) for w, c in knobs["FORCE_FAST"].items()}
-            out.append((label.strip(), knobs))
+    """knob_variants, with FORCE_FAST's element widths as ints and its tiles as tuples."""
+    out = knob_variants(text)
+    for _, knobs in out:
+        if "FORCE_FAST" in knobs:
+            knobs["FORCE_FAST"] = {int(w): tuple(c) for w, c in knobs["FORCE_FAST"].items()}
     return out
 
 
@@ -64,10 +60,7 @@ def main():
         rows = {lab: {"us": []} for lab, _ in variants}
         for rnd in range(args.rounds):
             for lab, knobs in variants:
-                for k, v in defaults.items():
-                    setattr(_matmul, k, v)
-                for k, v in knobs.items():
-                    setattr(_matmul, k, v)
+                set_knobs(_matmul, defaults, knobs)
                 _matmul._plans.clear()
                 if rnd == 0:
                     seen = recorded(lambda: xa @ xb)
@@ -87,8 +80,7 @@ def main():
             rows[lab]["median_us"] = t
             rows[lab]["tflops"] = 2 * n ** 3 / (t * 1e-6) / 1e12
         res["cases"][name] = rows
-    for k, v in defaults.items():
-        setattr(_matmul, k, v)
+    set_knobs(_matmul, defaults, {})
     emit(res)
 
 
