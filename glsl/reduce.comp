@@ -61,6 +61,16 @@ const uint RM_STATIC = 1u << 20;
 #define VEC_BIT (1u << 12)
 // COLS with several chunks a workgroup, partials [row][chunk] (see the mode notes above)
 #define PACK_BIT (1u << 13)
+// ROWS with G > 1: the row's last workgroup reduces its partials in this dispatch (see
+// final_row), finalisation in w[8] bits 16-19, the per-row counters at w[20..21] and the result
+// at w[22..23]; no second pass.
+#define FINAL_BIT (1u << 14)
+// Partials and counters other workgroups of this dispatch read: coherent.
+layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer AvkCount { uint v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) coherent readonly buffer AvkTPart { T_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) coherent readonly buffer AvkRPart { R_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) coherent writeonly buffer AvkTPartOut { T_S v[]; };
+layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) coherent writeonly buffer AvkRPartOut { R_S v[]; };
 #if T_K == K_FLOAT && T_BITS == 32
 #define VW 4
 #define T_V vec4
@@ -317,55 +327,9 @@ R_C finalize(Acc acc, uint fin)
 }
 #endif
 
-// One element x (index ii within its row; element index idx of the input) into a lane's
-// accumulator (acc, with its compensations ca and cb).
-void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint idx, uint auxk)
+// x into a lane's accumulator, for the ops that carry nothing besides their value.
+void add_plain(inout Acc acc, T_C x)
 {
-    if (is_arg()) {
-        if (auxk == AUX_ELEM)
-            ii = uint(AvkRIn(p.addr[2]).v[idx]);
-        if (arg_better(acc.x, acc.i, x, ii)) {
-            acc.x = x;
-            acc.i = ii;
-        }
-        return;
-    }
-#ifdef R_FLOATING
-    if (OP == OP_SUM && COMPENSATE == 0u && auxk != AUX_ELEM) {
-        acc.a += T_TO_R(x);
-        return;
-    }
-    if (OP == OP_SQDEV) {
-        if (auxk == AUX_ELEM) {
-            // a first pass's partial: (K, m, M2) of chunk ii, whose count the layout gives
-            Acc o;
-            o.x = x;
-            o.a = R_C(AvkRIn(p.addr[2]).v[2u * idx]);
-            o.b = R_C(AvkRIn(p.addr[2]).v[2u * idx + 1u]);
-            o.i = min(p.w[17], p.w[18] - ii * p.w[17]);
-            acc = combine(acc, o);
-            return;
-        }
-        // sums of d = x - K and d^2 about the lane's first element K (compensated)
-        if (acc.i == 0u)
-            acc.x = x;
-        precise R_C d = T_TO_R(x) - T_TO_R(acc.x);
-        nsum(acc.a, ca, d);
-        precise R_C d2 = d * d;
-        nsum(acc.b, cb, d2);
-        acc.i += 1u;
-        return;
-    }
-    if (OP == OP_SUM) {
-        R_C v = T_TO_R(x);
-        if (auxk == AUX_ELEM) {
-            precise R_C c2 = ca + R_C(AvkRIn(p.addr[2]).v[idx]);  // a partial's compensation
-            ca = c2;
-        }
-        nsum(acc.a, ca, v);
-        return;
-    }
-#endif
     if (OP == OP_SUM) {
         acc.a += T_TO_R(x);
     } else if (OP == OP_COUNT_NONZERO) {
@@ -382,6 +346,92 @@ void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint id
         if (T_TRUTH(x))
             acc.a = R_C(1);
     }
+}
+
+// Whether a first pass's partials carry a second array (argmin/argmax indices, var's (m, M2)
+// pairs, a float sum's compensations).
+bool has_aux()
+{
+#ifdef R_FLOATING
+    if (OP == OP_SUM || OP == OP_SQDEV)
+        return true;
+#endif
+    return is_arg();
+}
+
+// A first pass's partial x of chunk ii, with its second partial words a0 (and a1: var), into a
+// lane's accumulator.
+void add_partial(inout Acc acc, inout R_C ca, T_C x, uint ii, R_S a0, R_S a1)
+{
+    if (is_arg()) {
+        uint i2 = uint(a0);
+        if (arg_better(acc.x, acc.i, x, i2)) {
+            acc.x = x;
+            acc.i = i2;
+        }
+        return;
+    }
+#ifdef R_FLOATING
+    if (OP == OP_SQDEV) {
+        // (K, m, M2) of chunk ii, whose count the layout gives
+        Acc o;
+        o.x = x;
+        o.a = R_C(a0);
+        o.b = R_C(a1);
+        o.i = min(p.w[17], p.w[18] - ii * p.w[17]);
+        acc = combine(acc, o);
+        return;
+    }
+    if (OP == OP_SUM) {
+        precise R_C c2 = ca + R_C(a0);  // the partial's compensation
+        ca = c2;
+        nsum(acc.a, ca, T_TO_R(x));
+        return;
+    }
+#endif
+    add_plain(acc, x);
+}
+
+// One element x (index ii within its row; element index idx of the input) into a lane's
+// accumulator (acc, with its compensations ca and cb).
+void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint idx, uint auxk)
+{
+    if (auxk == AUX_ELEM && has_aux()) {
+        if (OP == OP_SQDEV)
+            add_partial(acc, ca, x, ii, AvkRIn(p.addr[2]).v[2u * idx], AvkRIn(p.addr[2]).v[2u * idx + 1u]);
+        else
+            add_partial(acc, ca, x, ii, AvkRIn(p.addr[2]).v[idx], R_S(0));
+        return;
+    }
+    if (is_arg()) {
+        if (arg_better(acc.x, acc.i, x, ii)) {
+            acc.x = x;
+            acc.i = ii;
+        }
+        return;
+    }
+#ifdef R_FLOATING
+    if (OP == OP_SUM && COMPENSATE == 0u) {
+        acc.a += T_TO_R(x);
+        return;
+    }
+    if (OP == OP_SQDEV) {
+        // sums of d = x - K and d^2 about the lane's first element K (compensated)
+        if (acc.i == 0u)
+            acc.x = x;
+        precise R_C d = T_TO_R(x) - T_TO_R(acc.x);
+        nsum(acc.a, ca, d);
+        precise R_C d2 = d * d;
+        nsum(acc.b, cb, d2);
+        acc.i += 1u;
+        return;
+    }
+    if (OP == OP_SUM) {
+        nsum(acc.a, ca, T_TO_R(x));
+        return;
+    }
+#endif
+    add_plain(acc, x);
 }
 
 // A lane's accumulator at the end of its loop: float sums keep their compensation in b (folded
@@ -494,39 +544,87 @@ Acc wg_reduce(Acc acc)
     return sh[0];
 }
 
+// Writes row r's result at `out`.
+void store_result(uvec2 out_addr, Acc acc, uint r, uint fin)
+{
+    if (is_arg()) {
+        AvkROut(out_addr).v[r] = R_S(acc.i);
+    } else {
+#ifdef R_FLOATING
+        AvkROut(out_addr).v[r] = R_S(finalize(acc, fin));
+#else
+        AvkROut(out_addr).v[r] = R_S(acc.a);
+#endif
+    }
+}
+
 // Writes row r's result (G == 1) or its partial q.
 void store(Acc acc, uint r, uint q, uint nchunks, uint fin)
 {
     if (nchunks == 1u) {
-        if (is_arg()) {
-            AvkROut(p.addr[1]).v[r] = R_S(acc.i);
-        } else {
-#ifdef R_FLOATING
-            AvkROut(p.addr[1]).v[r] = R_S(finalize(acc, fin));
-#else
-            AvkROut(p.addr[1]).v[r] = R_S(acc.a);
-#endif
-        }
+        store_result(p.addr[1], acc, r, fin);
         return;
     }
     if (is_arg()) {
-        AvkTOut(p.addr[1]).v[q] = T_S(acc.x);
-        AvkROut(p.addr[3]).v[q] = R_S(acc.i);
+        AvkTPartOut(p.addr[1]).v[q] = T_S(acc.x);
+        AvkRPartOut(p.addr[3]).v[q] = R_S(acc.i);
     } else {
 #ifdef R_FLOATING
         if (OP == OP_SQDEV) {
             // var: K, then (m, M2) pairs
-            AvkTOut(p.addr[1]).v[q] = T_S(acc.x);
-            AvkROut(p.addr[3]).v[2u * q] = R_S(acc.a);
-            AvkROut(p.addr[3]).v[2u * q + 1u] = R_S(acc.b);
+            AvkTPartOut(p.addr[1]).v[q] = T_S(acc.x);
+            AvkRPartOut(p.addr[3]).v[2u * q] = R_S(acc.a);
+            AvkRPartOut(p.addr[3]).v[2u * q + 1u] = R_S(acc.b);
             return;
         }
 #endif
-        AvkROut(p.addr[1]).v[q] = R_S(acc.a);
+        AvkRPartOut(p.addr[1]).v[q] = R_S(acc.a);
 #ifdef R_FLOATING
         if (OP == OP_SUM)
-            AvkROut(p.addr[3]).v[q] = R_S(acc.b);  // a sum's compensation
+            AvkRPartOut(p.addr[3]).v[q] = R_S(acc.b);  // a sum's compensation
 #endif
+    }
+}
+
+shared uint s_count;
+
+// FINAL_BIT: after each workgroup of row r has stored its partial, it counts itself in; the one
+// that completes the count reduces the row's G partials as the second pass would (a workgroup
+// through them in order, the same tree) and writes the result with finalisation `fin`, then
+// resets the counter for the next dispatch. No workgroup waits for another. (Callers: the
+// variant's T and R are the second pass's, i.e. the second pass is this variant.)
+void final_row(uint r, uint nchunks, uint fin)
+{
+    uint t = gl_LocalInvocationID.x;
+    AvkCount cnt = AvkCount(uvec2(p.w[20], p.w[21]));
+    if (t == 0u) {
+        memoryBarrierBuffer();  // (this workgroup's partial, stored by this invocation, first)
+        s_count = atomicAdd(cnt.v[r], 1u);
+    }
+    barrier();
+    if (s_count != nchunks - 1u)
+        return;  // (the whole workgroup)
+    memoryBarrierBuffer();
+    Acc lane = identity();
+    R_C ca = R_C(0), cb = R_C(0);
+    uint q0 = r * nchunks;
+    for (uint i = t; i < nchunks; i += AVK_LOCAL_SIZE) {
+        T_C x = T_C(AvkTPart(p.addr[1]).v[q0 + i]);
+        R_S a0 = R_S(0), a1 = R_S(0);
+        if (has_aux()) {
+            if (OP == OP_SQDEV) {
+                a0 = AvkRPart(p.addr[3]).v[2u * (q0 + i)];
+                a1 = AvkRPart(p.addr[3]).v[2u * (q0 + i) + 1u];
+            } else {
+                a0 = AvkRPart(p.addr[3]).v[q0 + i];
+            }
+        }
+        add_partial(lane, ca, x, i, a0, a1);
+    }
+    Acc acc = wg_reduce(close_lane(lane, ca, cb, AUX_ELEM));
+    if (t == 0u) {
+        store_result(uvec2(p.w[22], p.w[23]), acc, r, fin);
+        cnt.v[r] = 0u;
     }
 }
 
@@ -615,6 +713,8 @@ void main()
         acc = wg_reduce(acc);
         if (t == 0u)
             store(acc, r, r * nchunks + c, nchunks, fin);
+        if ((w8 & FINAL_BIT) != 0u && nchunks > 1u)
+            final_row(r, nchunks, (w8 >> 16) & 15u);
         return;
     }
 #ifdef AVK_SUBGROUP

@@ -581,6 +581,55 @@ def test_layout_word_static_or_pushed(monkeypatch):
     assert all(a == b for a, b in got.values())
 
 
+@pytest.mark.parametrize("static", [False, True])
+def test_final_in_pass(monkeypatch, static):
+    """A long row's last workgroup reducing the partials in the same dispatch
+    (_reduce.FINAL_IN_PASS, reduce.comp final_row): one dispatch instead of two, the same bits
+    as the second pass for every op that takes it (float sums, means, var/std, min/max,
+    argmin/argmax), with the layout word pushed or static; a plan replayed many times in one
+    batch (its counters ordered by their hazard) and views (offsets, strides) stay right."""
+    monkeypatch.setattr(_R, "STATIC_MODE", static)
+    monkeypatch.setattr(_R, "STATIC_MODE_CPU", static)
+    rng = np.random.default_rng(5)
+    cases = [((300_001,), None), ((3, 100_000), 1), ((4, 5, 30_000), (0, 2))]
+    got = {}
+    for final in (True, False):
+        monkeypatch.setattr(_R, "FINAL_IN_PASS", final)
+        for dtname in ("float32", "float64", "int32"):
+            dt = getattr(xp, dtname)
+            if not has(dt):
+                continue
+            ops = (("sum", "mean", "var", "std", "max", "argmax", "argmin") if dt._np.kind == "f"
+                   else ("max", "min", "argmax"))
+            for shape, axis in cases:
+                for k, op in enumerate(ops):
+                    if op.startswith("arg") and isinstance(axis, tuple):
+                        continue
+                    h = values(dt, shape, np.random.default_rng(k), op)
+                    x = dev(h)
+                    _bw_check(op, h, x, axis)
+                    before = xp.runtime_stats()["dispatches"]
+                    r = getattr(xp, op)(x, axis=axis)
+                    xp.synchronize()
+                    n_disp = xp.runtime_stats()["dispatches"] - before
+                    if shape[0] == 300_001:
+                        assert n_disp == (1 if final else 2), (op, dtname, final, n_disp)
+                    got.setdefault((dtname, shape, op), []).append(np.asarray(r).tobytes())
+    assert all(a == b for a, b in got.values())
+    # one plan, many replays in one batch, with offsets (an unaligned view) and a strided view
+    monkeypatch.setattr(_R, "FINAL_IN_PASS", True)
+    hs = [rng.standard_normal(200_003).astype(np.float32) for _ in range(12)]
+    xs = [dev(h) for h in hs]
+    sums = [xp.sum(x[3:]) for x in xs] + [xp.argmax(x[::3]) for x in xs]
+    xp.synchronize()
+    for h, s in zip(hs + hs, sums[:12] + [None] * 12):
+        if s is not None:
+            assert math.isclose(float(s), math.fsum(h[3:].astype(np.float64)), rel_tol=1e-6, abs_tol=1e-3)
+    for h, a in zip(hs, sums[12:]):
+        assert int(a) == int(np.argmax(h[::3]))
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
 @pytest.mark.parametrize("sg,vec,tree", [(True, True, 1), (True, True, 0), (False, True, 1),
                                          (True, False, 1), (False, False, 1)])
 def test_subgroup_and_portable_paths(sg, vec, tree):

@@ -70,6 +70,13 @@ LOADS_CPU = 2
 STATIC_MODE = True
 STATIC_MODE_CPU = False
 RM_STATIC = 1 << 20
+# ROWS passes with G > 1 chunks a row whose second pass would be the same variant (float sums
+# and means, min/max, argmin/argmax, var/std of T -> T): the last workgroup of each row reduces
+# the partials in the same dispatch (reduce.comp FINAL_BIT), counted in by a per-row counter
+# the plan keeps (zero between dispatches), instead of a second dispatch after a barrier.
+FINAL_IN_PASS = True
+FINAL_BIT = 1 << 14
+W_COUNTER, W_FINAL_OUT = 20, 22
 # var/std: elements a lane sums about its first element before a merge (bounds the cancellation
 # of M2 = S2 - S1^2 / n where that element is far from the lane's mean)
 VAR_LANE = 64
@@ -136,6 +143,8 @@ class _Builder:
         self.steps, self.temps, self.outputs = [], [], []
         # (reduce sets these; other families' passes (matmul's split-K sum) take scalar loads)
         self.dev, self.aligned, self.vw, self.vw_r, self.sg_r = None, True, 1, 1, False
+        # reduce's plans: the counter operand (ARG 1) of FINAL_BIT passes, and its word count
+        self.final_ok, self.counter_words = False, 0
 
     def temp(self, nbytes):
         self.temps.append(int(nbytes))
@@ -294,6 +303,20 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         second = b.temp(rows * g * rsz * (2 if op == "sqdev" else 1))
         buffers.append((second[0], second[1], True))
         patches.append((A_OUT2, ADDRESS, second[0], second[1]))
+    if (b.final_ok and mode == ROWS and not pack and _SECOND[op] == op and b.second_shader == shader
+            and kind == ARG and rows <= MAX_GRID):
+        # the row's last workgroup writes the result (reduce.comp final_row)
+        w[8] |= FINAL_BIT | (fin << 16)
+        w[17:19] = (length, n) if op == "sqdev" else (0, 0)
+        b.counter_words = rows
+        buffers.append((ARG, 1, True))
+        patches.append((W_COUNTER, ADDRESS, ARG, 1))
+        buffers.append((out[0], out[1], True))
+        patches.append((W_FINAL_OUT, ADDRESS, out[0], out[1]))
+        if len(spec) > 4:
+            spec[4] = w[8] | RM_STATIC
+        b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
+        return g
     b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
     if mode == ROWS or pack:  # partials [row][chunk]
         p = (g, rows, rows, 0, g, 1)
@@ -340,7 +363,8 @@ def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
             MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
-            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE, STATIC_MODE_CPU)
+            _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE, STATIC_MODE_CPU,
+            FINAL_IN_PASS)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
@@ -453,6 +477,7 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
     b.sg_r = rc in "?bhiBHIfF"  # (reduce.comp's SG_R)
     b.partial_sizes = (x._dtype.itemsize, dtype.itemsize)
     b.floating = table.DTYPES[dtype.name][3] in "fc"
+    b.final_ok = FINAL_IN_PASS
     res = b.out(rows * dtype.itemsize, dtype, out_shape)
     src = (ARG, 0)
     if op in ("var", "std"):
@@ -467,12 +492,27 @@ def reduce(op, x, axes, keepdims, dtype, correction=0.0, _copied=False):
         b.second_shader = shader2
         _pass(b, shader, base, src, n, rows, r1, rs0, rs1, is_, res,
               fin=FIN_MEAN if op == "mean" else FIN_NONE, divisor=n)
-    plan = dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], b.outputs, b.temps,
-                            b.steps)
+    args = [("array", x._dtype.itemsize)]
+    if b.counter_words:
+        args.append(("array", 4))
+    plan = dev.compile_plan(_launch.result_type, args, b.outputs, b.temps, b.steps)
+    if b.counter_words:
+        plan = _with_counters(plan, b.counter_words, dev)
     if len(cache) >= MAX_PLANS:
         cache.clear()
     cache[key] = plan
     return plan(x)
+
+
+def _with_counters(plan, words, dev):
+    """plan(x, counters) as a function of x: the plan keeps its FINAL_BIT counters, zeroed
+    once here (each dispatch leaves them zero; replays in one batch are ordered by the hazard
+    on them)."""
+    from . import full
+    from .. import _dtypes
+
+    counters = full((words,), 0, _dtypes.uint32, dev)
+    return lambda x: plan(x, counters)
 
 
 # -- scans (glsl/scan.comp) -----------------------------------------------------------------
