@@ -136,10 +136,6 @@ layout(constant_id = 2) const uint HIST_AGG = 1;
 layout(constant_id = 3) const uint GH_AGG = 0;
 // 1: the look-back polls status words by coherent volatile loads; 0: by atomicAdd of 0
 layout(constant_id = 4) const uint LOOKBACK_POLL = 0;
-// The all-pass histogram's copies in shared memory (invocation t counts into copy t % copies),
-// so that the invocations of a subgroup with the same digit, as the top digit of floats of one
-// magnitude mostly is, add to different words (1: one copy).
-layout(constant_id = 5) const uint GH_COPIES = 1;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -338,11 +334,7 @@ void radix_ghist()
 {
     uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2];
     uint PK = p.w[7], P = PK + p.w[8];
-    // copy k: word j at k * stride + (j ^ k) (copies of one bin in different banks)
-    uint stride = P * BINS;
-    uint copies = max(min(GH_COPIES, SH_WORDS / stride), 1u);
-    uint ck = t % copies, cbase = ck * stride;
-    for (uint j = t; j < copies * stride; j += AVK_LOCAL_SIZE)
+    for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE)
         sh[j] = 0u;
     barrier();
     bool agg = GH_AGG != 0u && use_ballot();
@@ -368,20 +360,18 @@ void radix_ghist()
             if (agg) {
                 uvec4 m = match_digit(d, valid);
                 if (valid && subgroupBallotExclusiveBitCount(m) == 0u)
-                    atomicAdd(sh[cbase + ((q * BINS + d) ^ ck)], subgroupBallotBitCount(m));
+                    atomicAdd(sh[q * BINS + d], subgroupBallotBitCount(m));
                 continue;
             }
 #endif
             if (valid)
-                atomicAdd(sh[cbase + ((q * BINS + d) ^ ck)], 1u);
+                atomicAdd(sh[q * BINS + d], 1u);
         }
     }
     barrier();
     if (wg < G) {
         for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE) {
-            uint c = 0u;
-            for (uint k = 0u; k < copies; ++k)
-                c += sh[k * stride + (j ^ k)];
+            uint c = sh[j];
             if (c != 0u)
                 atomicAdd(U32(p.addr[7]).v[j], c);
         }

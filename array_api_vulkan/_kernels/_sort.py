@@ -42,10 +42,6 @@ USE_BALLOT = True
 USE_PARTITIONED = False
 HIST_AGG = 1
 GH_AGG = 0
-# The all-pass histogram's copies in shared memory (sort.comp GH_COPIES; as many as fit, at
-# most this): same-digit invocations of a subgroup add to different words.
-GH_COPIES_GPU = 4
-GH_COPIES = 1
 # Up to this many tiles, one workgroup scans the tile counts (an invocation per digit); more,
 # a workgroup per digit.
 SERIAL_SCAN = 64
@@ -241,9 +237,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     base = dict(w0=N, w1=n, w2=G, w4=flags, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
-    cpu = _launch.on_cpu(dev)
-    spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if cpu else LOOKBACK_POLL_GPU,
-            GH_COPIES if cpu else GH_COPIES_GPU]
+    spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if _launch.on_cpu(dev) else LOOKBACK_POLL_GPU]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
@@ -342,7 +336,7 @@ def _radix(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
     key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev, _kpt(dev), USE_BALLOT,
            USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP, ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU,
-           LOOKBACK_POLL, LOOKBACK_POLL_GPU, GH_COPIES, GH_COPIES_GPU)
+           LOOKBACK_POLL, LOOKBACK_POLL_GPU)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
