@@ -327,27 +327,6 @@ R_C finalize(Acc acc, uint fin)
 }
 #endif
 
-// x into a lane's accumulator, for the ops that carry nothing besides their value.
-void add_plain(inout Acc acc, T_C x)
-{
-    if (OP == OP_SUM) {
-        acc.a += T_TO_R(x);
-    } else if (OP == OP_COUNT_NONZERO) {
-        if (T_TRUTH(x))
-            acc.a += R_C(1);
-    } else if (OP == OP_PROD) {
-        acc.a = R_MUL(acc.a, T_TO_R(x));
-    } else if (OP == OP_MIN || OP == OP_MAX) {
-        acc.a = minmax(acc.a, T_TO_R(x));
-    } else if (OP == OP_ALL) {
-        if (!T_TRUTH(x))
-            acc.a = R_C(0);
-    } else if (OP == OP_ANY) {
-        if (T_TRUTH(x))
-            acc.a = R_C(1);
-    }
-}
-
 // Whether a first pass's partials carry a second array (argmin/argmax indices, var's (m, M2)
 // pairs, a float sum's compensations).
 bool has_aux()
@@ -360,8 +339,8 @@ bool has_aux()
 }
 
 // A first pass's partial x of chunk ii, with its second partial words a0 (and a1: var), into a
-// lane's accumulator.
-void add_partial(inout Acc acc, inout R_C ca, T_C x, uint ii, R_S a0, R_S a1)
+// lane's accumulator (the ops whose partials carry them: has_aux()).
+void add_aux_partial(inout Acc acc, inout R_C ca, T_C x, uint ii, R_S a0, R_S a1)
 {
     if (is_arg()) {
         uint i2 = uint(a0);
@@ -389,33 +368,49 @@ void add_partial(inout Acc acc, inout R_C ca, T_C x, uint ii, R_S a0, R_S a1)
         return;
     }
 #endif
-    add_plain(acc, x);
 }
 
 // One element x (index ii within its row; element index idx of the input) into a lane's
 // accumulator (acc, with its compensations ca and cb).
 void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint idx, uint auxk)
 {
-    if (auxk == AUX_ELEM && has_aux()) {
-        if (OP == OP_SQDEV)
-            add_partial(acc, ca, x, ii, AvkRIn(p.addr[2]).v[2u * idx], AvkRIn(p.addr[2]).v[2u * idx + 1u]);
-        else
-            add_partial(acc, ca, x, ii, AvkRIn(p.addr[2]).v[idx], R_S(0));
-        return;
-    }
     if (is_arg()) {
-        if (arg_better(acc.x, acc.i, x, ii)) {
+        bool take;
+        if (auxk == AUX_ELEM) {
+            ii = uint(AvkRIn(p.addr[2]).v[idx]);
+            take = arg_better(acc.x, acc.i, x, ii);
+        } else {
+            // (a lane takes its elements in increasing index order: a tie keeps the earlier
+            // one, and a NaN, once taken, stays; so fewer tests than arg_better's)
+            take = acc.i == NO_INDEX;
+#if T_K == K_FLOAT
+            take = take || (OP == OP_ARGMAX ? x > acc.x : x < acc.x) || (isnan(x) && !isnan(acc.x));
+#elif T_K != K_CPLX
+            take = take || (OP == OP_ARGMAX ? x > acc.x : x < acc.x);
+#endif
+        }
+        if (take) {
             acc.x = x;
             acc.i = ii;
         }
         return;
     }
 #ifdef R_FLOATING
-    if (OP == OP_SUM && COMPENSATE == 0u) {
+    if (OP == OP_SUM && COMPENSATE == 0u && auxk != AUX_ELEM) {
         acc.a += T_TO_R(x);
         return;
     }
     if (OP == OP_SQDEV) {
+        if (auxk == AUX_ELEM) {
+            // a first pass's partial: (K, m, M2) of chunk ii, whose count the layout gives
+            Acc o;
+            o.x = x;
+            o.a = R_C(AvkRIn(p.addr[2]).v[2u * idx]);
+            o.b = R_C(AvkRIn(p.addr[2]).v[2u * idx + 1u]);
+            o.i = min(p.w[17], p.w[18] - ii * p.w[17]);
+            acc = combine(acc, o);
+            return;
+        }
         // sums of d = x - K and d^2 about the lane's first element K (compensated)
         if (acc.i == 0u)
             acc.x = x;
@@ -427,11 +422,31 @@ void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint id
         return;
     }
     if (OP == OP_SUM) {
-        nsum(acc.a, ca, T_TO_R(x));
+        R_C v = T_TO_R(x);
+        if (auxk == AUX_ELEM) {
+            precise R_C c2 = ca + R_C(AvkRIn(p.addr[2]).v[idx]);  // a partial's compensation
+            ca = c2;
+        }
+        nsum(acc.a, ca, v);
         return;
     }
 #endif
-    add_plain(acc, x);
+    if (OP == OP_SUM) {
+        acc.a += T_TO_R(x);
+    } else if (OP == OP_COUNT_NONZERO) {
+        if (T_TRUTH(x))
+            acc.a += R_C(1);
+    } else if (OP == OP_PROD) {
+        acc.a = R_MUL(acc.a, T_TO_R(x));
+    } else if (OP == OP_MIN || OP == OP_MAX) {
+        acc.a = minmax(acc.a, T_TO_R(x));
+    } else if (OP == OP_ALL) {
+        if (!T_TRUTH(x))
+            acc.a = R_C(0);
+    } else if (OP == OP_ANY) {
+        if (T_TRUTH(x))
+            acc.a = R_C(1);
+    }
 }
 
 // A lane's accumulator at the end of its loop: float sums keep their compensation in b (folded
@@ -588,49 +603,49 @@ void store(Acc acc, uint r, uint q, uint nchunks, uint fin)
 
 shared uint s_count;
 
-// FINAL_BIT: after each workgroup of row r has stored its partial, it counts itself in; the one
-// that completes the count reduces the row's G partials as the second pass would (a workgroup
-// through them in order, the same tree) and writes the result with finalisation `fin`, then
-// resets the counter for the next dispatch. No workgroup waits for another. (Callers: the
-// variant's T and R are the second pass's, i.e. the second pass is this variant.)
-void final_row(uint r, uint nchunks, uint fin)
+// FINAL_BIT: after each workgroup of row r has stored its partial, it counts itself in; true in
+// the workgroup that completes the count (the whole workgroup), which then reduces the row's G
+// partials as the second pass would (final_lanes, then the same tree: the same bits) and writes
+// the result. No workgroup waits for another. (Callers: the second pass is this variant.)
+bool last_of_row(uint r, uint nchunks)
 {
-    uint t = gl_LocalInvocationID.x;
-    AvkCount cnt = AvkCount(uvec2(p.w[20], p.w[21]));
-    if (t == 0u) {
+    if (gl_LocalInvocationID.x == 0u) {
         memoryBarrierBuffer();  // (this workgroup's partial, stored by this invocation, first)
-        s_count = atomicAdd(cnt.v[r], 1u);
+        s_count = atomicAdd(AvkCount(uvec2(p.w[20], p.w[21])).v[r], 1u);
     }
     barrier();
     if (s_count != nchunks - 1u)
-        return;  // (the whole workgroup)
+        return false;
     memoryBarrierBuffer();
+    return true;
+}
+
+// This invocation's share of row r's partials (every 256th, in order), as the second pass's
+// lane would take them.
+Acc final_lanes(uint r, uint nchunks)
+{
     Acc lane = identity();
     R_C ca = R_C(0), cb = R_C(0);
     uint q0 = r * nchunks;
-    for (uint i = t; i < nchunks; i += AVK_LOCAL_SIZE) {
+    for (uint i = gl_LocalInvocationID.x; i < nchunks; i += AVK_LOCAL_SIZE) {
         T_C x = T_C(AvkTPart(p.addr[1]).v[q0 + i]);
-        R_S a0 = R_S(0), a1 = R_S(0);
         if (has_aux()) {
-            if (OP == OP_SQDEV) {
-                a0 = AvkRPart(p.addr[3]).v[2u * (q0 + i)];
-                a1 = AvkRPart(p.addr[3]).v[2u * (q0 + i) + 1u];
-            } else {
-                a0 = AvkRPart(p.addr[3]).v[q0 + i];
-            }
+            uint ai = OP == OP_SQDEV ? 2u * (q0 + i) : q0 + i;
+            R_S a0 = AvkRPart(p.addr[3]).v[ai];
+            R_S a1 = OP == OP_SQDEV ? AvkRPart(p.addr[3]).v[ai + 1u] : a0;
+            add_aux_partial(lane, ca, x, i, a0, a1);
+        } else {
+            add_elem(lane, ca, cb, x, i, 0u, AUX_NONE);  // (min/max, prod, ...: T == R)
         }
-        add_partial(lane, ca, x, i, a0, a1);
     }
-    Acc acc = wg_reduce(close_lane(lane, ca, cb, AUX_ELEM));
-    if (t == 0u) {
-        store_result(uvec2(p.w[22], p.w[23]), acc, r, fin);
-        cnt.v[r] = 0u;
-    }
+    return close_lane(lane, ca, cb, AUX_ELEM);
 }
 
 // Invocation t of `step` through elements [lo, end) of the row at `base`: every step-th
 // element, or (vec: contiguous, VW-aligned row and lo) every step-th vector of VW, lane k taking
-// the k-th element of each, two loads in flight, then the scalar tail.
+// the k-th element of each, two loads in flight, then the scalar tail. (Vector loads never come
+// with an aux input (_reduce._vec_ok): their elements go in as AUX_NONE, which leaves the aux
+// paths out of those copies of add_elem.)
 void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base, uint lo,
               uint end, uint t, uint step, bool vec, uint auxk)
 {
@@ -646,27 +661,27 @@ void row_loop(inout Acc lane[VW], inout R_C ca[VW], inout R_C cb[VW], uint base,
                 T_V v2 = AvkTVec(p.addr[0]).v[vb + j + 2u * step];
                 T_V v3 = AvkTVec(p.addr[0]).v[vb + j + 3u * step];
                 [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, AUX_NONE);
                 [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, auxk);
+                    add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, AUX_NONE);
                 [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v2[k]), (j + 2u * step) * VW + k, 0u, auxk);
+                    add_elem(lane[k], ca[k], cb[k], T_C(v2[k]), (j + 2u * step) * VW + k, 0u, AUX_NONE);
                 [[unroll]] for (uint k = 0u; k < VW; ++k)
-                    add_elem(lane[k], ca[k], cb[k], T_C(v3[k]), (j + 3u * step) * VW + k, 0u, auxk);
+                    add_elem(lane[k], ca[k], cb[k], T_C(v3[k]), (j + 3u * step) * VW + k, 0u, AUX_NONE);
             }
         }
         for (; j + step < vend; j += 2u * step) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
             T_V v1 = AvkTVec(p.addr[0]).v[vb + j + step];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, AUX_NONE);
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), (j + step) * VW + k, 0u, AUX_NONE);
         }
         if (j < vend) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + j];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), j * VW + k, 0u, AUX_NONE);
         }
         i = vend * VW + t;  // the tail (fewer than VW elements, last chunk only)
     }
@@ -710,12 +725,24 @@ void main()
         uint end = c * len + min(len, n - c * len);
         row_loop(lane, ca, cb, avk_row_base(r), c * len, end, t, AVK_LOCAL_SIZE, vec, auxk);
         Acc acc = close_lanes(lane, ca, cb, auxk);
-        acc = wg_reduce(acc);
-        if (t == 0u)
-            store(acc, r, r * nchunks + c, nchunks, fin);
-        if ((w8 & FINAL_BIT) != 0u && nchunks > 1u)
-            final_row(r, nchunks, (w8 >> 16) & 15u);
-        return;
+        bool final = (w8 & FINAL_BIT) != 0u && nchunks > 1u;
+        // (one tree for the partial and, in the row's last workgroup, the result: one copy of
+        // its code)
+        for (uint round = 0u;; ++round) {
+            acc = wg_reduce(acc);
+            if (round != 0u) {
+                if (t == 0u) {
+                    store_result(uvec2(p.w[22], p.w[23]), acc, r, (w8 >> 16) & 15u);
+                    AvkCount(uvec2(p.w[20], p.w[21])).v[r] = 0u;  // (for the next dispatch)
+                }
+                return;
+            }
+            if (t == 0u)
+                store(acc, r, r * nchunks + c, nchunks, fin);
+            if (!final || !last_of_row(r, nchunks))
+                return;
+            acc = final_lanes(r, nchunks);
+        }
     }
 #ifdef AVK_SUBGROUP
     if (mode == MODE_SGROWS) {
@@ -769,14 +796,14 @@ void main()
             T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
             T_V v1 = AvkTVec(p.addr[0]).v[vb + (i + 1u) * vis];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, AUX_NONE);
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + 1u, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + 1u, 0u, AUX_NONE);
         }
         if (i < end) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, auxk);
+                add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, AUX_NONE);
         }
         [[unroll]] for (uint k = 0u; k < VW; ++k)
             store(close_lane(lane[k], ca[k], cb[k], auxk), r + k,
