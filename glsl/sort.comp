@@ -353,7 +353,7 @@ void radix_ghist()
         if (dyn && valid && key_loses(U32(p.addr[0]).v[p.w[6] + i]))
             atomicOr(U32(p.addr[7]).v[GH_PAYLOAD], 1u);
         uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);
-        uint r = valid ? i / p.w[1] : 0u;
+        uint r = valid && P > PK ? i / p.w[1] : 0u;  // (row passes only)
         for (uint q = 0u; q < P; ++q) {
             uint d = q < PK ? key_digit(key, q) : (r >> (8u * (q - PK))) & 0xFFu;
 #ifdef AVK_SUBGROUP
