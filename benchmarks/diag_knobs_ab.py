@@ -4,6 +4,7 @@ median of 5) and its wall time synchronised after every call (median of 3 repeat
 
     python3 benchmarks/diag_knobs_ab.py --module _reduce --only sum_f32_16M,argmax_f32_16M
         --variants 'static={"STATIC_MODE": true};pushed={"STATIC_MODE": false}' [--rounds 3] [--quick]
+        [--e2e]   (workloads.py's end-to-end workloads instead: logistic_regression, kmeans, ...)
 
 Each variant is label=JSON of module attributes. Prints one JSON object.
 """
@@ -18,6 +19,7 @@ from _common import emit, knob_variants, ours_gpu, parser, set_knobs, use_checko
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 import dataops  # noqa: E402
+import workloads  # noqa: E402
 
 
 def main():
@@ -25,6 +27,7 @@ def main():
     ap.add_argument("--module", required=True, help="a module of array_api_vulkan._kernels, e.g. _reduce")
     ap.add_argument("--variants", required=True)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--e2e", action="store_true", help="workloads.py's end-to-end workloads")
     args = ap.parse_args()
     mod = importlib.import_module("array_api_vulkan._kernels." + args.module)
     variants = knob_variants(args.variants)
@@ -36,6 +39,15 @@ def main():
 
     sizes = dict(n=1 << 16, k=256, k_small=64, batch=4, k_batch=32) if args.quick else {}
     table = dataops.workloads(xp, arr, **sizes)
+    if args.e2e:
+        s = workloads.QUICK if args.quick else workloads.FULL
+
+        def e2e(f, data, kw):
+            return lambda: (data,), lambda d: f(xp, d, **kw), None
+
+        table = {name: e2e(f, {k: xp.asarray(v) for k, v in workloads.make_data(
+                     name, s, np.random.default_rng(7)).items()}, kw(s))
+                 for name, (f, kw) in workloads.E2E.items()}
     names = [n for n in args.only.split(",") if n] if args.only else list(table)
     res = {"device": str(xp.__array_namespace_info__().default_device()), "module": args.module,
            "variants": dict(variants), "cases": {}}

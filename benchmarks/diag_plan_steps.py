@@ -5,9 +5,12 @@ synchronised calls; runtime_stats()["gpu_seconds"]). A step's cost is its prefix
 the one before it. The results of a cut plan are garbage; only the timing is used.
 
     python3 benchmarks/diag_plan_steps.py --only sort_f32_16M,argsort_f32_16M [--quick]
+        [--set '_sort.GHIST_GROUPS=4096;_reduce.FINAL_IN_PASS=false']
 
 Prints one JSON object: per workload, per k, the step's shader and op code and the times.
 """
+import importlib
+import json
 import statistics
 
 import numpy as np
@@ -31,7 +34,13 @@ def _clear_plans():
 
 def main():
     ap = parser(__doc__, libs=None)
+    ap.add_argument("--set", default="", help="module.NAME=JSON;... knobs of array_api_vulkan._kernels")
     args = ap.parse_args()
+    for part in args.set.split(";"):
+        if part.strip():
+            name, _, value = part.partition("=")
+            mod, _, attr = name.strip().rpartition(".")
+            setattr(importlib.import_module("array_api_vulkan._kernels." + mod), attr, json.loads(value))
     rng = np.random.default_rng(0)
 
     def arr(n, dt):

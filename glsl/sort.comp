@@ -339,20 +339,46 @@ void radix_ghist()
     barrier();
     bool agg = GH_AGG != 0u && use_ballot();
     bool dyn = (p.w[4] & F_DYNPAY) != 0u;
+    bool raw = p.w[9] != 0u;
+    uint kw = p.w[5];
     // Each workgroup takes tiles wg, wg + groups, ... (fewer workgroups than tiles: each
     // flushes its bins by global atomics, and 8192 workgroups' flushes of 1024 bins each
     // contended on the same 1024 words)
     uint groups = gl_NumWorkGroups.x * gl_NumWorkGroups.y;
-    for (uint tile = wg; tile < G; tile += groups)
-    for (uint k = 0u; k < KPT; ++k) {
-        // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
-        if (k == 0u && (p.w[4] & F_ONESWEEP) != 0u)
-            U32(p.addr[6]).v[tile * BINS + t] = 0u;
+    bool lose = false;
+    for (uint tile = wg; tile < G; tile += groups) {
+    // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
+    if ((p.w[4] & F_ONESWEEP) != 0u)
+        U32(p.addr[6]).v[tile * BINS + t] = 0u;
+    // the tile's keys of this invocation, all loads issued before any is used (memory
+    // parallelism: one load at a time kept this pass at a fifth of the bandwidth)
+    // (raw input words, as load_key reads and transforms them, split in two)
+    uvec2 keys[KPT];
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+        uint i = tile * TILE + k * AVK_LOCAL_SIZE + t;
+        keys[k] = uvec2(0u);
+        if (i < N) {
+            if (raw) {
+                uint b = p.w[6] + i * kw;
+                keys[k].x = U32(p.addr[0]).v[b];
+                if (kw == 2u)
+                    keys[k].y = U32(p.addr[0]).v[b + 1u];
+            } else {
+                keys[k] = load_key(i, 0u, 0u);
+            }
+        }
+    }
+    [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint i = tile * TILE + k * AVK_LOCAL_SIZE + t;
         bool valid = i < N;
-        if (dyn && valid && key_loses(U32(p.addr[0]).v[p.w[6] + i]))
-            atomicOr(U32(p.addr[7]).v[GH_PAYLOAD], 1u);
-        uvec2 key = valid ? load_key(i, 0u, 0u) : uvec2(0u);
+        if (raw && valid) {
+            if (dyn)  // (float32: one word)
+                lose = lose || key_loses(keys[k].x);
+            keys[k] = raw_key(keys[k], p.w[9], kw);
+            if ((p.w[4] & F_DESC) != 0u)
+                keys[k] = ~keys[k];
+        }
+        uvec2 key = keys[k];
         uint r = valid && P > PK ? i / p.w[1] : 0u;  // (row passes only)
         for (uint q = 0u; q < P; ++q) {
             uint d = q < PK ? key_digit(key, q) : (r >> (8u * (q - PK))) & 0xFFu;
@@ -368,6 +394,9 @@ void radix_ghist()
                 atomicAdd(sh[q * BINS + d], 1u);
         }
     }
+    }
+    if (lose)
+        atomicOr(U32(p.addr[7]).v[GH_PAYLOAD], 1u);
     barrier();
     if (wg < G) {
         for (uint j = t; j < P * BINS; j += AVK_LOCAL_SIZE) {
