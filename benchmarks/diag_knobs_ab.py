@@ -24,12 +24,16 @@ import workloads  # noqa: E402
 
 def main():
     ap = parser(__doc__, libs=None)
-    ap.add_argument("--module", required=True, help="a module of array_api_vulkan._kernels, e.g. _reduce")
+    ap.add_argument("--module", required=True, help="a module of array_api_vulkan._kernels, e.g. _reduce, "
+                    "or 'recorder' (the default device's Recorder)")
     ap.add_argument("--variants", required=True)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--e2e", action="store_true", help="workloads.py's end-to-end workloads")
     args = ap.parse_args()
-    mod = importlib.import_module("array_api_vulkan._kernels." + args.module)
+    if args.module == "recorder":  # (the default device's Recorder: early_ahead, early_bytes, ...)
+        mod = xp.ones(1)._alloc.device._rec
+    else:
+        mod = importlib.import_module("array_api_vulkan._kernels." + args.module)
     variants = knob_variants(args.variants)
     defaults = {k: getattr(mod, k) for _, kn in variants for k in kn}
     rng = np.random.default_rng(0)

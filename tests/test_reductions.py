@@ -592,10 +592,13 @@ def test_final_in_pass(monkeypatch, static):
     monkeypatch.setattr(_R, "STATIC_MODE_CPU", static)
     rng = np.random.default_rng(5)
     cases = [((300_001,), None), ((3, 100_000), 1), ((4, 5, 30_000), (0, 2))]
+    dtnames = ("float32", "float64", "int32")
+    if static:  # (a pipeline per layout: on lavapipe each is a compile of a large shader)
+        cases, dtnames = cases[:2], ("float32",)
     got = {}
     for final in (True, False):
         monkeypatch.setattr(_R, "FINAL_IN_PASS", final)
-        for dtname in ("float32", "float64", "int32"):
+        for dtname in dtnames:
             dt = getattr(xp, dtname)
             if not has(dt):
                 continue

@@ -263,20 +263,33 @@ def test_pipelines_are_keyed_by_code_and_constants_not_memory(dev):
     assert stat("dispatches") == len(bufs)
 
 
-def test_pipelines_made_again_from_each_source_compute_the_same(dev):
+def test_pipelines_made_again_from_each_source_compute_the_same():
     """Device.remake_pipelines (the diagnostic of benchmarks/diag_remake.py) replaces every
-    pipeline by one made again from the named source; later work records with it, unchanged."""
-    h = np.arange(64, dtype=np.float32)
-    a = dev.upload(h)
-    copy(dev, dev.alloc(256), a)
-    dev.synchronize()
-    for source in ("same", "fresh", "blob", "null"):
-        assert dev.remake_pipelines(source) >= 1
-        b = dev.alloc(256)
-        copy(dev, b, a, 64)
-        np.testing.assert_array_equal(dev.download(b, np.float32, (64,), (1,), 0), h)
-    with pytest.raises(ValueError, match="source"):
-        dev.remake_pipelines("disk")
+    pipeline by one made again from the named source; later work records with it, unchanged.
+    In a process of its own: it remakes every pipeline the process has, and on lavapipe each is
+    a compile (after the rest of the suite, hundreds of them, some of them large)."""
+    code = ("import numpy as np\n"
+            "from array_api_vulkan import _runtime as rt\n"
+            "dev = rt.default_device()\n"
+            "h = np.arange(64, dtype=np.float32)\n"
+            "a = dev.upload(h)\n"
+            "def copy(dst, n):\n"
+            "    push = np.array([dst.address & 0xFFFFFFFF, dst.address >> 32, a.address & 0xFFFFFFFF,\n"
+            "                     a.address >> 32, n], np.uint32)\n"
+            "    dev.launch('copy_words', (), [dst, a], [True, False], push, n)\n"
+            "copy(dev.alloc(256), 64)\n"
+            "dev.synchronize()\n"
+            "for source in ('same', 'fresh', 'blob', 'null'):\n"
+            "    assert dev.remake_pipelines(source) >= 1\n"
+            "    b = dev.alloc(256)\n"
+            "    copy(b, 64)\n"
+            "    np.testing.assert_array_equal(dev.download(b, np.float32, (64,), (1,), 0), h)\n"
+            "try:\n"
+            "    dev.remake_pipelines('disk')\n"
+            "except ValueError as e:\n"
+            "    assert 'source' in str(e)\n"
+            "    print('ok')\n")
+    assert run_python(code).strip().endswith("ok")
 
 
 def test_own_arenas_give_every_allocation_a_buffer_of_its_own():
