@@ -34,9 +34,10 @@ def _accumulator_dtype(x, dtype):
     return _dtypes.accumulator_dtype(x.dtype, x.device)
 
 
-# A reduction's call as given (function, x's dtype, shape and device, the device's features,
-# axis, keepdims, dtype=, correction) -> (op, axes, keepdims, result dtype) where it ran
-# natively: a repeated call skips validation and resolution, which depend only on these.
+# A reduction's call as given (function, x's dtype, shape and device, the device's features and
+# subgroup switch, axis, keepdims, dtype=, correction) -> (op, axes, keepdims, result dtype)
+# where it ran natively: a repeated call skips validation, resolution and supports_reduce, which
+# depend only on these (and on the element count's 32-bit bound, checked again).
 _RESOLVED = {}
 _MAX_RESOLVED = 1024
 
@@ -44,7 +45,7 @@ _MAX_RESOLVED = 1024
 def _call_key(fname, x, axis, keepdims, dtype, correction):
     """The _RESOLVED key of a call on the Array x (unhashable where axis is a list)."""
     dev = x._alloc.device
-    return (fname, x._dtype, x._shape, dev, _kernels.features(dev), axis, keepdims, dtype, correction)
+    return (fname, x._dtype, x._shape, dev, _kernels.reduce_state(dev), axis, keepdims, dtype, correction)
 
 
 def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
@@ -55,8 +56,8 @@ def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
         r = _RESOLVED.get(_call_key(fname, x, axis, keepdims, dtype, correction))
     except TypeError:  # (an axis given as a list: the general path, every time)
         return None
-    if r is None or not _kernels.supports_reduce(r[0], x, r[3]):
-        return None
+    if r is None or x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
+        return None  # (supports_reduce's one answer the key does not fix: 32-bit indices)
     return _kernels.reduce(r[0], x, r[1], r[2], r[3], r[4])
 
 

@@ -28,8 +28,11 @@ def no_kernels(monkeypatch):
                  "supports_linspace", "supports_gather", "supports_compact",
                  "supports_compact_values"):
         monkeypatch.setattr(_kernels, name, lambda *a, **k: None)
-    # Plans made before would still run natively: start each op without them.
-    from array_api_vulkan import _elementwise_functions as ew
+    # Plans made before would still run natively: start each op without them, and without the
+    # reductions' resolved calls (a repeated call does not ask supports_reduce again).
+    from array_api_vulkan import _elementwise_functions as ew, _statistical_functions as sf
+
+    monkeypatch.setattr(sf, "_RESOLVED", {})
 
     for op in vars(ew).values():
         if isinstance(op, ew.ElementwiseOp):

@@ -38,6 +38,13 @@ set_result_type = _launch.set_result_type
 features = _launch.features
 
 
+def reduce_state(dev):
+    """What supports_reduce's answer depends on besides the op and dtypes: the device's dtype
+    flags and whether subgroup variants are taken (the spec layer keys resolved calls by it, so a
+    repeated call need not ask again)."""
+    return _launch.features(dev), _launch.USE_SUBGROUPS
+
+
 def reduce(op, x, axes, keepdims, dtype, correction=0.0):
     """_reduce.reduce, or held as the epilogue of the fused chain that makes x, where x is a
     held result (_fuse.hold_reduce: sum(x * y), mean((x - m) ** 2))."""

@@ -636,16 +636,17 @@ def hold_reduce(op, x, axes, keepdims, dtype):
     the queue's fused kernel (each workgroup writes its partial, a second pass reduces them):
     x itself is then an intermediate like any other, written only if someone holds it when the
     queue is recorded. Returns the result Array, or None where not held (the caller reduces)."""
+    al = x._alloc
+    qs = _local.queues
+    q = qs.get(al.device) if qs is not None else None
+    if q is None or id(al) not in q.produced:  # (the common case first: not a held result)
+        return None
     if op not in REDUCE_OPS or dtype != x._dtype or tuple(axes) != tuple(range(len(x._shape))):
         return None
     code = table.DTYPES[dtype.name][0]
     if code not in "fd":
         return None
-    al = x._alloc
     dev = al.device
-    q = _queue(dev)
-    if id(al) not in q.produced:  # (the common case, decided without the lock)
-        return None
     shape = x._shape
     with q.lock:
         k = q.produced.get(id(al))
