@@ -44,8 +44,8 @@ _MAX_RESOLVED = 1024
 
 def _call_key(fname, x, axis, keepdims, dtype, correction):
     """The _RESOLVED key of a call on the Array x (unhashable where axis is a list)."""
-    dev = x._alloc.device
-    return (fname, x._dtype, x._shape, dev, _kernels.reduce_state(dev), axis, keepdims, dtype, correction)
+    return (fname, x._dtype, x._shape, _kernels.reduce_state(x._alloc.device), axis, keepdims, dtype,
+            correction)
 
 
 def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
@@ -56,8 +56,8 @@ def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
         r = _RESOLVED.get(_call_key(fname, x, axis, keepdims, dtype, correction))
     except TypeError:  # (an axis given as a list: the general path, every time)
         return None
-    if r is None or x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
-        return None  # (supports_reduce's one answer the key does not fix: 32-bit indices)
+    if r is None or not _kernels.reduce_indexable(x):
+        return None  # (supports_reduce's one answer the key does not fix)
     return _kernels.reduce(r[0], x, r[1], r[2], r[3], r[4])
 
 

@@ -37,12 +37,10 @@ from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 set_result_type = _launch.set_result_type
 features = _launch.features
 
-
-def reduce_state(dev):
-    """What supports_reduce's answer depends on besides the op and dtypes: the device's dtype
-    flags and whether subgroup variants are taken (the spec layer keys resolved calls by it, so a
-    repeated call need not ask again)."""
-    return _launch.features(dev), _launch.USE_SUBGROUPS
+# (the spec layer keys its resolved reduction calls by reduce_state, so that a repeated call
+# need only check reduce_indexable instead of asking supports_reduce again)
+reduce_state = _reduce.state
+reduce_indexable = _reduce.indexable
 
 
 def reduce(op, x, axes, keepdims, dtype, correction=0.0):

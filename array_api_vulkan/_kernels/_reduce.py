@@ -279,6 +279,13 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         mode = SGROWS
         w[8] = (w[8] & ~3) | SGROWS
         w[19] = rpw
+    final = (g > 1 and b.final_ok and mode == ROWS and not pack and _SECOND[op] == op
+             and b.second_shader == shader and kind == ARG and rows <= MAX_GRID)
+    if final:
+        # the row's last workgroup writes the result (reduce.comp last_of_row, final_lanes)
+        w[8] |= FINAL_BIT | (fin << 16)
+        if op == "sqdev":
+            w[17:19] = (length, n)
     buffers, patches = [], []
     idx = src[1]
     buffers.append((kind, idx, False))
@@ -307,21 +314,15 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         second = b.temp(rows * g * rsz * (2 if op == "sqdev" else 1))
         buffers.append((second[0], second[1], True))
         patches.append((A_OUT2, ADDRESS, second[0], second[1]))
-    if (b.final_ok and mode == ROWS and not pack and _SECOND[op] == op and b.second_shader == shader
-            and kind == ARG and rows <= MAX_GRID):
-        # the row's last workgroup writes the result (reduce.comp final_row)
-        w[8] |= FINAL_BIT | (fin << 16)
-        w[17:19] = (length, n) if op == "sqdev" else (0, 0)
+    if final:
         b.counter_words = rows
         buffers.append((ARG, 1, True))
         patches.append((W_COUNTER, ADDRESS, ARG, 1))
         buffers.append((out[0], out[1], True))
         patches.append((W_FINAL_OUT, ADDRESS, out[0], out[1]))
-        if len(spec) > 4:
-            spec[4] = w[8] | RM_STATIC
-        b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
-        return g
     b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
+    if final:
+        return g
     if mode == ROWS or pack:  # partials [row][chunk]
         p = (g, rows, rows, 0, g, 1)
     else:             # partials [chunk][row]
@@ -387,17 +388,28 @@ def _replay(plans, op, key, x):
     return cache, (plan(x) if plan is not None else None)
 
 
+def indexable(x):
+    """Whether x's allocation holds fewer than 2^32 elements (the kernels index in 32 bits)."""
+    return x._alloc.nbytes // x._dtype.itemsize < 1 << 32
+
+
+def state(dev):
+    """What supports_reduce's answer depends on besides the op, the dtypes and indexable(x):
+    the device, its dtype flags and whether subgroup variants are taken."""
+    return dev, _launch.features(dev), _launch.USE_SUBGROUPS
+
+
 def supports_reduce(op, x, dtype):
     """Whether reduce(op, x, axes, keepdims, dtype) runs natively: the op table has the
     signatures, the device the dtypes and the compiled variants, for every pass the call needs
     (conversion first, the pass itself, the second pass or the mean, a contiguous copy of a view
     that does not collapse). The spec layer asks this first; reduce then returns the result."""
-    if x._alloc.nbytes // x._dtype.itemsize >= 1 << 32:
-        return False  # (32-bit element indices)
+    if not indexable(x):
+        return False
     dev = x._alloc.device
     # (asked on every call: the answer depends only on the key, and the tests switch features
     # and subgroups on a live device)
-    key = (op, x._dtype, dtype, dev, _launch.features(dev), _launch.USE_SUBGROUPS)
+    key = (op, x._dtype, dtype) + state(dev)
     ok = _supported.get(key)
     if ok is None:
         if len(_supported) >= MAX_PLANS:
