@@ -22,6 +22,7 @@ struct Slot
     std::string error;
     uint64_t submit_ns = 0; // how long its vkQueueSubmit took
     uint64_t value = 0;     // the timeline value its submission signals (with a timeline)
+    bool fence_signaled = false; // reset when the slot is next taken, not when it finishes
 };
 
 // What batches share with their device. Outlives every batch (held by shared_ptr).
@@ -163,6 +164,12 @@ struct Submitter
         }
         if (timed && !s->queries)
             s->queries = device->createQueryPool(vk::QueryPoolCreateInfo({}, vk::QueryType::eTimestamp, 2));
+        // Reset here rather than when its batch finished: a slot is taken for the next batch
+        // while the GPU still runs the last one (Recorder::prestart), off a synchronised call's path.
+        if (s->fence_signaled) {
+            device->resetFences(1, &s->fence);
+            s->fence_signaled = false;
+        }
         return s;
     }
     Slot* make_slot()
@@ -309,6 +316,7 @@ class Batch
         finish();
     }
     uint32_t dispatches() const { return mDispatches; }
+    bool timed() const { return mTimed; }
     // GPU time from the batch's first command to its last, in seconds (0 without timestamps).
     double gpu_seconds() const { return mGpuNs * 1e-9; }
     // Host seconds in its vkQueueSubmit, and waiting for its fence (spinning or blocked).
@@ -366,12 +374,11 @@ class Batch
                 mGpuNs = (double)((ts[1] - ts[0]) & mSub->timestamp_mask) * mSub->timestamp_ns;
         }
         mSubmitted = false;
+        mSlot->fence_signaled = !mSub->timeline;
         recycle();
     }
     void recycle()
     {
-        if (!mSub->timeline)
-            mSub->device->resetFences(1, &mSlot->fence);
         std::lock_guard<std::mutex> guard(mSub->lock);
         mSub->free.push_back(mSlot);
         mSlot = nullptr;

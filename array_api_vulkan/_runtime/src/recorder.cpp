@@ -71,6 +71,15 @@ Recorder::grid_1d(uint64_t count, uint32_t local_size, uint32_t& gx, uint32_t& g
 void
 Recorder::touch(Allocation* const* allocs, const bool* writes, size_t n)
 {
+    if (mPrestarted) {
+        mPrestarted = false;
+        if (mBatch->timed() != mCore.submitter()->timestamps) {
+            // begun before set_gpu_timing changed: begin it again as it now says
+            mBatch.reset();
+            mOrderAfterWait = mOrderAfterWait || mAheadOrdered;
+        } else if (mAheadOrdered)
+            barriers++; // (counted with the op it orders, as when recorded by start_batch)
+    }
     if (!mBatch)
         start_batch();
     uint64_t keys[kMaxBuffers];
@@ -201,7 +210,7 @@ void
 Recorder::kick()
 {
     GilSafeLock guard(mLock);
-    if (mBatch && gpu_idle())
+    if (open() && gpu_idle())
         submit(!early_inline);
 }
 
@@ -209,7 +218,7 @@ void
 Recorder::submit(bool background)
 {
     GilSafeLock guard(mLock);
-    if (!mBatch)
+    if (!mBatch || mPrestarted)
         return;
     mBatch->submit(background);
     submits++;
@@ -248,17 +257,31 @@ Recorder::synchronize()
     HostTick tick;
     GilSafeLock guard(mLock);
     submit(false);
+    // Work from before a host wait is ordered against once, at the start of the next batch.
+    if (!mWritten.empty())
+        mOrderAfterWait = true;
+    mWritten.clear();
+    mRead.clear();
+    if (!mInflight.empty())
+        start_ahead();
     tick.lap(HostProfile::kSyncSubmit);
     while (!mInflight.empty())
         retire_oldest();
     tick.lap(HostProfile::kSyncWait);
     mAfterWait = kick_after_wait;
     mKickDue = false;
-    // Work from before a host wait is ordered against once, at the start of the next batch.
-    if (!mWritten.empty())
-        mOrderAfterWait = true;
-    mWritten.clear();
-    mRead.clear();
+}
+
+void
+Recorder::start_ahead()
+{
+    if (!prestart || mBatch)
+        return;
+    mAheadOrdered = mOrderAfterWait;
+    start_batch();
+    if (mAheadOrdered)
+        barriers--;
+    mPrestarted = true;
 }
 
 void

@@ -37,6 +37,9 @@ class Recorder
     // only at its synchronize. An op of several dispatches (a compiled plan, or hold_kick())
     // is submitted after its last.
     bool kick_after_wait = false;
+    // A host wait (synchronize, wait_serial) first begins the next batch, so that its begin and
+    // the barrier after the wait are recorded while the GPU runs, not by the next call.
+    bool prestart = true;
 
     uint64_t submits = 0, dispatches = 0, barriers = 0, copies = 0;
     double gpu_seconds = 0;
@@ -126,10 +129,11 @@ class Recorder
     void hold_kick();
     void release_kick();
 
-    bool idle() const { return !mBatch && mInflight.empty(); }
+    bool idle() const { return open() == nullptr && mInflight.empty(); }
     size_t inflight() const { return mInflight.size(); }
     uint32_t pending() const { return mPending; }
-    std::shared_ptr<Batch> batch() const { return mBatch; }
+    // The open batch holding recorded work (null where none, or only a prestarted empty one).
+    std::shared_ptr<Batch> batch() const { return open(); }
     PipelineCache& pipelines() { return mCore.pipelines(); }
     Device& core() { return mCore; }
 
@@ -137,6 +141,13 @@ class Recorder
     // Retires submitted batches up to serial s (submitting the open batch if s is it).
     void wait_serial(uint64_t s);
     void start_batch();
+    // Begins the next batch ahead (see prestart), where none is open.
+    void start_ahead();
+    const std::shared_ptr<Batch>& open() const
+    {
+        static const std::shared_ptr<Batch> none;
+        return mPrestarted ? none : mBatch;
+    }
     void retire_oldest();
     // Hazard check, bookkeeping and the barrier for an op touching allocs.
     void touch(Allocation* const* allocs, const bool* writes, size_t n);
@@ -155,6 +166,9 @@ class Recorder
     uint64_t mPendingReadBytes = 0;
     std::unordered_set<uint64_t> mWritten, mRead;
     bool mOrderAfterWait = false;
+    // mBatch was begun ahead and holds no op yet (only the barrier after a wait, if
+    // mAheadOrdered): not submitted, and begun again if the timestamp setting changed.
+    bool mPrestarted = false, mAheadOrdered = false;
     bool mAfterWait = false, mKickDue = false;
     uint32_t mHoldKick = 0;
 };

@@ -47,6 +47,8 @@ Recorder::wait_serial(uint64_t s)
     GilSafeLock guard(mLock);
     if (mBatch && s >= serial)
         submit(true);
+    if (!mInflight.empty() && mInflight.front().first <= s)
+        start_ahead();
     while (!mInflight.empty() && mInflight.front().first <= s)
         retire_oldest();
 }
