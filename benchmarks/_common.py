@@ -327,3 +327,15 @@ def emit(res, out=None, indent=1):
     if out:
         with open(out, "w") as f:
             f.write(text)
+
+
+def cpu_now():
+    """The CPU this thread last ran on (field 39 of /proc/thread-self/stat), or -1. On the
+    lent H100 VM a process whose main thread sits on one CPU (14, which takes the host's I/O)
+    waits about 40 us longer per synchronised call (docs/benchmarks.md, run 22)."""
+    try:
+        with open("/proc/thread-self/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[36])
+    except (OSError, IndexError, ValueError):
+        return -1
+

@@ -14,19 +14,25 @@ import time
 
 import numpy as np
 
-from _common import use_checkout
+from _common import cpu_now, use_checkout
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._runtime import _vkcore  # noqa: E402
 
 
-def cpu_now():
-    """The CPU this thread last ran on (field 39 of /proc/thread-self/stat), or -1."""
-    try:
-        return int(open("/proc/thread-self/stat").read().rsplit(")", 1)[1].split()[36])
-    except (OSError, IndexError, ValueError):
-        return -1
+def threads():
+    """This process's threads: (name, the CPU each last ran on, its user + system ticks)."""
+    rows = []
+    for path in glob.glob("/proc/self/task/*/stat"):
+        try:
+            text = open(path).read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        f = text.rsplit(")", 1)[1].split()
+        rows.append((name, int(f[36]), int(f[11]) + int(f[12])))
+    return sorted(rows)
 
 
 def node_of(cpu):
@@ -80,6 +86,7 @@ def main():
         if on:
             row["stages_us"] = {k: round(v[0] / args.reps * 1e6, 2) for k, v in stages.items() if v[1]}
         out[name] = row
+    out["threads"] = threads()
     if not args.torch:
         out["stats"] = {k: v for k, v in xp.runtime_stats().items() if k in ("cuda_clock_hold",)}
     print(json.dumps(out))

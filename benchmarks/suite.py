@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dataops  # noqa: E402  (the data-op and matmul table, shared with benchmarks/dataops.py)
 import workloads as wl  # noqa: E402
-from _common import grew as _grew, torch_cuda  # noqa: E402
+from _common import cpu_now, grew as _grew, torch_cuda  # noqa: E402
 
 LIBS = ("ours", "cupy", "torch", "jax", "numpy")  # numpy (host) last: the slowest to run
 GROUPS = ("elementwise", "chain", "dataops", "linalg", "transfer", "startup", "e2e")
@@ -508,6 +508,8 @@ def run(libs, sizes, only=(), repeats=5, log=print, progress=None):
             row["bench_s"] = time.perf_counter() - t0
             res["rows"][wname][name] = row
             log(f"  {wname:24s} {_cell(row)}  [{row['bench_s']:.1f} s]")
+        # the CPU the main thread ended this library's workloads on (see _common.cpu_now)
+        res["meta"]["libraries"][name]["main_thread_cpu"] = cpu_now()
         if name == "ours":  # whether the GPU's clocks were held up (array_api_vulkan/_runtime/clocks.py)
             res["meta"]["libraries"][name]["cuda_clock_hold"] = lib.xp.runtime_stats().get("cuda_clock_hold")
         try:
