@@ -58,15 +58,12 @@
 #if defined(R_K) && R_K != K_CPLX
 #if R_BITS == 8
 #define R_S4 uint
-#define R_S4_ZERO 0u
 #define r_put(o, k, v) o |= (uint(v) & 0xffu) << (8u * (k))
 #elif R_BITS == 16
 #define R_S4 uvec2
-#define R_S4_ZERO uvec2(0u)
 #define r_put(o, k, v) o[(k) >> 1] |= (uint(v) & 0xffffu) << (16u * ((k) & 1u))
 #else
 #define R_S4 AVK_VEC4(R_K, R_BITS)
-#define R_S4_ZERO R_S4(0)
 #define r_put(o, k, v) o[k] = R_S(v)
 #endif
 #endif
@@ -76,8 +73,36 @@
 #define AVK_VEC4_3(b) f##b##vec4
 #define AVK_VEC4_1(b) i##b##vec4
 #define AVK_VEC4_2(b) u##b##vec4
+#define AVK_VEC2(K, b) AVK_VEC2_(K, b)
+#define AVK_VEC2_(K, b) AVK_VEC2_##K(b)
+#define AVK_VEC2_3(b) f##b##vec2
+#define AVK_VEC2_1(b) i##b##vec2
+#define AVK_VEC2_2(b) u##b##vec2
 #if defined(R_S4) && (NIN == 0 || defined(T_S4))
 #define AVK_VEC
+#endif
+// Elements one vector load or store moves (AVK_VG): 2 where the result or the inputs are 64-bit
+// and none is an 8- or 16-bit type (an invocation's 4 elements as 2 pairs, a grid of pairs
+// apart: each load of a subgroup is then contiguous, where 32-byte vectors of 4 came as two
+// 16-byte loads with a stride between lanes; H100, 16M: float64 add 192 -> 138 us of GPU, a
+// float64 fill 179 -> 48), else 4 (packed in a word or two for 8- and 16-bit types).
+// T_SV / R_SV: such a vector.
+#if defined(AVK_VEC) && R_BITS >= 32 && (NIN == 0 || T_BITS >= 32) && (R_BITS == 64 || T_BITS == 64)
+#define AVK_PAIRS 1
+#define AVK_VG 2u
+#define R_SV AVK_VEC2(R_K, R_BITS)
+#if NIN > 0
+#define T_SV AVK_VEC2(T_K, T_BITS)
+#endif
+#else
+#define AVK_PAIRS 0
+#define AVK_VG 4u
+#ifdef R_S4
+#define R_SV R_S4
+#endif
+#ifdef T_S4
+#define T_SV T_S4
+#endif
 #endif
 
 // The alignment a reference to elements of X may claim: their size (allocations start 16-byte
@@ -93,18 +118,18 @@
 #else
 #define R_ALIGN 16
 #endif
-// Vector views (4 elements): 4 bytes for packed 8-bit, 8 for packed 16-bit, else 16 (claiming
-// less would let a driver split the 16-byte loads).
+// Vector views (AVK_VG elements): 4 bytes for packed 8-bit, 8 for packed 16-bit and for pairs of
+// 32-bit, else 16 (claiming less would let a driver split the 16-byte loads).
 #if R_BITS == 8
 #define R4_ALIGN 4
-#elif R_BITS == 16
+#elif R_BITS == 16 || (R_BITS == 32 && AVK_PAIRS == 1)
 #define R4_ALIGN 8
 #else
 #define R4_ALIGN 16
 #endif
 #if !defined(T_BITS) || T_BITS == 8
 #define T4_ALIGN 4
-#elif T_BITS == 16
+#elif T_BITS == 16 || (T_BITS == 32 && AVK_PAIRS == 1)
 #define T4_ALIGN 8
 #else
 #define T4_ALIGN 16
@@ -124,20 +149,20 @@
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) restrict writeonly buffer AvkR { R_S v[]; };
 #define avk_r AvkR(p.addr[0]).v
 #ifdef AVK_VEC
-layout(buffer_reference, std430, buffer_reference_align = R4_ALIGN) restrict writeonly buffer AvkR4 { R_S4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = R4_ALIGN) restrict writeonly buffer AvkR4 { R_SV v[]; };
 #define avk_r4 AvkR4(p.addr[0]).v
 #endif
 #if NIN > 0
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) restrict readonly buffer AvkIn { T_S v[]; };
 #ifdef AVK_VEC
-layout(buffer_reference, std430, buffer_reference_align = T4_ALIGN) restrict readonly buffer AvkIn4 { T_S4 v[]; };
+layout(buffer_reference, std430, buffer_reference_align = T4_ALIGN) restrict readonly buffer AvkIn4 { T_SV v[]; };
 #endif
 #endif
 
 // Input j (at p.addr[b]): a vector view of it, and a loader of element i's value.
 #ifdef AVK_VEC
 #define AVK_INPUT_VEC(j, b) \
-    T_S4 avk_in##j##v(uint q) { return AvkIn4(p.addr[b]).v[q]; }
+    T_SV avk_in##j##v(uint q) { return AvkIn4(p.addr[b]).v[q]; }
 #else
 #define AVK_INPUT_VEC(j, b)
 #endif
@@ -177,14 +202,20 @@ bool avk_vec()
 #endif
 }
 
-// x[k] = input j's value at element first + k * step (clamped to the last element: the
-// duplicates are computed but not stored), by one vector load where `full` and contiguous.
+// The element index of this invocation's k-th element: ELEMS apart in the grid, or (vec) k %
+// AVK_VG within its group k / AVK_VG of consecutive elements, the groups a grid of groups apart.
+#define AVK_ELEM(k) (vec ? first + ((k) / AVK_VG) * gstep + ((k) % AVK_VG) : first + (k) * step)
+
+// x[k] = input j's value at element AVK_ELEM(k) (clamped to the last element: the duplicates
+// are computed but not stored), by one vector load a group where `full` and contiguous.
 #ifdef AVK_VEC
 #define AVK_LOAD_VEC(j, MODE, x) \
     if (full && avk_mode(MODE, j) == MODE_CONTIG) { \
-        T_S4 q = avk_in##j##v((p.w[3 + j] + first) >> 2); \
-        [[unroll]] for (uint k = 0; k < ELEMS; ++k) \
-            x[k] = t_get(q, k); \
+        [[unroll]] for (uint g = 0; g < ELEMS / AVK_VG; ++g) { \
+            T_SV q = avk_in##j##v((p.w[3 + j] + first + g * gstep) / AVK_VG); \
+            [[unroll]] for (uint k = 0; k < AVK_VG; ++k) \
+                x[g * AVK_VG + k] = t_get(q, k); \
+        } \
     } else
 #else
 #define AVK_LOAD_VEC(j, MODE, x)
@@ -193,7 +224,7 @@ bool avk_vec()
     AVK_LOAD_VEC(j, MODE, x) \
     { \
         [[unroll]] for (uint k = 0; k < ELEMS; ++k) \
-            x[k] = avk_load##j(min(first + k * step, last)); \
+            x[k] = avk_load##j(min(AVK_ELEM(k), last)); \
     }
 
 void main()
@@ -201,9 +232,9 @@ void main()
     uint n = p.w[0];
     uint last = n - 1u;
     bool vec = avk_vec();
-    uint first = vec ? avk_index() * ELEMS : avk_index();
-    uint step = vec ? 1u : gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE;
-    bool full = vec && first + (ELEMS - 1u) < n;
+    uint first = vec ? avk_index() * AVK_VG : avk_index();
+    uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE, gstep = AVK_VG * step;
+    bool full = vec && first + (ELEMS / AVK_VG - 1u) * gstep + (AVK_VG - 1u) < n;
 
 #if NIN > 0
     T_C x0[ELEMS];
@@ -225,7 +256,7 @@ void main()
 
     R_C r[ELEMS];
     AVK_COMPUTE_LOOP for (uint k = 0; k < ELEMS; ++k) {
-        uint i = min(first + k * step, last);
+        uint i = min(AVK_ELEM(k), last);
 #if NIN == 0
         r[k] = AVK_OP(i);
 #elif NIN == 1
@@ -239,15 +270,17 @@ void main()
 
 #ifdef AVK_VEC
     if (full) {
-        R_S4 o = R_S4_ZERO;
-        [[unroll]] for (uint k = 0; k < ELEMS; ++k)
-            r_put(o, k, r[k]);
-        avk_r4[(p.w[1] + first) >> 2] = o;
+        [[unroll]] for (uint g = 0; g < ELEMS / AVK_VG; ++g) {
+            R_SV o = R_SV(0);
+            [[unroll]] for (uint k = 0; k < AVK_VG; ++k)
+                r_put(o, k, r[g * AVK_VG + k]);
+            avk_r4[(p.w[1] + first + g * gstep) / AVK_VG] = o;
+        }
         return;
     }
 #endif
     [[unroll]] for (uint k = 0; k < ELEMS; ++k) {
-        uint i = first + k * step;
+        uint i = AVK_ELEM(k);
         if (i >= n)
             return;
 #if NIN > 0
