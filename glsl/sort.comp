@@ -73,6 +73,8 @@ layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buf
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) readonly buffer RIn { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) writeonly buffer ROut { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
+// int64 indices, one 8-byte store each (outputs start 16-byte aligned)
+layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer U32x2 { uvec2 v[]; };
 // The single sweep's status words as the look-back polls them: a plain load that is never
 // cached or hoisted (an atomicAdd of 0 made every poll a read-modify-write at the L2)
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent volatile readonly buffer U32Poll { uint v[]; };
@@ -714,11 +716,14 @@ void radix_scatter()
                     U32(p.addr[3u + dstb]).v[o * pw + w] = v;
                 else if (om == OM_V || om == OM_PAYLOAD)
                     U32(p.addr[5]).v[o * pw + w] = v;
-                else if (om == OM_IDX32)
-                    U32(p.addr[5]).v[o] = v % p.w[1];
                 else {
-                    U32(p.addr[5]).v[2u * o] = v % p.w[1];
-                    U32(p.addr[5]).v[2u * o + 1u] = 0u;
+                    // the index within its row (one row: the element index itself, no division)
+                    if (p.w[0] != p.w[1])
+                        v = v % p.w[1];
+                    if (om == OM_IDX32)
+                        U32(p.addr[5]).v[o] = v;
+                    else
+                        U32x2(p.addr[5]).v[o] = uvec2(v, 0u);
                 }
             }
         }
