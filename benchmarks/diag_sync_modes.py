@@ -49,6 +49,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=400)
     ap.add_argument("--torch", action="store_true", help="the same calls in torch (CUDA), for comparison")
+    ap.add_argument("--main-cpu", type=int, default=None,
+                    help="pin the main thread alone to this CPU (after the device's threads start)")
     args = ap.parse_args()
     rng = np.random.default_rng(0)
     m, sync, conv = xp, xp.synchronize, xp.asarray
@@ -59,7 +61,11 @@ def main():
     s = conv(rng.random(1000, dtype=np.float32))
     a = conv(rng.random(1 << 24, dtype=np.float32))
     b = conv(rng.random(1 << 24, dtype=np.float32))
-    out = {"lib": m.__name__,
+    if args.main_cpu is not None:  # (Linux: pid 0 is the calling thread, the others stay free)
+        s.__add__(1.0) if not args.torch else None
+        sync()
+        os.sched_setaffinity(0, {args.main_cpu})
+    out = {"lib": m.__name__, "main_cpu": args.main_cpu,
            "env": {k: v for k, v in os.environ.items() if k.startswith("ARRAY_API_VULKAN")}}
     for name, fn in (("small_add", lambda: s + 1.0), ("add_f32_16M", lambda: a + b)):
         for _ in range(20):
