@@ -19,8 +19,9 @@ MODE_CONTIG, MODE_STRIDED, MODE_SCALAR, MODE_ONE, MODE_DYNAMIC = 0, 1, 2, 3, 4
 # their pipelines are costly to create on lavapipe (up to seconds for complex128 math).
 DYNAMIC_MODES = {"math"}
 # Elements per invocation (specialisation constant 4): 4 consecutive ones by vector loads where
-# every operand is contiguous at a 4-element-aligned offset, else ELEMS apart in the grid (see
-# glsl/include/elementwise.glsl). On an H200 a 16M float32 add takes 52 us a dispatch (CuPy: 83).
+# every operand is contiguous at a 4-element-aligned offset (64-bit types: 2 pairs a grid of
+# pairs apart), else ELEMS apart in the grid (see glsl/include/elementwise.glsl). On an H200 a
+# 16M float32 add takes 52 us a dispatch (CuPy: 83). 8 or 16 were slower on the H100 (run 22).
 ELEMS = 4
 PUSH_WORDS = 32
 # The push block (glsl/include/kernels.glsl): layout words w[0 .. LAYOUT_WORDS), then the device

@@ -12,7 +12,8 @@
 // so that the loads are in flight together (a store before a load would have to wait for it if
 // the two could alias). Elements are ELEMS apart in the grid (coalesced), or, where every read
 // input is contiguous and all offsets are multiples of 4 elements (a uniform check), 4
-// consecutive ones moved by single 4-element vector loads and stores.
+// consecutive ones moved by single 4-element vector loads and stores (64-bit types: 2 pairs a
+// grid of pairs apart, see AVK_VG).
 //
 // restrict holds: a result is a fresh allocation, and an assignment's source never overlaps its
 // destination (_launch.assign copies an overlapping one first); inputs may alias each other.
