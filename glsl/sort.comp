@@ -73,7 +73,7 @@ layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) writeonly buf
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) readonly buffer RIn { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) writeonly buffer ROut { R_S v[]; };
 layout(buffer_reference, std430, buffer_reference_align = 4) buffer U32 { uint v[]; };
-// int64 indices, one 8-byte store each (outputs start 16-byte aligned)
+// int64 indices, one 8-byte store each (outputs start 16-byte aligned): store_index
 layout(buffer_reference, std430, buffer_reference_align = 8) writeonly buffer U32x2 { uvec2 v[]; };
 // The single sweep's status words as the look-back polls them: a plain load that is never
 // cached or hoisted (an atomicAdd of 0 made every poll a read-modify-write at the L2)
@@ -176,6 +176,15 @@ shared uint s_flag;
 shared uint s_tile;
 
 uint info_of(uint pass_) { return U32(p.addr[7]).v[GH_WORDS + pass_]; }
+
+// Index v as output element o: int32 (OM_IDX32) or int64 (OM_IDX64, one 8-byte store).
+void store_index(uint om, uint o, uint v)
+{
+    if (om == OM_IDX32)
+        U32(p.addr[5]).v[o] = v;
+    else
+        U32x2(p.addr[5]).v[o] = uvec2(v, 0u);
+}
 
 // Order-preserving key words of raw words u (low, high) of a 32/64-bit dtype.
 uvec2 raw_key(uvec2 u, uint kind, uint kw)
@@ -720,10 +729,7 @@ void radix_scatter()
                     // the index within its row (one row: the element index itself, no division)
                     if (p.w[0] != p.w[1])
                         v = v % p.w[1];
-                    if (om == OM_IDX32)
-                        U32(p.addr[5]).v[o] = v;
-                    else
-                        U32x2(p.addr[5]).v[o] = uvec2(v, 0u);
+                    store_index(om, o, v);
                 }
             }
         }
@@ -859,11 +865,8 @@ void radix_rows()
                 U32(p.addr[5]).v[o * kw + 1u] = U32(p.addr[0]).v[src * kw + 1u];
         } else if (om == OM_V) {
             U32(p.addr[5]).v[o] = src;
-        } else if (om == OM_IDX32) {
-            U32(p.addr[5]).v[o] = orig[k] % n;
         } else {
-            U32(p.addr[5]).v[2u * o] = orig[k] % n;
-            U32(p.addr[5]).v[2u * o + 1u] = 0u;
+            store_index(om, o, orig[k] % n);
         }
     }
 }
