@@ -52,7 +52,7 @@
 #define T_S4 uvec2
 #define t_get(q, k) T_C(bitfieldExtract(T_SIGNED(q[(k) >> 1]), int(16u * ((k) & 1u)), 16))
 #else
-#define T_S4 AVK_VEC4(T_K, T_BITS)
+#define T_S4 AVK_VECN(T_K, T_BITS, 4)
 #define t_get(q, k) T_C(q[k])
 #endif
 #endif
@@ -64,21 +64,16 @@
 #define R_S4 uvec2
 #define r_put(o, k, v) o[(k) >> 1] |= (uint(v) & 0xffffu) << (16u * ((k) & 1u))
 #else
-#define R_S4 AVK_VEC4(R_K, R_BITS)
+#define R_S4 AVK_VECN(R_K, R_BITS, 4)
 #define r_put(o, k, v) o[k] = R_S(v)
 #endif
 #endif
-// f32vec4 ... u64vec4 by kind number (K_INT 1, K_UINT 2, K_FLOAT 3) and width
-#define AVK_VEC4(K, b) AVK_VEC4_(K, b)
-#define AVK_VEC4_(K, b) AVK_VEC4_##K(b)
-#define AVK_VEC4_3(b) f##b##vec4
-#define AVK_VEC4_1(b) i##b##vec4
-#define AVK_VEC4_2(b) u##b##vec4
-#define AVK_VEC2(K, b) AVK_VEC2_(K, b)
-#define AVK_VEC2_(K, b) AVK_VEC2_##K(b)
-#define AVK_VEC2_3(b) f##b##vec2
-#define AVK_VEC2_1(b) i##b##vec2
-#define AVK_VEC2_2(b) u##b##vec2
+// f32vec4 ... u64vec2 by kind number (K_INT 1, K_UINT 2, K_FLOAT 3), width and length
+#define AVK_VECN(K, b, n) AVK_VECN_(K, b, n)
+#define AVK_VECN_(K, b, n) AVK_VECN_##K(b, n)
+#define AVK_VECN_3(b, n) f##b##vec##n
+#define AVK_VECN_1(b, n) i##b##vec##n
+#define AVK_VECN_2(b, n) u##b##vec##n
 #if defined(R_S4) && (NIN == 0 || defined(T_S4))
 #define AVK_VEC
 #endif
@@ -91,9 +86,9 @@
 #if defined(AVK_VEC) && R_BITS >= 32 && (NIN == 0 || T_BITS >= 32) && (R_BITS == 64 || T_BITS == 64)
 #define AVK_PAIRS 1
 #define AVK_VG 2u
-#define R_SV AVK_VEC2(R_K, R_BITS)
+#define R_SV AVK_VECN(R_K, R_BITS, 2)
 #if NIN > 0
-#define T_SV AVK_VEC2(T_K, T_BITS)
+#define T_SV AVK_VECN(T_K, T_BITS, 2)
 #endif
 #else
 #define AVK_PAIRS 0
@@ -122,18 +117,18 @@
 // Vector views (AVK_VG elements): 4 bytes for packed 8-bit, 8 for packed 16-bit and for pairs of
 // 32-bit, else 16 (claiming less would let a driver split the 16-byte loads).
 #if R_BITS == 8
-#define R4_ALIGN 4
+#define RV_ALIGN 4
 #elif R_BITS == 16 || (R_BITS == 32 && AVK_PAIRS == 1)
-#define R4_ALIGN 8
+#define RV_ALIGN 8
 #else
-#define R4_ALIGN 16
+#define RV_ALIGN 16
 #endif
 #if !defined(T_BITS) || T_BITS == 8
-#define T4_ALIGN 4
+#define TV_ALIGN 4
 #elif T_BITS == 16 || (T_BITS == 32 && AVK_PAIRS == 1)
-#define T4_ALIGN 8
+#define TV_ALIGN 8
 #else
-#define T4_ALIGN 16
+#define TV_ALIGN 16
 #endif
 #if !defined(T_BITS) || T_BITS == 8
 #define T_ALIGN 1
@@ -150,20 +145,20 @@
 layout(buffer_reference, std430, buffer_reference_align = R_ALIGN) restrict writeonly buffer AvkR { R_S v[]; };
 #define avk_r AvkR(p.addr[0]).v
 #ifdef AVK_VEC
-layout(buffer_reference, std430, buffer_reference_align = R4_ALIGN) restrict writeonly buffer AvkR4 { R_SV v[]; };
-#define avk_r4 AvkR4(p.addr[0]).v
+layout(buffer_reference, std430, buffer_reference_align = RV_ALIGN) restrict writeonly buffer AvkRV { R_SV v[]; };
+#define avk_rv AvkRV(p.addr[0]).v
 #endif
 #if NIN > 0
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) restrict readonly buffer AvkIn { T_S v[]; };
 #ifdef AVK_VEC
-layout(buffer_reference, std430, buffer_reference_align = T4_ALIGN) restrict readonly buffer AvkIn4 { T_SV v[]; };
+layout(buffer_reference, std430, buffer_reference_align = TV_ALIGN) restrict readonly buffer AvkInV { T_SV v[]; };
 #endif
 #endif
 
 // Input j (at p.addr[b]): a vector view of it, and a loader of element i's value.
 #ifdef AVK_VEC
 #define AVK_INPUT_VEC(j, b) \
-    T_SV avk_in##j##v(uint q) { return AvkIn4(p.addr[b]).v[q]; }
+    T_SV avk_in##j##v(uint q) { return AvkInV(p.addr[b]).v[q]; }
 #else
 #define AVK_INPUT_VEC(j, b)
 #endif
@@ -275,7 +270,7 @@ void main()
             R_SV o = R_SV(0);
             [[unroll]] for (uint k = 0; k < AVK_VG; ++k)
                 r_put(o, k, r[g * AVK_VG + k]);
-            avk_r4[(p.w[1] + first + g * gstep) / AVK_VG] = o;
+            avk_rv[(p.w[1] + first + g * gstep) / AVK_VG] = o;
         }
         return;
     }
