@@ -78,7 +78,7 @@ Recorder::touch(Allocation* const* allocs, const bool* writes, size_t n)
             mBatch.reset();
             mOrderAfterWait = mOrderAfterWait || mAheadOrdered;
         } else if (mAheadOrdered)
-            barriers++; // (counted with the op it orders, as when recorded by start_batch)
+            barriers++; // (counted with the op it orders: start_batch(true) did not)
     }
     if (!mBatch)
         start_batch();
@@ -278,14 +278,12 @@ Recorder::start_ahead()
     if (!prestart || mBatch)
         return;
     mAheadOrdered = mOrderAfterWait;
-    start_batch();
-    if (mAheadOrdered)
-        barriers--;
+    start_batch(true);
     mPrestarted = true;
 }
 
 void
-Recorder::start_batch()
+Recorder::start_batch(bool ahead)
 {
     HostTick tick;
     mBatch = std::make_shared<Batch>(mCore.submitter());
@@ -293,7 +291,8 @@ Recorder::start_batch()
     if (mOrderAfterWait) {
         mOrderAfterWait = false;
         mBatch->barrier();
-        barriers++;
+        if (!ahead) // (begun ahead: counted by touch, with the op it orders)
+            barriers++;
     }
 }
 

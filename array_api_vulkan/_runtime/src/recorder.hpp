@@ -140,7 +140,8 @@ class Recorder
   private:
     // Retires submitted batches up to serial s (submitting the open batch if s is it).
     void wait_serial(uint64_t s);
-    void start_batch();
+    // ahead: begun by start_ahead, its barrier after a wait not yet counted
+    void start_batch(bool ahead = false);
     // Begins the next batch ahead (see prestart), where none is open.
     void start_ahead();
     const std::shared_ptr<Batch>& open() const
