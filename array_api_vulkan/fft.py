@@ -81,9 +81,11 @@ def _sizes(name, x, size, axes, nd):
     return tuple(axes), tuple(size)
 
 
-def _native(name, x, axes, sizes, norm):
+def _native(name, x, axes, sizes, norm, key=None):
     """The transform through the kernels layer, or None where it is not native (asked first:
-    _kernels.supports_fft; a plan VkFFT refuses at plan time raises NotNative, remembered)."""
+    _kernels.supports_fft; a plan VkFFT refuses at plan time raises NotNative, remembered).
+    key: the call's _resolved key, under which a transform the kernels layer can repeat as it
+    is (_kernels.fft_repeat) is kept."""
     kind, inverse = _NATIVE[name]
     if name in ("hfft", "ihfft"):
         norm = _SWAP[norm]
@@ -99,6 +101,12 @@ def _native(name, x, axes, sizes, norm):
         return None
     n = math.prod(sizes)
     scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
+    if key is not None and name not in ("hfft", "ihfft"):
+        repeat = _kernels.fft_repeat(kind, x, axes, sizes, inverse, normalize)
+        if repeat is not None:
+            if len(_resolved) >= 1024:
+                _resolved.clear()
+            _resolved[key] = (repeat, scale)
     if scale != 1.0:
         y = y * scale
     if name == "ihfft":
@@ -106,7 +114,23 @@ def _native(name, x, axes, sizes, norm):
     return y
 
 
+# A call seen before whose transform the kernels layer repeats as it is (an input read where it
+# lies), keyed by everything its checks and layout depend on: (name, array type, dtype, shape,
+# strides, device, n or s, axis or axes, norm) -> (the kernels layer's Repeat, norm's scale). A
+# repeated call then skips the checks, the plan's layout and the kernels layer's own look-ups.
+_resolved = {}
+
+
 def _transform(name, x, size, axes, norm):
+    try:
+        key = (name, type(x), x._dtype, x._shape, x._strides, x._alloc.device, size, axes, norm)
+        hit = _resolved.get(key)
+    except (AttributeError, TypeError):  # not an array of ours, or lists for s or axes
+        key = hit = None
+    if hit is not None:
+        y = hit[0](x)
+        if y is not None:
+            return y if hit[1] == 1.0 else y * hit[1]
     npfn, category, rule, nd = _FFTS[name]
     if not isinstance(x, Array):
         raise TypeError(f"{name}() expects an array")
@@ -131,7 +155,7 @@ def _transform(name, x, size, axes, norm):
         size = None if size is None else operator.index(size)
         axes = (axes,)
     t_axes, t_sizes = _sizes(name, x, size, axes, nd)
-    y = _native(name, x, t_axes, t_sizes, norm)
+    y = _native(name, x, t_axes, t_sizes, norm, key)
     if y is not None:
         return y
     return _fallback.call(name, lambda a: npfn(a, norm=norm, **kw), x, dtype=out_dt)

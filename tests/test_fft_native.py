@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import array_api_vulkan as xp
+from array_api_vulkan import fft as spec_fft
 from array_api_vulkan._kernels import _fft
 from conftest import has, normal
 
@@ -392,6 +393,7 @@ def test_past_the_reach_falls_back(monkeypatch):
     a = rng_c((4, 16), dt)
     x = xp.asarray(a)
     assert _kernels.supports_fft("c2c", x, (1,), (16,))
+    monkeypatch.setattr(spec_fft, "_resolved", {})  # (a repeat would not ask the patched parts)
     monkeypatch.setattr(_fft, "_reach", lambda dev: 256)
     monkeypatch.setattr(_fft, "_supported", {})  # (answers kept for the real reach)
     monkeypatch.setattr(_fft, "_direct", {})
@@ -409,6 +411,7 @@ def test_refused_plan_falls_back(monkeypatch):
     dt = CPLX[0]
     a = rng_c((2, 24), dt)
     x = xp.asarray(a)
+    monkeypatch.setattr(spec_fft, "_resolved", {})  # (a repeat would not ask the patched parts)
     monkeypatch.setattr(_fft, "_refused", set())
     monkeypatch.setattr(_fft, "_plan", lambda *a, **k: None)
     check(xp.fft.fft(x), np.fft.fft(a), dt)
@@ -424,6 +427,7 @@ def test_repeated_layout_takes_the_kept_recipe(monkeypatch):
     offset), for r2c as for c2c; a new layout takes the general path first."""
     dt = CPLX[0]
     rdt = {"complex64": "float32", "complex128": "float64"}[dt]
+    monkeypatch.setattr(spec_fft, "_resolved", {})  # (a repeat would not ask the patched parts)
     monkeypatch.setattr(_fft, "_direct", {})
     general = []  # (_one's general path asks whether its input is C-contiguous, once)
     real = _fft._c_contiguous
@@ -438,3 +442,42 @@ def test_repeated_layout_takes_the_kept_recipe(monkeypatch):
         check(xp.fft.rfft(xp.asarray(r)), np.fft.rfft(r), dt)
     assert general == [(5, 3, 16), (3, 3, 16), (6, 32)], general  # each layout's first time only
     assert len(_fft._direct) == 3
+
+
+@pytest.mark.parametrize("norm", ["backward", "ortho"])
+def test_repeated_call_skips_the_checks(monkeypatch, norm):
+    """A call seen before (same name, dtype, shape, strides, n/axis, norm) runs the kernels
+    layer's Repeat straight from the spec layer: same values (the norm's scale too), other
+    offsets and allocations of that layout, r2c as c2c, no question asked of supports_fft; a
+    refused plan stops every Repeat made before it."""
+    from array_api_vulkan import _kernels
+
+    dt = CPLX[0]
+    rdt = {"complex64": "float32", "complex128": "float64"}[dt]
+    monkeypatch.setattr(spec_fft, "_resolved", {})
+    a, r = rng_c((5, 40), dt), rng_r((6, 2, 30), rdt)
+    x, xr = xp.asarray(a), xp.asarray(r)
+    check(xp.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), dt)
+    check(xp.fft.rfftn(xr, axes=(1, 2), norm=norm), np.fft.rfftn(r, axes=(1, 2), norm=norm), dt)
+    assert len(spec_fft._resolved) == 2
+    asked = []
+    real = _kernels.supports_fft
+    monkeypatch.setattr(_kernels, "supports_fft", lambda *a: asked.append(a) or real(*a))
+    for k in range(3):
+        b = rng_c((6, 40), dt, seed=k + 1)
+        y = xp.asarray(b)
+        check(xp.fft.fft(y[1:], norm=norm), np.fft.fft(b[1:], norm=norm), dt)  # another offset
+        check(xp.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), dt)
+        check(xp.fft.rfftn(xr, axes=(1, 2), norm=norm), np.fft.rfftn(r, axes=(1, 2), norm=norm), dt)
+        np.testing.assert_array_equal(np.asarray(y), b)  # the input is never written
+    assert asked == []
+    check(xp.fft.fft(x, axis=0, norm=norm), np.fft.fft(a, axis=0, norm=norm), dt)  # a new call
+    assert len(asked) == 1
+    gen = _fft._generation[0]
+    repeat = spec_fft._resolved[("fft", type(x), x.dtype, x._shape, x._strides, x.device, None, -1, norm)][0]
+    monkeypatch.setattr(_fft, "_refused", set())
+    monkeypatch.setattr(_fft, "_plan", lambda *a, **k: None)  # a plan refused: NotNative, counted
+    check(xp.fft.fft(xp.asarray(rng_c((3, 22), dt)), norm=norm), np.fft.fft(rng_c((3, 22), dt), norm=norm), dt)
+    assert _fft._generation[0] == gen + 1 and repeat(x) is None
+    assert xp.runtime_stats()["host_fallbacks"] == {"fft": 1}
+    xp.reset_runtime_stats()

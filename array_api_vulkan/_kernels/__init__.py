@@ -29,7 +29,7 @@ from ._manip import copy_into, join, linspace, supports_transpose_copy, transpos
 from ._launch import contiguous  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401
-from ._fft import freq as fft_freq, shift as fft_shift, supports as supports_fft, transform as fft  # noqa: F401
+from ._fft import freq as fft_freq, repeat as fft_repeat, shift as fft_shift, supports as supports_fft, transform as fft  # noqa: F401,E501
 from ._fft import supports_freq as supports_fft_freq, supports_shift as supports_fft_shift  # noqa: F401
 from ._sort import supports_searchsorted, supports_unique  # noqa: F401
 

@@ -162,19 +162,33 @@ _NORMALIZE = 16
 _OMIT = (32, 64)  # dims[0] / dims[1] laid out, not transformed (VkFFT's omitDimension)
 
 
-def _plan(dev, dims, batch, dbl, kind, inverse, src, dst, normalize=False, omit=0):
-    """The cached plan for this layout on src's and dst's arena buffers, or None. kind "c2c" runs
-    in place, "c2c_out" from src into dst; normalize (inverse only): VkFFT scales by the
-    transformed lengths' product; omit: _OMIT flags."""
-    layout = (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(), omit)
+def _layout(dev, dims, batch, dbl, kind, inverse, normalize=False, omit=0):
+    """A plan's layout key: kind "c2c" runs in place, "c2c_out" from src into dst; normalize
+    (inverse only): VkFFT scales by the transformed lengths' product; omit: _OMIT flags."""
+    return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(), omit)
+
+
+def _plan(layout, src, dst):
+    """The cached plan for `layout` (_layout) on src's and dst's arena buffers, or None."""
+    key = layout + (src.arena.serial, dst.arena.serial)
+    plan = _plans.get(key)
+    if plan is not None:
+        try:
+            _plans.move_to_end(key)
+        except KeyError:  # (another thread's new plan evicted it just now)
+            pass
+        return plan
+    return _make_plan(layout, key, src, dst)
+
+
+def _make_plan(layout, key, src, dst):
     if layout in _failed:
         return None
-    key = layout + (src.arena.serial, dst.arena.serial)
     with _lock:
         plan = _plans.get(key)
         if plan is not None:
-            _plans.move_to_end(key)
             return plan
+        dev, dims, batch, dbl, kind, inverse, normalize, _, omit = layout
         binary = _binaries.get(layout)
         from_disk = False
         if binary is None:
@@ -281,16 +295,12 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
     where VkFFT cannot make a plan for the layout (remembered: supports() answers False after).
     owned: x is an intermediate of ours, which the transform may overwrite."""
     dev = x._alloc.device
-    dkey = (kind, dev, x._dtype, x._shape, x._strides, tuple(axes), tuple(sizes), bool(inverse),
-            bool(normalize), owned)
+    dkey = _direct_key(kind, x, axes, sizes, inverse, normalize, owned)
     known = _direct.get(dkey)
-    if known is not None and _in_range(x):
-        # a layout seen before that reads x where it lies into a fresh result: no checks to redo
-        run_kind, lay, out_dt, out_shape = known
-        nbytes = math.prod(out_shape) * out_dt.itemsize
-        y = _launch.result_type._new(dev.alloc_bound(nbytes), out_dt, out_shape)
-        _exec(run_kind, x, y, lay, inverse, normalize)
-        return y
+    if known is not None:
+        y = known(x)
+        if y is not None:
+            return y
     tc = table.DTYPES[x._dtype.name][0]
     rc = _SIGS[kind][tc]
     out_dt = _dtypes._NAME[table.CODE[rc]]
@@ -328,7 +338,7 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
             y = x if owned else _launch.result_type._new(dev.alloc_bound(nbytes), x._dtype, x._shape)
             done = _run("c2c" if owned else "c2c_out", x, y, dims, vbatch, inverse, normalize, omit)
             if in_reach and done is not None:
-                _remember(dkey, ("c2c_out", done, x._dtype, x._shape))
+                _remember(dkey, Repeat(dev, "c2c_out", done, x, x._dtype, x._shape, inverse, normalize))
             return y
     # Read in place (no copy) where x already is laid out as VkFFT reads it: the transformed
     # axes innermost in order, at their lengths, C-contiguous, within the descriptors' reach.
@@ -361,17 +371,67 @@ def _one(kind, x, axes, sizes, inverse, normalize=False, owned=False):
     run_kind = "c2c_out" if kind == "c2c" else kind
     done = _run(run_kind, src, y, dims, batch, inverse, normalize)
     if as_is and kind != "c2r" and done is not None and perm == list(range(nd)):
-        _remember(dkey, (run_kind, done, out_dt, out_shape))
+        _remember(dkey, Repeat(dev, run_kind, done, x, out_dt, out_shape, inverse, normalize))
     return back(y)
 
 
-_direct = {}  # _one's key -> (VkFFT kind, _vk_layout, result dtype, shape) of a transform read in place
+_direct = {}  # _one's key -> Repeat, for a transform that read its input in place
+_generation = [0]  # advanced where cached answers are dropped (a refused plan): older Repeats stop
+
+
+def _direct_key(kind, x, axes, sizes, inverse, normalize, owned):
+    return (kind, x._alloc.device, x._dtype, x._shape, x._strides, tuple(axes), tuple(sizes),
+            bool(inverse), bool(normalize), owned)
 
 
 def _remember(dkey, known):
     if len(_direct) >= 4096:
         _direct.clear()
     _direct[dkey] = known
+
+
+class Repeat:
+    """A transform seen before that reads its input where it lies into a fresh result (of
+    out_dt and out_shape, C-contiguous), for inputs of the same dtype, shape and strides on the
+    same device: calling it with such an input allocates the result, finds the plan for the two
+    arenas and records VkFFT's dispatches, with no checks to redo (FFTPlan.exec checks the
+    ranges). None where it cannot serve (past the descriptors' reach, a plan refused, other
+    VkFFT settings, answers dropped since): the general path then runs."""
+
+    __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "knobs", "generation")
+
+    def __init__(self, dev, kind, lay, x, out_dt, out_shape, inverse, normalize):
+        dims, batch, flags = lay
+        self.dev = dev
+        self.layout = _layout(dev, dims, batch, _double(x), kind, bool(inverse), normalize and bool(inverse),
+                              flags)
+        self.itemsize = x._dtype.itemsize
+        self.out_dt, self.out_shape = out_dt, out_shape
+        self.nbytes = math.prod(out_shape) * out_dt.itemsize
+        self.knobs = self.layout[7]
+        self.generation = _generation[0]
+
+    def __call__(self, x):
+        if self.generation != _generation[0] or knobs() != self.knobs:
+            return None
+        sa = x._alloc
+        if sa.arena is None:
+            return None
+        ya = self.dev.alloc_bound(self.nbytes)
+        plan = _plan(self.layout, sa, ya)
+        if plan is None:
+            return None
+        try:
+            plan.exec(sa, x._offset * self.itemsize, ya, 0)
+        except ValueError:  # past what the plan's descriptors reach: the general path copies
+            return None
+        return _launch.result_type._new(ya, self.out_dt, self.out_shape)
+
+
+def repeat(kind, x, axes, sizes, inverse=False, normalize=False):
+    """The Repeat that serves this call again (after transform() ran it), or None: for callers
+    that keep their own resolved calls (the spec layer)."""
+    return _direct.get(_direct_key(kind, x, axes, sizes, inverse, normalize, False))
 
 
 def _in_range(a):
@@ -439,6 +499,10 @@ def _vk_layout(kind, dims, batch, omit):
     return dims, batch, flags
 
 
+def _double(a):
+    return a._dtype.name in ("float64", "complex128")
+
+
 def _exec(kind, src, y, lay, inverse, normalize):
     """Records VkFFT's transform of src into y in layout lay (_vk_layout)."""
     dims, batch, flags = lay
@@ -447,8 +511,8 @@ def _exec(kind, src, y, lay, inverse, normalize):
     so, yo = src._offset * src._dtype.itemsize, y._offset * y._dtype.itemsize
     if sa.offset + sa.nbytes > _range(dev, sa.buffer) or ya.offset + ya.nbytes > _range(dev, ya.buffer):
         raise NotNative("fft: data past what VkFFT's descriptors reach")  # (supports() said it fits)
-    dbl = src._dtype.name in ("float64", "complex128")
-    plan = _plan(dev, dims, batch, dbl, kind, bool(inverse), sa, ya, normalize and bool(inverse), flags)
+    plan = _plan(_layout(dev, dims, batch, _double(src), kind, bool(inverse), normalize and bool(inverse),
+                         flags), sa, ya)
     if plan is None:
         raise NotNative(f"fft: VkFFT made no plan for {kind} of lengths {dims} x {batch}")
     plan.exec(sa, so, ya, yo)
@@ -532,6 +596,7 @@ def transform(kind, x, axes, sizes, inverse=False, normalize=False, owned=False)
         _refused.add(_call_key(kind, x, axes, sizes))
         _supported.clear()
         _direct.clear()
+        _generation[0] += 1
         raise
 
 
