@@ -7,7 +7,7 @@ call. wall - gpu is what the call costs beyond its kernels: host work, submissio
 It also reports our call's host time alone (before the synchronize), and per call the host
 time spent in vkQueueSubmit and in fence waits, and the submits. Prints one JSON object.
 
-    python3 benchmarks/diag_split.py [--quick] [--libs ours,cupy,torch]
+    python3 benchmarks/diag_split.py [--quick] [--libs ours,cupy,torch] [--only sort_f32,fft_c64]
 """
 import statistics
 import sys
@@ -29,6 +29,8 @@ def workloads(m, n):
     k = 1024
     ma = rng.random((k, k), dtype=np.float32)
     small = rng.random(1000, dtype=np.float32)
+    c = (rng.random(n) + 1j * rng.random(n)).astype(np.complex64)
+    sq = rng.random((4096, 4096) if n >= (1 << 24) else (512, 512), dtype=np.float32)
     if m.__name__ == "torch":
         conv = lambda v: m.asarray(v, device="cuda")  # noqa: E731
         cumsum = lambda x: m.cumsum(x, 0)  # noqa: E731
@@ -37,7 +39,7 @@ def workloads(m, n):
         conv = m.asarray
         cumsum = getattr(m, "cumulative_sum", getattr(m, "cumsum", None))
         argmax = m.argmax
-    A, B, I, M, S = conv(a), conv(b), conv(idx), conv(ma), conv(small)
+    A, B, I, M, S, C, Q = conv(a), conv(b), conv(idx), conv(ma), conv(small), conv(c), conv(sq)
     take = (lambda x, i: m.take(x, i)) if m.__name__ != "torch" else (lambda x, i: x[i])
     return {
         "add_f32": (lambda: A + B),
@@ -50,6 +52,9 @@ def workloads(m, n):
         "mask_f32": (lambda: A[A > 0.5]),
         "take_i64": (lambda: take(A, I)),
         "sort_f32": (lambda: m.sort(A)),
+        "argsort_f32": (lambda: m.argsort(A)),
+        "fft_c64": (lambda: m.fft.fft(C)),
+        "rfftn_f32": (lambda: m.fft.rfftn(Q)),
         "matmul_f32_1024": (lambda: M @ M),
     }
 
@@ -94,7 +99,7 @@ def measure(call, sync, gpu, reps, ours_stats=None):
 
 
 def main():
-    p = parser(__doc__, only=False, libs="ours,cupy,torch")
+    p = parser(__doc__, libs="ours,cupy,torch")
     args = p.parse_args()
     n = (1 << 24) // (64 if args.quick else 1)
     reps = 5 if args.quick else 25
@@ -109,7 +114,10 @@ def main():
         if lib == "ours":
             out["device"] = str(m.asarray(0).device)
         rows = {}
+        only = set(filter(None, args.only.split(",")))
         for name, call in workloads(m, n).items():
+            if only and name not in only:
+                continue
             try:
                 rows[name] = measure(call, sync, gpu, reps,
                                      m.runtime_stats if lib == "ours" else None)
