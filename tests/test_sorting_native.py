@@ -422,3 +422,44 @@ def test_searchsorted_nan_scalar():
         same(xp.searchsorted(dev(s), dev(q), side=side), np.searchsorted(s, q, side=side))
         same(xp.searchsorted(dev(s), 2.0, side=side), np.searchsorted(s, 2.0, side=side))
     assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_repeated_call_skips_the_checks(monkeypatch):
+    """A sort or argsort seen before (same dtype, shape, strides, axis, descending) runs the
+    kernels layer's Repeat straight from the spec layer: the same values for other arrays of
+    that layout (other allocations and offsets), no question asked of supports_sort; an input
+    copied first (its axis not last in memory) is not kept; a changed module setting (a radix
+    plan's key) makes the Repeat stand aside for a new plan."""
+    from array_api_vulkan import _kernels, _sorting_functions as spec
+
+    monkeypatch.setattr(spec, "_resolved", {})
+    dt = from_np(np.dtype("float32"))
+    rng = np.random.default_rng(3)
+    h2 = values(dt, (13, 257), rng)
+    x2 = dev(h2)
+
+    def run(h, x):
+        same(xp.sort(x), np.sort(h, kind="stable"))
+        same(xp.argsort(x, descending=True), ref_argsort(h, -1, True))
+        same(xp.sort(x2, axis=1), np.sort(h2, axis=1))
+
+    h = values(dt, (5001,), rng)
+    run(h[1:], dev(h)[1:])
+    same(xp.sort(x2, axis=0), np.sort(h2, axis=0))  # (a copy first: not kept)
+    assert len(spec._resolved) == 3
+    asked = []
+    real = _kernels.supports_sort
+    monkeypatch.setattr(_kernels, "supports_sort", lambda *a: asked.append(a) or real(*a))
+    for k in range(3):
+        h = values(dt, (5001,), np.random.default_rng(10 + k))
+        x = dev(h)
+        run(h[1:], x[1:])
+        run(h[:-1], x[:-1])  # another offset, the same layout
+        same(x, h)  # the input is never written
+    assert asked == []
+    plans = len(_sort._plans)
+    monkeypatch.setattr(_sort, "GHIST_GROUPS_CPU", _sort.GHIST_GROUPS_CPU + 1)
+    monkeypatch.setattr(_sort, "GHIST_GROUPS", _sort.GHIST_GROUPS + 1)
+    run(h[1:], x[1:])
+    assert len(_sort._plans) > plans and len(asked) == 3
+    assert xp.runtime_stats()["host_fallbacks"] == {}
