@@ -5,7 +5,7 @@ synchronize; median of REPEATS timed calls after a warm-up that makes the plan (
 not timed). Each variant's result is checked against the default variant's (max relative
 difference), so a setting that breaks accuracy shows. Prints ONE JSON object.
 
-    python3 benchmarks/tune_fft.py [--quick] [--budget SECONDS]
+    python3 benchmarks/tune_fft.py [--quick] [--budget SECONDS] [--variants ';coalescedMemory=128']
 
 The settings grid runs on the two goal cases (fft c64 2^24, rfftn f32 4096^2); the other cases
 run the default and the best two settings found there (a setting whose result differs from the
@@ -204,7 +204,11 @@ def other(lib, res, c, only, repeats, sync):
 def main():
     ap = parser(__doc__, libs=None)
     ap.add_argument("--budget", type=float, default=50.0, help="seconds for our settings grid")
+    ap.add_argument("--variants", help="the settings grid instead of VARIANTS: ';'-separated "
+                    "ARRAY_API_VULKAN_VKFFT_CONFIG values, the first the default ('')")
     args = ap.parse_args()
+    if args.variants is not None:
+        VARIANTS[:] = [v.strip() for v in args.variants.split(";")]
     only = only_set(args)
     n, k, n128 = (1 << 24, 4096, 1 << 22) if not args.quick else (1 << 14, 128, 1 << 12)
     repeats = REPEATS if not args.quick else 5

@@ -462,4 +462,7 @@ def test_repeated_call_skips_the_checks(monkeypatch):
     monkeypatch.setattr(_sort, "GHIST_GROUPS", _sort.GHIST_GROUPS + 1)
     run(h[1:], x[1:])
     assert len(_sort._plans) > plans and len(asked) == 3
+    monkeypatch.setattr(_sort, "_plans", {})  # (plans dropped: a Repeat serves only a kept one)
+    run(h[1:], x[1:])
+    assert len(_sort._plans) == 3 and len(asked) == 6
     assert xp.runtime_stats()["host_fallbacks"] == {}

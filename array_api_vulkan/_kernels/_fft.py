@@ -396,7 +396,7 @@ class Repeat:
     same device: calling it with such an input allocates the result, finds the plan for the two
     arenas and records VkFFT's dispatches, with no checks to redo (FFTPlan.exec checks the
     ranges). None where it cannot serve (past the descriptors' reach, a plan refused, other
-    VkFFT settings, answers dropped since): the general path then runs."""
+    VkFFT settings, READ_IN_PLACE off, answers dropped since): the general path then runs."""
 
     __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "knobs", "generation")
 
@@ -412,7 +412,7 @@ class Repeat:
         self.generation = _generation[0]
 
     def __call__(self, x):
-        if self.generation != _generation[0] or knobs() != self.knobs:
+        if self.generation != _generation[0] or not READ_IN_PLACE or knobs() != self.knobs:
             return None
         sa = x._alloc
         if sa.arena is None:

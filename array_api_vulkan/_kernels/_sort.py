@@ -338,9 +338,14 @@ def _knobs(dev):
             ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU)
 
 
+def _plan_key(dtype, rows, n, descending, want, index_dtype, dev):
+    """A radix plan's key without the module settings (_knobs), which complete it."""
+    return (dtype, rows, n, bool(descending), want, index_dtype, dev)
+
+
 def _radix_plan_for(x2, rows, n, descending, want, index_dtype):
     dev = x2._alloc.device
-    key = (x2._dtype, rows, n, bool(descending), want, index_dtype, dev) + _knobs(dev)
+    key = _plan_key(x2._dtype, rows, n, descending, want, index_dtype, dev) + _knobs(dev)
     plan = _plans.get(key)
     if plan is None:
         plan = _radix_plan(dev, x2._dtype, rows, n, descending, want, index_dtype)
@@ -403,7 +408,7 @@ def sort(x, axis, descending, indices, index_dtype):
     strides = _result_strides(x, axis, v._shape)
     if v._alloc is x._alloc and v._offset == x._offset:  # (x read where it lies)
         _remember((x._dtype, x._shape, x._strides, dev, axis, bool(descending), indices, index_dtype),
-                  Repeat(_radix_plan_for(v, rows, n, descending, want, index_dtype), dev, dtype,
+                  Repeat(_plan_key(x._dtype, rows, n, descending, want, index_dtype, dev), dev, dtype,
                          x._shape, strides))
     return _launch.result_type._new(r._alloc, dtype, x._shape, strides, 0)
 
@@ -430,20 +435,20 @@ def _remember(key, known):
 class Repeat:
     """A sort or argsort seen before that read its input where it lies, for inputs of the same
     dtype, shape and strides on the same device: calling it with such an input runs the radix
-    plan and views its result in the input's axis order, with no checks to redo. None where it
-    cannot serve (the module's settings changed, an operand outside the device's arenas): the
+    plan kept for it under the module's present settings and views its result in the input's
+    axis order, with no checks to redo. None where it cannot serve (no such plan kept: the
+    settings changed or the plans were dropped; an operand outside the device's arenas): the
     general path then runs."""
 
-    __slots__ = ("plan", "dev", "knobs", "dtype", "shape", "strides")
+    __slots__ = ("key", "dev", "dtype", "shape", "strides")
 
-    def __init__(self, plan, dev, dtype, shape, strides):
-        self.plan, self.dev, self.knobs = plan, dev, _knobs(dev)
+    def __init__(self, key, dev, dtype, shape, strides):
+        self.key, self.dev = key, dev  # (key: _plan_key's)
         self.dtype, self.shape, self.strides = dtype, shape, strides
 
     def __call__(self, x):
-        if _knobs(self.dev) != self.knobs:
-            return None
-        r = self.plan(x)
+        plan = _plans.get(self.key + _knobs(self.dev))
+        r = plan(x) if plan is not None else None
         if r is None:
             return None
         return _launch.result_type._new(r._alloc, self.dtype, self.shape, self.strides, 0)
