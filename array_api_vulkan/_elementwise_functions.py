@@ -119,7 +119,58 @@ _CONSTANT_ON_INTEGERS = {"isnan": False, "isinf": False, "isfinite": True}
 _SCALAR_CONVERT = {"b": bool, "i": int, "u": int, "f": float, "c": complex}
 
 
-class ElementwiseOp:
+class LayoutPlans:
+    """What a function keeps per call layout (each Array's dtype, shape and strides, each Python
+    scalar's type): compiled plans replaying the call's one dispatch (_compiled), those taken
+    only for the first call after a host wait where fusion holds the layout (_eager, with the
+    kernels layer's test), and functions holding such calls for fusion (_held). The elementwise
+    functions and where keep them."""
+
+    def __init__(self):
+        self._compiled, self._eager, self._held = {}, {}, {}
+
+    def _replay(self, layout, args):
+        """The call run again as kept for its layout, or None (the general path runs)."""
+        fast = self._compiled.get(layout)
+        if fast is not None:
+            return fast(*args)
+        if self._held or self._eager:
+            # a layout fusion holds: compiled for the first call after a host wait only (asked
+            # first: after a wait the held plan would decline it)
+            fast = self._eager.get(layout) if self._eager else None
+            if fast is not None and _kernels.eager_now(args, fast[1]):
+                out = fast[0](*args)
+                if out is not None:
+                    return out
+            fast = self._held.get(layout)
+            if fast is not None:
+                return fast(args)
+        return None
+
+    def _compile(self, layout, mark, args, out):
+        """Keeps a compiled plan of the call just made for its layout, where the kernels layer
+        can make one (see _kernels.compile_since), or else a function holding it for fusion."""
+        compiled = _kernels.compile_since(mark, args, out)
+        if compiled is None and layout not in self._held:
+            held = _kernels.hold_plan(mark, args, out)
+            if held is not None:
+                if len(self._held) >= _MAX_COMPILED:
+                    self._held.clear()
+                self._held[layout] = held
+        if compiled is not None:
+            eager = _kernels.eager_since(mark)
+            plans = self._eager if eager is not None else self._compiled
+            if len(plans) >= _MAX_COMPILED:
+                plans.clear()
+            plans[layout] = compiled if eager is None else (compiled, eager)
+
+    def _drop_plans(self):
+        self._compiled.clear()
+        self._eager.clear()
+        self._held.clear()
+
+
+class ElementwiseOp(LayoutPlans):
     """An elementwise function of the standard.
 
     name: the standard's name (and the kernels layer's op name); nargs: 1 or 2;
@@ -133,12 +184,7 @@ class ElementwiseOp:
         self.nargs, self.category, self.result, self.host = nargs, category, result, host
         # signature (dtype of each Array, type of each Python scalar) -> resolved call plan
         self._plans = {}
-        # layout (dtype, shape and strides of each Array, type of each scalar) -> compiled plan
-        self._compiled = {}
-        # the same, for layouts fusion holds: plans of calls recorded at once (_kernels.eager_now)
-        self._eager = {}
-        # and functions holding such calls for fusion (_kernels.hold_plan)
-        self._held = {}
+        LayoutPlans.__init__(self)
         self._allowed = _categories[category]
         names = ("x",) if nargs == 1 else ("x1", "x2")
         self.__signature__ = inspect.Signature(
@@ -165,24 +211,9 @@ class ElementwiseOp:
         # promotion, which depend only on it (and an int scalar's range).
         layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__
                         for a in args])
-        fast = self._compiled.get(layout)
-        if fast is not None:
-            out = fast(*args)
-            if out is not None:
-                return out
-        elif self._held or self._eager:
-            # a layout fusion holds: compiled for the first call after a host wait only (asked
-            # first: after a wait the held plan would decline it)
-            fast = self._eager.get(layout) if self._eager else None
-            if fast is not None and _kernels.eager_now(args, fast[1]):
-                out = fast[0](*args)
-                if out is not None:
-                    return out
-            fast = self._held.get(layout)
-            if fast is not None:
-                out = fast(args)
-                if out is not None:
-                    return out
+        out = self._replay(layout, args)
+        if out is not None:
+            return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])
         plan = self._plans.get(key)
         if plan is not None:
@@ -192,23 +223,6 @@ class ElementwiseOp:
                 self._compile(layout, mark, args, out)
                 return out
         return self._call(args, key, layout)
-
-    def _compile(self, layout, mark, args, out):
-        """Keeps a compiled plan of the call just made for its layout, where the kernels layer
-        can make one (see _kernels.compile_since)."""
-        compiled = _kernels.compile_since(mark, args, out)
-        if compiled is None and layout not in self._held:
-            held = _kernels.hold_plan(mark, args, out)
-            if held is not None:
-                if len(self._held) >= _MAX_COMPILED:
-                    self._held.clear()
-                self._held[layout] = held
-        if compiled is not None:
-            eager = _kernels.eager_since(mark)
-            plans = self._eager if eager is not None else self._compiled
-            if len(plans) >= _MAX_COMPILED:
-                plans.clear()
-            plans[layout] = compiled if eager is None else (compiled, eager)
 
     def _make_plan(self, args, ct, rdt):
         """A function running this signature again natively, or returning None to defer to
@@ -444,9 +458,7 @@ def _drop_compiled():
     for _name in __all__:
         _op = globals()[_name]
         if isinstance(_op, ElementwiseOp):
-            _op._compiled.clear()
-            _op._eager.clear()
-            _op._held.clear()
+            _op._drop_plans()
 
 
 _kernels._fuse.listeners.append(_drop_compiled)

@@ -3,7 +3,7 @@ import numpy as np
 
 from . import _dtypes, _fallback, _kernels, _statistical_functions
 from ._array_object import Array
-from ._elementwise_functions import _broadcast_shapes, _promote_args, _py
+from ._elementwise_functions import LayoutPlans, _broadcast_shapes, _promote_args, _py
 from ._manipulation_functions import _axes, _axis
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -135,10 +135,10 @@ def _searchsorted_native(x1, x2, dt, side, sorter):
     return _kernels.searchsorted(args[0], args[1], side, sorter, _index_dtype(x1))
 
 
-# layout (condition's, then each operand's dtype, shape and strides, or a scalar's type) ->
-# a function holding such calls for fusion (_kernels.hold_plan), as ElementwiseOp keeps
-_where_held = {}
-_kernels._fuse.listeners.append(_where_held.clear)
+# per layout (condition's, then each operand's dtype, shape and strides, or a scalar's type):
+# compiled plans and functions holding calls for fusion, as the elementwise functions keep
+_where_plans = LayoutPlans()
+_kernels._fuse.listeners.append(_where_plans._drop_plans)
 _HOLD_SCALARS = (bool, int, float, complex)
 
 
@@ -146,11 +146,9 @@ def where(condition, x1, x2, /):
     """Elements of x1 where condition holds, else of x2 (Python scalars allowed for x1, x2)."""
     layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__
                     for a in (condition, x1, x2)])
-    fast = _where_held.get(layout)
-    if fast is not None:
-        out = fast((condition, x1, x2))
-        if out is not None:
-            return out
+    out = _where_plans._replay(layout, (condition, x1, x2))
+    if out is not None:
+        return out
     if not isinstance(condition, Array):
         raise TypeError("where(): condition must be an array")
     if condition.dtype != _dtypes.bool:
@@ -175,13 +173,8 @@ def where(condition, x1, x2, /):
             kargs.append(a)
         mark = _kernels.mark()
         out = _kernels.elementwise("where", kargs, dt, shape)
-        if (layout not in _where_held and layout[0].__class__ is tuple
-                and all(k.__class__ is tuple or k in _HOLD_SCALARS for k in layout)):
-            held = _kernels.hold_plan(mark, (condition, x1, x2), out)
-            if held is not None:
-                if len(_where_held) >= 256:
-                    _where_held.clear()
-                _where_held[layout] = held
+        if layout[0].__class__ is tuple and all(k.__class__ is tuple or k in _HOLD_SCALARS for k in layout):
+            _where_plans._compile(layout, mark, (condition, x1, x2), out)
         return out
     return _fallback.call(
         "where", lambda c, a, b: np.where(c, np.asarray(a, dtype=dt._np),

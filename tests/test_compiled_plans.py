@@ -117,3 +117,26 @@ def test_compiled_plans_are_bounded():
     for n in range(1, ew._MAX_COMPILED + 20):
         op(xp.ones(n, dtype=xp.float32))
     assert len(op._compiled) <= ew._MAX_COMPILED
+
+
+@pytest.mark.parametrize("dtype", [param(d, dtypes=[d]) for d in ("float32", "int8", "float64")])
+def test_where_compiled(monkeypatch, dtype):
+    """where keeps a compiled plan per layout as the elementwise functions do (its bool
+    condition first): the second call of a layout is one C++ call, for arrays and scalars, and
+    agrees with the general path; a scalar out of the dtype's range takes the general path."""
+    from array_api_vulkan import _searching_functions as sf
+
+    monkeypatch.setattr(sf, "_where_plans", ew.LayoutPlans())
+    rng = np.random.default_rng(1)
+    host = (rng.random(41) * 100).astype(dtype)
+    cond = xp.asarray(rng.random(41) < 0.5)
+    x, y = xp.asarray(host), xp.asarray(host[::-1].copy())
+    want = [np.where(np.asarray(cond)[1:], host[1:], 7), np.where(np.asarray(cond)[:40], host[:40], host[::-1][1:])]
+    for k in range(2):
+        call = xp.where if k == 0 else (lambda *a: compiled_call(xp.where, *a))
+        np.testing.assert_array_equal(np.asarray(call(cond[1:], x[1:], 7)), want[0])
+        np.testing.assert_array_equal(np.asarray(call(cond[:40], x[:40], y[1:])), want[1])
+    assert len(sf._where_plans._compiled) == 2
+    if dtype == "int8":
+        with pytest.raises((OverflowError, TypeError, ValueError)):
+            xp.where(cond[1:], x[1:], 300)  # (the plan declines it; the general path raises)

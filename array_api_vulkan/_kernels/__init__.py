@@ -94,16 +94,23 @@ def compile_since(mark_, args, out):
     """A compiled plan (Device.compile_plan) that replays the call just made, or None.
 
     Only a call that recorded exactly one map_op dispatch since `mark_`, on the operands `args`
-    as given (Arrays already of the computation dtype, Python scalars), compiles: its plan
-    allocates a result like `out` and records that dispatch again for new operands of the same
-    layout (dtypes, shapes, strides, scalar types)."""
+    as given (Arrays already of the computation dtype, where's condition bool, Python scalars),
+    compiles: its plan allocates a result like `out` and records that dispatch again for new
+    operands of the same layout (dtypes, shapes, strides, scalar types)."""
     st = _launch.state
     if st.launches != mark_ + 1 or st.last_plan is None:
         return None
     shader, plan = st.last_plan
     tcode = plan[5]
+    # (the select family's variants, named after it, take a bool condition first)
+    cond = shader.startswith("select_")
     specs = []
-    for a in args:
+    for j, a in enumerate(args):
+        if cond and j == 0:
+            if a.__class__ in (bool, int, float, complex) or _code(a._dtype) != "?":
+                return None
+            specs.append(("array", a._dtype.itemsize))
+            continue
         if isinstance(a, (bool, int, float, complex)):
             if tcode in table._INT:
                 bits = table.DTYPES[table.CODE[tcode]][4]
