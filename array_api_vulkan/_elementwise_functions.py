@@ -390,8 +390,19 @@ for _row in _TABLE:
 del _row
 
 
+# per layout of (x, min, max) with both bounds given: compiled plans, as the elementwise
+# functions keep
+_clip_plans = LayoutPlans()
+_kernels._fuse.listeners.append(_clip_plans._drop_plans)
+
+
 def clip(x, /, min=None, max=None):
     """Clamp each element of x to [min, max]; the result has x's dtype and shape."""
+    layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__
+                    for a in (x, min, max)])
+    out = _clip_plans._replay(layout, (x, min, max))
+    if out is not None:
+        return out
     if not isinstance(x, Array):
         raise TypeError("clip() expects an array")
     if x.dtype not in _dtypes._real_numeric_dtypes:
@@ -430,7 +441,11 @@ def clip(x, /, min=None, max=None):
             elif b is not None:
                 b = _dtypes.scalar_value(b, x.dtype)
             kargs.append(b)
-        return _kernels.elementwise("clip", kargs, x.dtype, shape)
+        mark = _kernels.mark()
+        out = _kernels.elementwise("clip", kargs, x.dtype, shape)
+        if min is not None and max is not None and layout[0].__class__ is tuple:
+            _clip_plans._compile(layout, mark, (x, min, max), out)
+        return out
     npdt = x.dtype._np
 
     def host(a, lo, hi):

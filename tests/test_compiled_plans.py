@@ -140,3 +140,21 @@ def test_where_compiled(monkeypatch, dtype):
     if dtype == "int8":
         with pytest.raises((OverflowError, TypeError, ValueError)):
             xp.where(cond[1:], x[1:], 300)  # (the plan declines it; the general path raises)
+
+
+@pytest.mark.parametrize("dtype", [param(d, dtypes=[d]) for d in ("float32", "int16")])
+def test_clip_compiled(dtype):
+    """clip with both bounds keeps a compiled plan per layout: the second call of a layout is
+    one C++ call and agrees with numpy; an integer bound past the dtype's range (which the
+    general path clamps to the range) takes the general path."""
+    rng = np.random.default_rng(2)
+    host = (rng.random(33) * 200 - 100).astype(dtype)
+    x, lo = xp.asarray(host), xp.asarray(np.full(32, -5, dtype))
+    ew._clip_plans._drop_plans()
+    for k in range(2):
+        call = xp.clip if k == 0 else (lambda *a: compiled_call(xp.clip, *a))
+        np.testing.assert_array_equal(np.asarray(call(x[1:], -20 - k, 30 + k)), np.clip(host[1:], -20 - k, 30 + k))
+        np.testing.assert_array_equal(np.asarray(call(x[:32], lo, 40)), np.clip(host[:32], -5, 40))
+    assert len(ew._clip_plans._compiled) == 2
+    if dtype == "int16":
+        np.testing.assert_array_equal(np.asarray(xp.clip(x[1:], -70000, 30)), np.clip(host[1:], -32768, 30))
