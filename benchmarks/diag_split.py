@@ -40,10 +40,15 @@ def workloads(m, n):
         cumsum = getattr(m, "cumulative_sum", getattr(m, "cumsum", None))
         argmax = m.argmax
     A, B, I, M, S, C, Q = conv(a), conv(b), conv(idx), conv(ma), conv(small), conv(c), conv(sq)
+    SM, S2 = S > 0.5, conv(small[::-1].copy())
+    clip = (lambda x, lo, hi: m.clamp(x, lo, hi)) if m.__name__ == "torch" else m.clip
     take = (lambda x, i: m.take(x, i)) if m.__name__ != "torch" else (lambda x, i: x[i])
     return {
         "add_f32": (lambda: A + B),
         "small_add": (lambda: S + 1.0),
+        "small_where": (lambda: m.where(SM, S, S2)),
+        "small_where_scalar": (lambda: m.where(SM, S, 0.0)),
+        "small_clip": (lambda: clip(S, 0.1, 0.9)),
         "chain5_f32": (lambda: m.sqrt(m.abs(m.sin(A) * 3.0 + A) + 1.0)),
         "sum_f32": (lambda: m.sum(A)),
         "argmax_f32": (lambda: argmax(A)),
