@@ -6,12 +6,27 @@ import numpy as np
 from . import _dtypes, _fallback, _kernels, _runtime
 from ._array_object import _SCALARS, Array
 from ._dtypes import DType
+from ._elementwise_functions import LayoutPlans
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 
+# per layout (x's dtype, shape and strides, and the target dtype), for astype(x, dtype) with
+# copy=True and no device=: compiled plans and functions holding such calls for fusion, as the
+# elementwise functions keep
+_astype_plans = LayoutPlans()
+_kernels._fuse.listeners.append(_astype_plans._drop_plans)
+
+
 def astype(x, dtype, /, *, copy=True, device=None):
     """Cast x to dtype (a copy unless copy=False and nothing changes)."""
+    if copy is True and device is None and x.__class__ is Array:
+        try:
+            out = _astype_plans._replay((x._dtype, x._shape, x._strides, dtype), (x,))
+        except TypeError:  # an unhashable dtype argument: the checks below say what is wrong
+            out = None
+        if out is not None:
+            return out
     if not isinstance(x, Array):
         raise TypeError("astype() expects an array")
     _dtypes.check_dtype(dtype)
@@ -24,7 +39,11 @@ def astype(x, dtype, /, *, copy=True, device=None):
         return x
     _dtypes.check_supported(dtype, x.device)
     if _kernels.supports_cast(x.dtype, dtype, x.device):
-        return _kernels.astype(x, dtype)
+        mark = _kernels.mark()
+        out = _kernels.astype(x, dtype)
+        if copy is True and device is None and x.__class__ is Array:
+            _astype_plans._compile((x._dtype, x._shape, x._strides, dtype), mark, (x,), out)
+        return out
     return _fallback.call("astype", lambda a: a.astype(dtype._np), x, dtype=dtype)
 
 

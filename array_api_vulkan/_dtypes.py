@@ -201,16 +201,19 @@ def supported(device):
     """The dtypes `device` can hold and compute with, in the standard's order. bool is always
     there (the standard needs it); on a device without 8-bit storage its values are stored
     and moved natively and computed on through the (counted) host fallback."""
-    ok = {bool, int32, uint32, float32, complex64}
-    if getattr(device, "supports_int8", False):
-        ok |= {int8, uint8}
-    if getattr(device, "supports_int16", False):
-        ok |= {int16, uint16}
-    if getattr(device, "supports_int64", False):
-        ok |= {int64, uint64}
-    if _has_float64(device):
-        ok |= {float64, complex128}
-    return tuple(d for d in _all_dtypes if d in ok)
+    flags = (getattr(device, "supports_int8", False), getattr(device, "supports_int16", False),
+             getattr(device, "supports_int64", False), _has_float64(device))
+    got = _supported_with.get(flags)
+    if got is None:
+        ok = {bool, int32, uint32, float32, complex64}
+        for has, more in zip(flags, ({int8, uint8}, {int16, uint16}, {int64, uint64}, {float64, complex128})):
+            if has:
+                ok |= more
+        got = _supported_with[flags] = tuple(d for d in _all_dtypes if d in ok)
+    return got
+
+
+_supported_with = {}  # the device's (int8, int16, int64, float64) support -> supported()'s answer
 
 
 def defaults(device):

@@ -158,3 +158,22 @@ def test_clip_compiled(dtype):
     assert len(ew._clip_plans._compiled) == 2
     if dtype == "int16":
         np.testing.assert_array_equal(np.asarray(xp.clip(x[1:], -70000, 30)), np.clip(host[1:], -32768, 30))
+
+
+def test_astype_compiled():
+    """astype(x, dtype) (copy=True, no device=) keeps a compiled plan per layout and target
+    dtype: the second call is one C++ call, a copy even to x's own dtype, and agrees with numpy;
+    copy=False to x's own dtype still returns x itself."""
+    from array_api_vulkan import _data_type_functions as dtf
+
+    dtf._astype_plans._drop_plans()
+    host = np.linspace(-40, 40, 33).astype(np.float32)
+    x = xp.asarray(host)
+    for k in range(2):
+        call = xp.astype if k == 0 else (lambda *a: compiled_call(xp.astype, *a))
+        np.testing.assert_array_equal(np.asarray(call(x[1:], xp.int16)), host[1:].astype(np.int16))
+        y = call(x[:32], xp.float32)
+        assert y._alloc is not x._alloc
+        np.testing.assert_array_equal(np.asarray(y), host[:32])
+    assert len(dtf._astype_plans._compiled) == 2
+    assert xp.astype(x, xp.float32, copy=False) is x
