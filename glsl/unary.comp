@@ -9,6 +9,25 @@
 #include "kernels_float.glsl"
 #endif
 
+#if T_K == K_FLOAT || T_K == K_CPLX
+// trunc and roundEven of doubles made from floor and ceil (exact): Mesa 22.3's lavapipe (Debian
+// 12) gets both wrong for doubles (trunc(-0.4) is +0, roundEven(1.5) is 1, trunc(2^52 - 0.5) is
+// itself) while its floor and ceil are right. Every device takes these for doubles.
+#if T_MANT == 52
+T_R f_trunc(T_R x) { return x < T_R(0) ? ceil(x) : floor(x); }
+T_R f_round_even(T_R x)
+{
+    T_R f = floor(x);
+    precise T_R d = x - f;
+    bool odd = f - T_R(2) * floor(f * T_R(0.5)) != T_R(0);
+    return f_copysign(d > T_R(0.5) || (d == T_R(0.5) && odd) ? f + T_R(1) : f, x);
+}
+#else
+T_R f_trunc(T_R x) { return trunc(x); }
+T_R f_round_even(T_R x) { return roundEven(x); }
+#endif
+#endif
+
 R_C op(T_C x)
 {
 #if R_K == K_BOOL && T_K == K_BOOL
@@ -50,7 +69,7 @@ R_C op(T_C x)
     if (OP == OP_CONJ)
         return T_C(x.x, -x.y);
     if (OP == OP_ROUND)
-        return roundEven(x);
+        return T_C(f_round_even(x.x), f_round_even(x.y));
     if (OP == OP_SQUARE)
         return c_mul(x, x);
     if (OP == OP_RECIPROCAL) {
@@ -92,9 +111,9 @@ R_C op(T_C x)
     if (OP == OP_FLOOR)
         return floor(x);
     if (OP == OP_TRUNC)
-        return trunc(x);
+        return f_trunc(x);
     if (OP == OP_ROUND)
-        return roundEven(x);
+        return f_round_even(x);
     if (OP == OP_SIGN)
         return x > 0 ? T_C(1) : (x < 0 ? T_C(-1) : (isnan(x) ? x : T_C(0)));  // sign(-0) is +0
     if (OP == OP_SQUARE) {

@@ -308,3 +308,26 @@ def test_huge_grid():
     x = xp.ones((n,), dtype=dt)
     y = np.asarray(x + x)
     assert y.shape == (n,) and y[0] == 2 and y[-1] == 2 and np.all(y[-70000:] == 2)
+
+
+@pytest.mark.parametrize("dt", [param(d, dtypes=[d]) for d in ("float32", "float64", "complex64", "complex128")])
+def test_round_trunc_halves_and_signed_zeros(dt):
+    """round is half to even and trunc toward zero, each keeping the sign of a zero result, at
+    the boundaries (x.5 of odd and even integers, the last fractional doubles below 2^52 and 2^53,
+    the largest double below 0.5): Mesa 22.3's lavapipe got float64 roundEven and trunc wrong
+    there (unary.comp makes them from floor and ceil)."""
+    v = np.array([-0.4, -0.0, 0.0, -2.5, 1.5, 2.5, 0.5, -1.5, -0.5, 3.7, -7.5, 4503599627370495.5,
+                  -4503599627370495.5, 9007199254740991.0, 0.49999999999999994, -0.49999999999999994,
+                  1e300, -1e300, np.inf, -np.inf, np.nan, 5e-324, -5e-324])
+    if dt.startswith("complex"):
+        a = (v + 1j * v[::-1]).astype(dt)
+        fns = ("round",)
+    else:
+        a = v.astype(dt)
+        fns = ("round", "trunc")
+    x = xp.asarray(a)
+    for f in fns:
+        got, want = np.asarray(getattr(xp, f)(x)), getattr(np, f)(a)
+        for part in ((lambda z: z.real), (lambda z: z.imag)) if dt.startswith("complex") else ((lambda z: z),):
+            g, w = part(got), part(want)
+            assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g), np.signbit(w)), (f, a, got)
