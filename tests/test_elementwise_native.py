@@ -330,4 +330,6 @@ def test_round_trunc_halves_and_signed_zeros(dt):
         got, want = np.asarray(getattr(xp, f)(x)), getattr(np, f)(a)
         for part in ((lambda z: z.real), (lambda z: z.imag)) if dt.startswith("complex") else ((lambda z: z),):
             g, w = part(got), part(want)
-            assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g), np.signbit(w)), (f, a, got)
+            num = ~np.isnan(w)  # (a NaN's sign is not specified: NVIDIA returns its canonical NaN)
+            assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g[num]), np.signbit(w[num])), \
+                (f, a, got)
