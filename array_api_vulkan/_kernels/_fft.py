@@ -398,7 +398,7 @@ class Repeat:
     ranges). None where it cannot serve (past the descriptors' reach, a plan refused, other
     VkFFT settings, READ_IN_PLACE off, answers dropped since): the general path then runs."""
 
-    __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "knobs", "generation")
+    __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "generation")
 
     def __init__(self, dev, kind, lay, x, out_dt, out_shape, inverse, normalize):
         dims, batch, flags = lay
@@ -408,11 +408,10 @@ class Repeat:
         self.itemsize = x._dtype.itemsize
         self.out_dt, self.out_shape = out_dt, out_shape
         self.nbytes = math.prod(out_shape) * out_dt.itemsize
-        self.knobs = self.layout[7]
         self.generation = _generation[0]
 
     def __call__(self, x):
-        if self.generation != _generation[0] or not READ_IN_PLACE or knobs() != self.knobs:
+        if self.generation != _generation[0] or not READ_IN_PLACE or knobs() != self.layout[7]:
             return None
         sa = x._alloc
         if sa.arena is None:

@@ -407,7 +407,7 @@ def sort(x, axis, descending, indices, index_dtype):
     r = _radix(v, rows, n, descending, want, index_dtype)[0]
     strides = _result_strides(x, axis, v._shape)
     if v._alloc is x._alloc and v._offset == x._offset:  # (x read where it lies)
-        _remember((x._dtype, x._shape, x._strides, dev, axis, bool(descending), indices, index_dtype),
+        _remember(_direct_key(x, axis, descending, indices, index_dtype),
                   Repeat(_plan_key(x._dtype, rows, n, descending, want, index_dtype, dev), dev, dtype,
                          x._shape, strides))
     return _launch.result_type._new(r._alloc, dtype, x._shape, strides, 0)
@@ -423,7 +423,11 @@ def _result_strides(x, axis, moved):
     return tuple(strides)
 
 
-_direct = {}  # sort's call (x's dtype, shape, strides, device, axis, ...) -> Repeat, x read in place
+_direct = {}  # sort's call (_direct_key) -> Repeat, for an input read where it lies
+
+
+def _direct_key(x, axis, descending, indices, index_dtype):
+    return (x._dtype, x._shape, x._strides, x._alloc.device, axis, bool(descending), indices, index_dtype)
 
 
 def _remember(key, known):
@@ -457,8 +461,7 @@ class Repeat:
 def repeat(x, axis, descending, indices, index_dtype):
     """The Repeat that serves this call again (after sort() ran it), or None: for callers that
     keep their own resolved calls (the spec layer)."""
-    return _direct.get((x._dtype, x._shape, x._strides, x._alloc.device, axis, bool(descending), indices,
-                        index_dtype))
+    return _direct.get(_direct_key(x, axis, descending, indices, index_dtype))
 
 
 def _push(words, addrs):
