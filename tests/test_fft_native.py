@@ -31,6 +31,13 @@ def rng_r(shape, dt, seed=0):
     return np.random.default_rng(seed).standard_normal(shape).astype(dt)
 
 
+def within(h):
+    """h on the device, in memory VkFFT's descriptors reach: in a long test process lavapipe's
+    arenas pass its 128 MiB, and an input there is copied first, so never read in place."""
+    v = xp.asarray(h)
+    return v if _fft._in_range(v) else _fft._bound_copy(v)
+
+
 def check(got, want, dt):
     got = np.asarray(got)
     assert got.dtype == want.dtype.type(0).dtype or got.dtype.name == want.dtype.name or True
@@ -434,12 +441,12 @@ def test_repeated_layout_takes_the_kept_recipe(monkeypatch):
     monkeypatch.setattr(_fft, "_c_contiguous", lambda x: general.append(x.shape) or real(x))
     for k in range(3):
         b = rng_c((5, 3, 16), dt, seed=k)
-        y = xp.asarray(b)
+        y = within(b)
         check(xp.fft.fft(y), np.fft.fft(b), dt)
         check(xp.fft.fft(y[1:4]), np.fft.fft(b[1:4]), dt)  # other offsets, one layout
         np.testing.assert_array_equal(np.asarray(y), b)
         r = rng_r((6, 32), rdt, seed=k)
-        check(xp.fft.rfft(xp.asarray(r)), np.fft.rfft(r), dt)
+        check(xp.fft.rfft(within(r)), np.fft.rfft(r), dt)
     assert general == [(5, 3, 16), (3, 3, 16), (6, 32)], general  # each layout's first time only
     assert len(_fft._direct) == 3
 
@@ -455,10 +462,6 @@ def test_repeated_call_skips_the_checks(monkeypatch, norm):
     dt = CPLX[0]
     rdt = {"complex64": "float32", "complex128": "float64"}[dt]
     monkeypatch.setattr(spec_fft, "_resolved", {})
-    def within(h):  # (on lavapipe an arena past 128 MiB is out of VkFFT's reach: copied first)
-        v = xp.asarray(h)
-        return v if _fft._in_range(v) else _fft._bound_copy(v)
-
     a, r = rng_c((5, 40), dt), rng_r((6, 2, 30), rdt)
     x, xr = within(a), within(r)
     check(xp.fft.fft(x, norm=norm), np.fft.fft(a, norm=norm), dt)
