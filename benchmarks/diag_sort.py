@@ -5,11 +5,17 @@ and argsort of float32 16M, sort of int32 16M and unique_values of int32 16M wit
 values. The configurations take turns over
 ROUNDS rounds (so that a slow spell of the GPU hits them all); each figure is the best round's
 median GPU time per call (runtime_stats()["gpu_seconds"], synchronised calls). Each result is
-checked against numpy once. Not a test; prints one JSON object.
+checked against numpy once. With --stats, each configuration's scatter pipeline's registers and
+local memory (the driver's statistics) too. Not a test; prints one JSON object.
 
-    python3 benchmarks/diag_sort.py [--quick] [--configs onesweep_kpt8,onesweep_kpt16]
+    python3 benchmarks/diag_sort.py [--quick] [--stats] [--configs onesweep_kpt8,onesweep_kpt16]
 """
+import os
 import statistics
+import sys
+
+if "--stats" in sys.argv:  # (read at import by the runtime)
+    os.environ["ARRAY_API_VULKAN_PIPELINE_STATS"] = "1"
 
 import numpy as np
 
@@ -34,11 +40,24 @@ CONFIGS = {
     "onesweep_kpt6": dict(ONESWEEP=True, KPT=6, USE_PARTITIONED=False),
     # the look-back polling by atomicAdd of 0, as before run 13 (the others: loads)
     "onesweep_kpt8_atomicpoll": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False, LOOKBACK_POLL_GPU=0),
+    # the scatter reordering key words, not digits (KEY_REORDER_GPU), and wider workgroups
+    # (RADIX_LOCAL_GPU: tiles of LS x KPT keys)
+    "ls256_kpt8": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=256, KEY_REORDER_GPU=0),
+    "onesweep_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=256, KEY_REORDER_GPU=1),
+    "ls512_kpt8": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=0),
+    "ls512_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
+    "ls768_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=768, KEY_REORDER_GPU=1),
+    "ls1024_kpt8": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=1024, KEY_REORDER_GPU=0),
+    "ls1024_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=1024, KEY_REORDER_GPU=1),
+    "ls512_kpt6_kr": dict(ONESWEEP=True, KPT=6, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
+    "ls512_kpt12_kr": dict(ONESWEEP=True, KPT=12, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
+    "ls1024_kpt4_kr": dict(ONESWEEP=True, KPT=4, RADIX_LOCAL_GPU=1024, KEY_REORDER_GPU=1),
 }
 
 
 # the module's own values of the knobs some configurations change, for the others
-DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS")}
+DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS",
+                                           "RADIX_LOCAL_GPU", "KEY_REORDER_GPU", "USE_PARTITIONED")}
 
 
 def setup(cfg):
@@ -56,6 +75,7 @@ def gpu_per_call(fn, reps):
 def main():
     ap = parser(__doc__, only=False, libs=None)
     ap.add_argument("--configs", default="", help="comma-separated names from CONFIGS (default all)")
+    ap.add_argument("--stats", action="store_true", help="the scatter pipelines' driver statistics")
     args = ap.parse_args()
     configs = {k: CONFIGS[k] for k in args.configs.split(",")} if args.configs else CONFIGS
     n = (1 << 16) if args.quick else (16 << 20)
@@ -84,6 +104,21 @@ def main():
                 best[key] = min(best.get(key, t), t)
     for (name, case), t in best.items():
         res["us"].setdefault(case, {})[name] = round(t * 1e6, 1)
+    if args.stats:
+        from diag_pipelines import LOCAL_BASE, recorded
+        dev = d["f32"]._alloc.device
+        res["scatter_stats"] = {}
+        for name, cfg in configs.items():
+            setup(cfg)
+            for case in ("sort_f32", "argsort_f32"):
+                _sort._plans.clear()  # (a kept plan records no new steps)
+                for shader, spec in recorded(cases[case][0]):
+                    if spec[0] != _sort.CODES["sort_scatter"]:
+                        continue
+                    for _exe, st in dev.pipeline_statistics(shader, spec):
+                        res["scatter_stats"][f"{name} {case}"] = {
+                            "registers": st.get("Register Count"),
+                            "local_bytes": st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE}
     emit(res)
 
 

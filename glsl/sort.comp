@@ -32,6 +32,8 @@
 // w[10] the first pass's payload, w[11] the outputs, w[12] payload words; addr[0..7]
 // (the passes: X, K0, K1, V0, V1, out, tile histograms, global histograms + pass info).
 #extension GL_GOOGLE_include_directive : require
+// the workgroup width: specialisation constant 5 (256 but for the radix passes' LS knob)
+#define AVK_LOCAL_SIZE_ID 5
 #include "common.glsl"
 #extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
 #extension GL_EXT_buffer_reference : require
@@ -138,6 +140,11 @@ layout(constant_id = 2) const uint HIST_AGG = 1;
 layout(constant_id = 3) const uint GH_AGG = 0;
 // 1: the look-back polls status words by coherent volatile loads; 0: by atomicAdd of 0
 layout(constant_id = 4) const uint LOOKBACK_POLL = 0;
+// (constant 5: the workgroup width, AVK_LOCAL_SIZE; the radix passes run with LS >= 256
+// invocations, one per digit where a step works per digit and the rest idle there)
+// 1: a key pass's scatter reorders the tile's digit-bearing key words (not its digits) and
+// takes each digit from them, so the key registers are free before the look-back
+layout(constant_id = 6) const uint KEY_REORDER = 0;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -360,7 +367,8 @@ void radix_ghist()
     for (uint tile = wg; tile < G; tile += groups) {
         // the single-sweep scatter's first pass reads status buffer 0: zero this tile's row
         if ((p.w[4] & F_ONESWEEP) != 0u)
-            U32(p.addr[6]).v[tile * BINS + t] = 0u;
+            for (uint j = t; j < BINS; j += AVK_LOCAL_SIZE)
+                U32(p.addr[6]).v[tile * BINS + j] = 0u;
         // the tile's keys of this invocation, all loads issued before any is used (memory
         // parallelism: one load at a time kept this pass at a fifth of the bandwidth): a raw
         // dtype's words first, made keys after, as load_key reads and transforms them (written
@@ -430,8 +438,9 @@ void radix_info()
         s_flag = 0u;
     barrier();
     for (uint q = 1u; q < PK; ++q)
-        if (U32(p.addr[7]).v[q * BINS + t] == N)
-            atomicOr(s_flag, 1u << q);
+        for (uint j = t; j < BINS; j += AVK_LOCAL_SIZE)
+            if (U32(p.addr[7]).v[q * BINS + j] == N)
+                atomicOr(s_flag, 1u << q);
     barrier();
     if (t == 0u) {
         uint skip = s_flag, lastp = 0u, par = 0u;
@@ -461,7 +470,8 @@ void radix_hist()
     uint src = (info & I_SRC) != 0u ? 1u : 0u;
     uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2];
     bool agg = HIST_AGG != 0u && use_ballot();
-    sh[t] = 0u;
+    for (uint j = t; j < BINS; j += AVK_LOCAL_SIZE)
+        sh[j] = 0u;
     barrier();
     for (uint k = 0u; k < KPT; ++k) {
         uint i = wg * TILE + k * AVK_LOCAL_SIZE + t;
@@ -481,7 +491,8 @@ void radix_hist()
     }
     barrier();
     if (wg < G)
-        U32(p.addr[6]).v[t * G + wg] = sh[t];
+        for (uint j = t; j < BINS; j += AVK_LOCAL_SIZE)
+            U32(p.addr[6]).v[j * G + wg] = sh[j];
 }
 
 // Exclusive scan, in place, of each digit's tile counts: workgroup d scans addr[6][d * G ..).
@@ -494,7 +505,7 @@ void radix_scan()
     if (gl_NumWorkGroups.x * gl_NumWorkGroups.y == 1u) {
         // few tiles: one workgroup, an invocation per digit walks its G counts
         uint run = 0u;
-        for (uint j = t * G; j < t * G + G; ++j) {
+        for (uint j = t * G; t < BINS && j < t * G + G; ++j) {
             uint c = U32(p.addr[6]).v[j];
             U32(p.addr[6]).v[j] = run;
             run += c;
@@ -569,8 +580,10 @@ void radix_scatter()
     uint grp = t / W, l = t % W, NG = AVK_LOCAL_SIZE / W;
     for (uint j = t; j < NG * 128u; j += AVK_LOCAL_SIZE)
         sh[j] = 0u;
-    uint gtot = U32(p.addr[7]).v[pass_ * BINS + t];
-    uint hb = wg < G && !onesweep ? U32(p.addr[6]).v[t * G + wg] : 0u;
+    // (steps per digit below: invocation t < BINS takes digit t; wider workgroups' others idle)
+    bool dig = t < BINS;
+    uint gtot = dig ? U32(p.addr[7]).v[pass_ * BINS + t] : 0u;
+    uint hb = dig && wg < G && !onesweep ? U32(p.addr[6]).v[t * G + wg] : 0u;
     barrier();
     uint base = wg * TILE + grp * W * KPT;
     uint pr[KPT];
@@ -627,10 +640,11 @@ void radix_scatter()
         s_a[2u * t] = rl;
         s_a[2u * t + 1u] = rh;
     }
-    s_b[t] = gtot;
+    if (dig)
+        s_b[t] = gtot;
     barrier();
-    uint tc = s_a[t];
-    if (onesweep) {
+    uint tc = dig ? s_a[t] : 0u;
+    if (onesweep && dig) {
         // this tile's digit counts published at once (the walk back comes later, below);
         // status words are two buffers, `src` this pass's: this tile zeroes its row of the
         // other, which the next pass run reads
@@ -643,16 +657,20 @@ void radix_scatter()
         }
     }
     for (uint off = 1u; off < BINS; off <<= 1) {
-        uint ya = t >= off ? s_a[t - off] : 0u;
-        uint yb = t >= off ? s_b[t - off] : 0u;
+        uint ya = dig && t >= off ? s_a[t - off] : 0u;
+        uint yb = dig && t >= off ? s_b[t - off] : 0u;
         barrier();
-        s_a[t] += ya;
-        s_b[t] += yb;
+        if (dig) {
+            s_a[t] += ya;
+            s_b[t] += yb;
+        }
         barrier();
     }
-    uint tstart = s_a[t] - tc;
-    s_tstart[t] = tstart;
-    s_gofs[t] = (s_b[t] - gtot) + hb - tstart;
+    if (dig) {
+        uint tstart = s_a[t] - tc;
+        s_tstart[t] = tstart;
+        s_gofs[t] = (s_b[t] - gtot) + hb - tstart;
+    }
     barrier();
     uint pos[KPT];
     [[unroll]] for (uint k = 0u; k < KPT; ++k) {
@@ -662,11 +680,14 @@ void radix_scatter()
     }
     barrier();
     uint tileN = wg < G ? min(TILE, N - wg * TILE) : 0u;
-    // digits by tile position, then each output's words through the same reordering
+    // digits by tile position (or, KEY_REORDER, a key pass's key words bearing them), then each
+    // output's words through the same reordering
+    bool kr = KEY_REORDER != 0u && pass_ < p.w[7];
+    uint dsh = (8u * pass_) & 31u, dw = 8u * pass_ < 32u ? 0u : 1u;
     [[unroll]] for (uint k = 0u; k < KPT; ++k)
         if (base + k * W + l < N && wg < G)
-            sh[pos[k]] = pr[k] >> 16;
-    if (onesweep && wg != 0u) {
+            sh[pos[k]] = kr ? (dw == 0u ? kk[k].x : kk[k].y) : pr[k] >> 16;
+    if (onesweep && wg != 0u && dig) {
         // the decoupled look-back per digit over the earlier tiles' status words (buffer `src`
         // of two), walked only now, after the tile's own scans and reordering: walked right
         // after publishing the aggregate, it waited on tiles that started with this one
@@ -687,15 +708,30 @@ void radix_scatter()
     barrier();
     [[unroll]] for (uint k = 0u; k < KPT; ++k) {
         uint j = k * AVK_LOCAL_SIZE + t;
-        if (j < tileN)
-            pr[k] = s_gofs[sh[j]] + j;
+        if (j < tileN) {
+            uint v = sh[j], o = s_gofs[kr ? (v >> dsh) & 0xFFu : v] + j;
+            pr[k] = o;
+            if (kr && keys_out) {
+                if (om == OM_UNKEY)
+                    U32(p.addr[5]).v[o * kw + dw] = unkey_word(v, dw);
+                else
+                    U32(p.addr[1u + dstb]).v[o * kw + dw] = v;
+            }
+        }
     }
     barrier();
     if (keys_out) {
         for (uint w = 0u; w < kw; ++w) {
-            [[unroll]] for (uint k = 0u; k < KPT; ++k)
-                if (base + k * W + l < N && wg < G)
-                    sh[pos[k]] = w == 0u ? kk[k].x : kk[k].y;
+            if (kr && w == dw)
+                continue;  // (written above)
+            [[unroll]] for (uint k = 0u; k < KPT; ++k) {
+                uint i = base + k * W + l;
+                if (i < N && wg < G) {
+                    // KEY_REORDER: read again (L2), not kept in registers over the look-back
+                    uvec2 key = KEY_REORDER != 0u ? load_key(i, pass_, src) : kk[k];
+                    sh[pos[k]] = w == 0u ? key.x : key.y;
+                }
+            }
             barrier();
             [[unroll]] for (uint k = 0u; k < KPT; ++k) {
                 uint j = k * AVK_LOCAL_SIZE + t;

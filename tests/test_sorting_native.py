@@ -183,19 +183,27 @@ def test_radix_global_passes(dt):
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
-# (KPT, USE_BALLOT, ROW_KPT, ONESWEEP): the shared-memory ranking (no subgroup ballots), small
-# tiles with the one-workgroup row sort off (every size through the global passes), and the
-# same with tile histograms and their scan before each scatter instead of the look-back. (CPU
-# devices take the tile histograms either way: _sort.ONESWEEP_CPU.)
-CONFIGS = [(16, False, 16, True), (8, True, 0, True), (8, True, 0, False)]
+# (KPT, USE_BALLOT, ROW_KPT, ONESWEEP, radix workgroup width, KEY_REORDER): the shared-memory
+# ranking (no subgroup ballots), small tiles with the one-workgroup row sort off (every size
+# through the global passes), and the same with tile histograms and their scan before each
+# scatter instead of the look-back; wider workgroups (tiles of 512 x 4 and 768 x 4 keys, the
+# per-digit steps taken by their first 256 invocations), with key words reordered or digits.
+# (CPU devices take the tile histograms either way: _sort.ONESWEEP_CPU.)
+CONFIGS = [(16, False, 16, True, 256, 0), (8, True, 0, True, 256, 0), (8, True, 0, False, 256, 0),
+           (8, True, 0, True, 256, 1), (4, False, 0, True, 512, 1), (4, False, 0, True, 768, 0)]
 SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int64", "float64")]
 
 
-@pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global", "kpt8_global_twopass"])
+@pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global", "kpt8_global_twopass",
+                                              "kpt8_keyreorder", "wide512_keyreorder", "wide768"])
 def test_radix_configs(cfg, monkeypatch):
-    for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT", "ONESWEEP"), cfg):
+    for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT", "ONESWEEP", "RADIX_LOCAL", "KEY_REORDER"), cfg):
         monkeypatch.setattr(_sort, name, v)
-    monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])  # (the same tiles on a GPU run)
+    # (the same tiles on a GPU run)
+    monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])
+    monkeypatch.setattr(_sort, "RADIX_LOCAL_GPU", cfg[4])
+    monkeypatch.setattr(_sort, "KEY_REORDER_GPU", cfg[5])
+    assert _sort._radix_local(xp.asarray(0)._alloc.device, cfg[0]) == cfg[4]
     rng = np.random.default_rng(7)
     xp.reset_runtime_stats()
     for dt in SOME:
@@ -203,6 +211,17 @@ def test_radix_configs(cfg, monkeypatch):
             h = values(dt, shape, rng, ties=dt.name == "float32")
             _check_sorts(h, dev(h), axis)
     assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_radix_width_falls_back_where_the_tile_does_not_fit(monkeypatch):
+    """A radix workgroup width whose tile (or its groups' counters) would not fit the device's
+    shared memory, or that is not a multiple of 32, gives the 256 wide workgroups."""
+    d = xp.asarray(0)._alloc.device
+    for ls, kpt, want in [(1024, 16, 256), (4096, 1, 256), (500, 4, 256), (512, 4, 512)]:
+        monkeypatch.setattr(_sort, "RADIX_LOCAL", ls)
+        monkeypatch.setattr(_sort, "RADIX_LOCAL_GPU", ls)
+        monkeypatch.setattr(_sort, "USE_BALLOT", False)
+        assert _sort._radix_local(d, kpt) == want, (ls, kpt)
 
 
 def test_cpu_devices_take_the_two_pass_scatter():

@@ -76,6 +76,21 @@ DENSE_GROUPS_CPU = 16
 # earlier tiles' words at once (taken in order) was slower again: 1181 and 1449 us.
 LOOKBACK_POLL_GPU = 1
 LOOKBACK_POLL = 0
+# The radix passes' workgroup width (but their scan's: LOCAL), on GPUs and on CPU devices: a
+# tile is RADIX_LOCAL(_GPU) x KPT keys. Wider workgroups make fewer, longer tiles at the same
+# registers an invocation (the tile's per-digit steps, its look-back among them, are shared by
+# more keys). Taken where the tile and its groups' counters fit shared memory; else LOCAL.
+# On the H200 (2026-11-27 run 24, benchmarks/diag_sort.py, GPU time, best of 3 rounds) 512 with
+# KEY_REORDER_GPU sorted float32 16M in 1037 us against 1086 (256, without), argsort 1294
+# against 1323, int32 1020 against 1074; 768 and 1024 were slower (1224, 1061). lavapipe keeps
+# 256 (512 was no faster there).
+RADIX_LOCAL_GPU = 512
+RADIX_LOCAL = 256
+# The scatter reorders the key words (not the digits) of key passes and takes each digit from
+# them, so the key registers are free before the look-back (glsl/sort.comp, KEY_REORDER): with
+# 256 wide workgroups, float32 16M 1069 us against 1086 (H200, run 24).
+KEY_REORDER_GPU = 1
+KEY_REORDER = 0
 # The all-pass histogram's workgroups (each over several tiles; at most the tile count).
 GHIST_GROUPS = 1024
 GHIST_GROUPS_CPU = 64
@@ -186,7 +201,8 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     PK = -(-bits // BITS)
     PR = -(-(rows - 1).bit_length() // BITS)
     kpt = _kpt(dev)
-    tile = LOCAL * kpt
+    ls = _radix_local(dev, kpt)
+    tile = ls * kpt
     G = -(-N // tile)
     want = tuple(want)
     outputs, out_idx = [], {}
@@ -237,15 +253,18 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
     base = dict(w0=N, w1=n, w2=G, w4=flags, w5=kw, w7=PK, w8=PR,
                 w9=RK[table.DTYPES[dtype.name][3]] if raw else 0, w10=psrc if pw else 0,
                 w11=om, w12=pw)
-    spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if _launch.on_cpu(dev) else LOOKBACK_POLL_GPU]
+    cpu = _launch.on_cpu(dev)
+    spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if cpu else LOOKBACK_POLL_GPU, ls,
+            KEY_REORDER if cpu else KEY_REORDER_GPU]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
             (TMP, HIST, True, 6, None), (TMP, GH, False, 7, None)]
 
     def radix_step(op, pass_, groups, bufs):
-        return _step(radix, op, _words(w3=pass_, **base), groups, bufs,
-                     spec=[CODES[op]] + spec[1:])
+        # (the scan works per digit whatever the tile: LOCAL wide)
+        sp = spec[1:5] + [LOCAL] + spec[6:] if op == "sort_scan" else spec[1:]
+        return _step(radix, op, _words(w3=pass_, **base), groups, bufs, spec=[CODES[op]] + sp)
 
     steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
     ghist_groups = GHIST_GROUPS_CPU if _launch.on_cpu(dev) else GHIST_GROUPS
@@ -332,10 +351,27 @@ def _kpt(dev):
     return KPT if _launch.on_cpu(dev) else KPT_GPU
 
 
+def _radix_local(dev, kpt):
+    """The radix passes' workgroup width: RADIX_LOCAL(_GPU) where its tile fits (see there),
+    else LOCAL."""
+    ls = RADIX_LOCAL if _launch.on_cpu(dev) else RADIX_LOCAL_GPU
+    if ls == LOCAL:
+        return LOCAL
+    groups = ls // 32 if not USE_BALLOT else ls // max(_launch.subgroup_size(dev), 1)
+    words = max(ls * kpt, 4096) + 4 * BINS + ls + 2  # (glsl/sort.comp's shared arrays)
+    info = getattr(dev, "info", None) or {}
+    if (ls % 32 or ls < LOCAL or groups * 128 > max(ls * kpt, 4096)
+            or words * 4 > _launch.shared_bytes(dev)
+            or ls > int(info.get("max_workgroup_invocations", LOCAL) or LOCAL)):
+        return LOCAL
+    return ls
+
+
 def _knobs(dev):
     """The module settings a radix plan depends on (part of its key)."""
     return (_kpt(dev), USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
-            ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU)
+            ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU,
+            RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU)
 
 
 def _plan_key(dtype, rows, n, descending, want, index_dtype, dev):

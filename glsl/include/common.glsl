@@ -9,8 +9,16 @@
 
 // The runtime launches a 2-D grid of 256-wide groups so that counts above 65535 * 256 fit
 // within the minimum maxComputeWorkGroupCount.
+// A shader defining AVK_LOCAL_SIZE_ID takes its workgroup width from that specialisation
+// constant (256 unless the pipeline sets it; the sort's scatter does).
+#ifdef AVK_LOCAL_SIZE_ID
+layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
+layout(local_size_x_id = AVK_LOCAL_SIZE_ID) in;
+#define AVK_LOCAL_SIZE gl_WorkGroupSize.x
+#else
 #define AVK_LOCAL_SIZE 256
 layout(local_size_x = AVK_LOCAL_SIZE, local_size_y = 1, local_size_z = 1) in;
+#endif
 
 uint avk_index()
 {
