@@ -145,6 +145,12 @@ layout(constant_id = 4) const uint LOOKBACK_POLL = 0;
 // 1: a key pass's scatter reorders the tile's digit-bearing key words (not its digits) and
 // takes each digit from them, so the key registers are free before the look-back
 layout(constant_id = 6) const uint KEY_REORDER = 0;
+// Diagnostics only (benchmarks/diag_sort.py; wrong results on purpose, 0 otherwise): the
+// scatter without parts of its work, to time them. 1: no look-back walk (each tile takes no
+// earlier tiles' counts); 2: no global writes of keys or payloads; 4: keys made from their
+// index, not loaded, and 16: no ranking (each key's rank its place in its group; both only with
+// 2: the positions they give may lie outside the output); 8: no payload reordering.
+layout(constant_id = 7) const uint DIAG_PARTS = 0;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -558,9 +564,9 @@ void radix_scatter()
     bool nopay = (p.w[4] & F_DYNPAY) != 0u && U32(p.addr[7]).v[GH_PAYLOAD] == 0u;
     if (nopay && om == OM_PAYLOAD)
         om = OM_UNKEY;
-    bool keys_out = (info & I_KEYS) != 0u || om == OM_UNKEY;
+    bool keys_out = ((info & I_KEYS) != 0u || om == OM_UNKEY) && (DIAG_PARTS & 2u) == 0u;
     uint t = gl_LocalInvocationID.x, wg = wg_index(), N = p.w[0], G = p.w[2], kw = p.w[5];
-    uint pw = om == OM_UNKEY || nopay ? 0u : p.w[12];
+    uint pw = om == OM_UNKEY || nopay || (DIAG_PARTS & 8u) != 0u ? 0u : p.w[12];
     bool onesweep = (p.w[4] & F_ONESWEEP) != 0u;
     if (onesweep) {
         // tiles in the order workgroups start (a tile only waits for tiles started before it)
@@ -592,10 +598,19 @@ void radix_scatter()
         uint i = base + k * W + l;
         bool valid = wg < G && i < N;
         uvec2 key = uvec2(0u);
-        uint d = valid ? digit_of(i, pass_, src, key) : 0u;
+        uint d = 0u;
+        if (valid && (DIAG_PARTS & 4u) != 0u) {
+            key = uvec2(i * 2654435761u, 0u);
+            d = key_digit(key, pass_);
+        } else if (valid)
+            d = digit_of(i, pass_, src, key);
         kk[k] = key;
         uint rank, c;
         uint word = grp * 128u + (d >> 1), s16 = (d & 1u) * 16u;
+        if ((DIAG_PARTS & 16u) != 0u) {
+            pr[k] = (d << 16) | (k * W + l);
+            continue;
+        }
 #ifdef AVK_SUBGROUP
         if (sg) {
             uvec4 m = match_digit(d, valid);
@@ -687,7 +702,7 @@ void radix_scatter()
     [[unroll]] for (uint k = 0u; k < KPT; ++k)
         if (base + k * W + l < N && wg < G)
             sh[pos[k]] = kr ? (dw == 0u ? kk[k].x : kk[k].y) : pr[k] >> 16;
-    if (onesweep && wg != 0u && dig) {
+    if (onesweep && wg != 0u && dig && (DIAG_PARTS & 1u) == 0u) {
         // the decoupled look-back per digit over the earlier tiles' status words (buffer `src`
         // of two), walked only now, after the tile's own scans and reordering: walked right
         // after publishing the aggregate, it waited on tiles that started with this one
@@ -711,7 +726,7 @@ void radix_scatter()
         if (j < tileN) {
             uint v = sh[j], o = s_gofs[kr ? (v >> dsh) & 0xFFu : v] + j;
             pr[k] = o;
-            if (kr && keys_out) {
+            if (kr && keys_out && (DIAG_PARTS & 2u) == 0u) {
                 if (om == OM_UNKEY)
                     U32(p.addr[5]).v[o * kw + dw] = unkey_word(v, dw);
                 else
@@ -755,7 +770,7 @@ void radix_scatter()
         barrier();
         [[unroll]] for (uint k = 0u; k < KPT; ++k) {
             uint j = k * AVK_LOCAL_SIZE + t;
-            if (j < tileN) {
+            if (j < tileN && (DIAG_PARTS & 2u) == 0u) {
                 uint v = sh[j], o = pr[k];
                 if (om == 0u)
                     U32(p.addr[3u + dstb]).v[o * pw + w] = v;

@@ -91,6 +91,9 @@ RADIX_LOCAL = 256
 # 256 wide workgroups, float32 16M 1069 us against 1086 (H200, run 24).
 KEY_REORDER_GPU = 1
 KEY_REORDER = 0
+# Diagnostics only (benchmarks/diag_sort.py): the scatter without parts of its work (glsl/sort.comp
+# DIAG_PARTS: its results are wrong); 0 otherwise.
+DIAG_PARTS = 0
 # The all-pass histogram's workgroups (each over several tiles; at most the tile count).
 GHIST_GROUPS = 1024
 GHIST_GROUPS_CPU = 64
@@ -255,7 +258,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
                 w11=om, w12=pw)
     cpu = _launch.on_cpu(dev)
     spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if cpu else LOOKBACK_POLL_GPU, ls,
-            KEY_REORDER if cpu else KEY_REORDER_GPU]
+            KEY_REORDER if cpu else KEY_REORDER_GPU, DIAG_PARTS]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
@@ -371,7 +374,7 @@ def _knobs(dev):
     """The module settings a radix plan depends on (part of its key)."""
     return (_kpt(dev), USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
             ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU,
-            RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU)
+            RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU, DIAG_PARTS)
 
 
 def _plan_key(dtype, rows, n, descending, want, index_dtype, dev):
