@@ -28,6 +28,7 @@ from array_api_vulkan._kernels import _sort  # noqa: E402
 ROUNDS = 3
 REPS = 5
 CONFIGS = {
+    "defaults": {},
     "twopass_kpt8": dict(ONESWEEP=False, KPT=8, USE_PARTITIONED=False),
     "onesweep_kpt8": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False),
     "onesweep_kpt8_sgp": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=True),
@@ -52,6 +53,14 @@ CONFIGS = {
     "ls512_kpt6_kr": dict(ONESWEEP=True, KPT=6, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     "ls512_kpt12_kr": dict(ONESWEEP=True, KPT=12, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     "ls1024_kpt4_kr": dict(ONESWEEP=True, KPT=4, RADIX_LOCAL_GPU=1024, KEY_REORDER_GPU=1),
+    "ls384_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=384, KEY_REORDER_GPU=1),
+    "ls384_kpt12_kr": dict(ONESWEEP=True, KPT=12, RADIX_LOCAL_GPU=384, KEY_REORDER_GPU=1),
+    "ls384_kpt10_kr": dict(ONESWEEP=True, KPT=10, RADIX_LOCAL_GPU=384, KEY_REORDER_GPU=1),
+    "ls320_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=320, KEY_REORDER_GPU=1),
+    "ls448_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=448, KEY_REORDER_GPU=1),
+    "ls512_kpt8_kr_": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
+    "ls512_kpt10_kr": dict(ONESWEEP=True, KPT=10, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
+    "ls512_kpt16_kr": dict(ONESWEEP=True, KPT=16, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     # the defaults' scatter built wrong on purpose, without parts of its work (DIAG_PARTS; the
     # results are not checked): no look-back walk, no global writes, neither, keys not loaded
     # (and no writes), no payload, no ranking (and no writes), none of them
@@ -68,14 +77,17 @@ CONFIGS = {
 # the module's own values of the knobs some configurations change, for the others
 DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS",
                                            "RADIX_LOCAL_GPU", "KEY_REORDER_GPU", "USE_PARTITIONED",
-                                           "DIAG_PARTS")}
+                                           "DIAG_PARTS", "KPT_GPU", "KPT_GPU_VALUES")}
 
 
 def setup(cfg):
+    """The module's knobs as cfg says (its KPT for every radix plan on a GPU too), the module's
+    own values for the others ("defaults": {} is the module as shipped)."""
     cfg = dict(DEFAULTS, **cfg)
     for k, v in cfg.items():
         setattr(_sort, k, v)
-    _sort.KPT_GPU = _sort.KPT
+    if "KPT" in cfg:
+        _sort.KPT_GPU = _sort.KPT_GPU_VALUES = _sort.KPT
 
 
 def gpu_per_call(fn, reps):

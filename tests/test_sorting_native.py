@@ -186,21 +186,25 @@ def test_radix_global_passes(dt):
 # (KPT, USE_BALLOT, ROW_KPT, ONESWEEP, radix workgroup width, KEY_REORDER): the shared-memory
 # ranking (no subgroup ballots), small tiles with the one-workgroup row sort off (every size
 # through the global passes), and the same with tile histograms and their scan before each
-# scatter instead of the look-back; wider workgroups (tiles of 512 x 4 and 768 x 4 keys, the
-# per-digit steps taken by their first 256 invocations), with key words reordered or digits.
+# scatter instead of the look-back; wider workgroups (tiles of 512 x 4, 768 x 4 and 384 x 10
+# keys, the per-digit steps taken by their first 256 invocations), with key words reordered or
+# digits.
 # (CPU devices take the tile histograms either way: _sort.ONESWEEP_CPU.)
 CONFIGS = [(16, False, 16, True, 256, 0), (8, True, 0, True, 256, 0), (8, True, 0, False, 256, 0),
-           (8, True, 0, True, 256, 1), (4, False, 0, True, 512, 1), (4, False, 0, True, 768, 0)]
+           (8, True, 0, True, 256, 1), (4, False, 0, True, 512, 1), (4, False, 0, True, 768, 0),
+           (10, False, 0, True, 384, 1)]
 SOME = [d for d in REAL if d.name in ("bool", "uint8", "int16", "float32", "int64", "float64")]
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=["smem", "kpt8_global", "kpt8_global_twopass",
-                                              "kpt8_keyreorder", "wide512_keyreorder", "wide768"])
+                                              "kpt8_keyreorder", "wide512_keyreorder", "wide768",
+                                              "wide384_kpt10_keyreorder"])
 def test_radix_configs(cfg, monkeypatch):
     for name, v in zip(("KPT", "USE_BALLOT", "ROW_KPT", "ONESWEEP", "RADIX_LOCAL", "KEY_REORDER"), cfg):
         monkeypatch.setattr(_sort, name, v)
     # (the same tiles on a GPU run)
     monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])
+    monkeypatch.setattr(_sort, "KPT_GPU_VALUES", cfg[0])
     monkeypatch.setattr(_sort, "RADIX_LOCAL_GPU", cfg[4])
     monkeypatch.setattr(_sort, "KEY_REORDER_GPU", cfg[5])
     assert _sort._radix_local(xp.asarray(0)._alloc.device, cfg[0]) == cfg[4]

@@ -35,6 +35,9 @@ LOCAL = 256
 # lavapipe keeps 16 (fewer, longer tiles for its few cores).
 KPT = 16
 KPT_GPU = 8
+# on GPUs, for sorts giving only values (no index payload): with 384 wide workgroups, float32
+# 16M 936 us against 983 with 8 (argsort: 1238 against 1217, so it keeps KPT_GPU; H200, run 24)
+KPT_GPU_VALUES = 10
 USE_BALLOT = True
 # With ballots: match digits by subgroupPartitionNV (the `_sgp` variant, one instruction for the
 # eight ballots) where the device reports VK_NV_shader_subgroup_partitioned. Off: on the H100 it
@@ -80,11 +83,12 @@ LOOKBACK_POLL = 0
 # tile is RADIX_LOCAL(_GPU) x KPT keys. Wider workgroups make fewer, longer tiles at the same
 # registers an invocation (the tile's per-digit steps, its look-back among them, are shared by
 # more keys). Taken where the tile and its groups' counters fit shared memory; else LOCAL.
-# On the H200 (2026-11-27 run 24, benchmarks/diag_sort.py, GPU time, best of 3 rounds) 512 with
-# KEY_REORDER_GPU sorted float32 16M in 1037 us against 1086 (256, without), argsort 1294
-# against 1323, int32 1020 against 1074; 768 and 1024 were slower (1224, 1061). lavapipe keeps
+# On the H200 (2026-11-27 run 24, benchmarks/diag_sort.py, GPU time, best of 3 rounds, the
+# same in two processes) 384 with KEY_REORDER_GPU sorted float32 16M in 983 us against 1086
+# (256, digits) and 1012 (512), argsort 1217 against 1323 and 1264, int32 968 against 1074 and
+# 997; 320 and 448 took 1100-1120 (argsort 1364-1386), 768 and 1024 1061-1224. lavapipe keeps
 # 256 (512 was no faster there).
-RADIX_LOCAL_GPU = 512
+RADIX_LOCAL_GPU = 384
 RADIX_LOCAL = 256
 # The scatter reorders the key words (not the digits) of key passes and takes each digit from
 # them, so the key registers are free before the look-back (glsl/sort.comp, KEY_REORDER): with
@@ -203,7 +207,8 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         keys = _native(_variant("sort_keys", tc, "I", dev), "sort: the keys variant")
     PK = -(-bits // BITS)
     PR = -(-(rows - 1).bit_length() // BITS)
-    kpt = _kpt(dev)
+    want = tuple(want)
+    kpt = _kpt(dev, want)
     ls = _radix_local(dev, kpt)
     tile = ls * kpt
     G = -(-N // tile)
@@ -350,8 +355,11 @@ def _rows_view(x, axis):
     return _launch.contiguous(v)
 
 
-def _kpt(dev):
-    return KPT if _launch.on_cpu(dev) else KPT_GPU
+def _kpt(dev, want=()):
+    """Keys an invocation of the radix passes giving the outputs `want`."""
+    if _launch.on_cpu(dev):
+        return KPT
+    return KPT_GPU_VALUES if tuple(want) == ("values",) else KPT_GPU
 
 
 def _radix_local(dev, kpt):
@@ -372,7 +380,7 @@ def _radix_local(dev, kpt):
 
 def _knobs(dev):
     """The module settings a radix plan depends on (part of its key)."""
-    return (_kpt(dev), USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
+    return (_kpt(dev), KPT_GPU_VALUES, USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
             ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU,
             RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU, DIAG_PARTS)
 
