@@ -27,9 +27,10 @@ from ._reduce import _native  # (raises NotNative where supports_sort promised a
 FAMILY = "sort"
 CODES = table.FAMILY_CODES[FAMILY]
 LOCAL = 256
-# Tuning knobs (benchmarks/tune_sort.py): keys per invocation (a tile is 256 x KPT keys; at most
-# 16 where shared memory is 32 KiB), ranking by subgroup ballots where the device has them,
-# and the per-pass histogram's subgroup aggregation of equal digits (ballot variant only).
+# Tuning knobs (benchmarks/tune_sort.py): keys per invocation (a tile is LS x KPT keys, LS the
+# radix workgroup width below; at most 16 where shared memory is 32 KiB), ranking by subgroup
+# ballots where the device has them, and the per-pass histogram's subgroup aggregation of equal
+# digits (ballot variant only).
 # KPT_GPU on GPUs: on the H100 (tune_sort.py, 2026-11-23 run 8) 8 keys an invocation sorted 16M
 # float32 in 1.94 ms against 2.66 ms with 16 (twice the tiles, so twice the workgroups resident);
 # lavapipe keeps 16 (fewer, longer tiles for its few cores).
