@@ -29,6 +29,10 @@ ROUNDS = 3
 REPS = 5
 CONFIGS = {
     "defaults": {},
+    # the look-back reading 2, 4 or 8 earlier tiles' words at once (WALK_WINDOW_GPU)
+    "walk2": dict(WALK_WINDOW_GPU=2),
+    "walk4": dict(WALK_WINDOW_GPU=4),
+    "walk8": dict(WALK_WINDOW_GPU=8),
     "twopass_kpt8": dict(ONESWEEP=False, KPT=8, USE_PARTITIONED=False),
     "onesweep_kpt8": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=False),
     "onesweep_kpt8_sgp": dict(ONESWEEP=True, KPT=8, USE_PARTITIONED=True),
@@ -77,7 +81,8 @@ CONFIGS = {
 # the module's own values of the knobs some configurations change, for the others
 DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS",
                                            "RADIX_LOCAL_GPU", "KEY_REORDER_GPU", "USE_PARTITIONED",
-                                           "DIAG_PARTS", "KPT_GPU", "KPT_GPU_VALUES")}
+                                           "DIAG_PARTS", "KPT_GPU", "KPT_GPU_VALUES",
+                                           "WALK_WINDOW_GPU")}
 
 
 def setup(cfg):

@@ -151,6 +151,9 @@ layout(constant_id = 6) const uint KEY_REORDER = 0;
 // index, not loaded, and 16: no ranking (each key's rank its place in its group; both only with
 // 2: the positions they give may lie outside the output); 8: no payload reordering.
 layout(constant_id = 7) const uint DIAG_PARTS = 0;
+// The look-back reads this many earlier tiles' status words at once (all loads issued, then
+// taken in order); 1: one at a time.
+layout(constant_id = 8) const uint WALK_WINDOW = 1;
 #define TILE (AVK_LOCAL_SIZE * KPT)
 // Shared words: the tile's reordering buffer, aliased with the packed (16-bit) counters of up to
 // 32 groups x 256 digits, and with the global histogram kernel's 12 x 256 counters.
@@ -707,15 +710,41 @@ void radix_scatter()
         // of two), walked only now, after the tile's own scans and reordering: walked right
         // after publishing the aggregate, it waited on tiles that started with this one
         uint sb = src * G * BINS, excl = 0u, j = wg - 1u;
-        for (;;) {
-            uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
-                                         : U32Poll(p.addr[6]).v[sb + j * BINS + t];
-            if ((v & (ST_AGG | ST_INC)) == 0u)
-                continue;
-            excl += v & ST_COUNT;
-            if ((v & ST_INC) != 0u || j == 0u)
-                break;
-            --j;
+        if (WALK_WINDOW > 1u && LOOKBACK_POLL != 0u) {
+            // WALK_WINDOW tiles j, j - 1, ... at a time (none before tile 0, whose words are
+            // inclusive); the walk goes on from the first word still empty
+            for (;;) {
+                uint v[WALK_WINDOW];
+                [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q)
+                    v[q] = q <= j ? U32Poll(p.addr[6]).v[sb + (j - q) * BINS + t] : 0u;
+                bool done = false, stop = false;
+                uint used = 0u;
+                [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q) {
+                    if (stop || done || q > j)
+                        continue;
+                    if ((v[q] & (ST_AGG | ST_INC)) == 0u) {
+                        stop = true;
+                        continue;
+                    }
+                    excl += v[q] & ST_COUNT;
+                    used = q + 1u;
+                    done = (v[q] & ST_INC) != 0u || q == j;
+                }
+                if (done)
+                    break;
+                j -= used;
+            }
+        } else {
+            for (;;) {
+                uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
+                                             : U32Poll(p.addr[6]).v[sb + j * BINS + t];
+                if ((v & (ST_AGG | ST_INC)) == 0u)
+                    continue;
+                excl += v & ST_COUNT;
+                if ((v & ST_INC) != 0u || j == 0u)
+                    break;
+                --j;
+            }
         }
         atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_INC | (excl + tc));
         s_gofs[t] += excl;

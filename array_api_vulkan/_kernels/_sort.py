@@ -99,6 +99,11 @@ KEY_REORDER = 0
 # Diagnostics only (benchmarks/diag_sort.py): the scatter without parts of its work (glsl/sort.comp
 # DIAG_PARTS: its results are wrong); 0 otherwise.
 DIAG_PARTS = 0
+# The look-back reads this many earlier tiles' status words at once on GPUs (1: one at a time).
+# H200 (run 24, call 9, two processes alike): 2 sorted float32 16M in 906 us against 941 with 1,
+# argsort 1191 against 1229, int32 893 against 927; 4 took 960 / 1190 / 950, 8 1142 / 1197 /
+# 1120 (66 registers). (Run 13's 4 at once, with 256 x 8 tiles, was slower than 1 too.)
+WALK_WINDOW_GPU = 2
 # The all-pass histogram's workgroups (each over several tiles; at most the tile count).
 GHIST_GROUPS = 1024
 GHIST_GROUPS_CPU = 64
@@ -264,7 +269,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
                 w11=om, w12=pw)
     cpu = _launch.on_cpu(dev)
     spec = [None, kpt, HIST_AGG, GH_AGG, LOOKBACK_POLL if cpu else LOOKBACK_POLL_GPU, ls,
-            KEY_REORDER if cpu else KEY_REORDER_GPU, DIAG_PARTS]
+            KEY_REORDER if cpu else KEY_REORDER_GPU, DIAG_PARTS, 1 if cpu else WALK_WINDOW_GPU]
     ghb = (TMP, GH, True, 7, None)
     allb = [(ARG, 0, False, 0, "view"), (TMP, K0, True, 1, None), (TMP, K1, True, 2, None),
             (TMP, V0, True, 3, None), (TMP, V1, True, 4, None), final + (True, 5, None),
@@ -383,7 +388,8 @@ def _knobs(dev):
     """The module settings a radix plan depends on (part of its key)."""
     return (_kpt(dev), KPT_GPU_VALUES, USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
             ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU,
-            RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU, DIAG_PARTS)
+            RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU, DIAG_PARTS,
+            WALK_WINDOW_GPU)
 
 
 def _plan_key(dtype, rows, n, descending, want, index_dtype, dev):
