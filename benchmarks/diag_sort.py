@@ -29,8 +29,9 @@ ROUNDS = 3
 REPS = 5
 CONFIGS = {
     "defaults": {},
-    # the look-back reading 2, 4 or 8 earlier tiles' words at once (WALK_WINDOW_GPU)
+    # the look-back reading 2, 3, 4 or 8 earlier tiles' words at once (WALK_WINDOW_GPU)
     "walk2": dict(WALK_WINDOW_GPU=2),
+    "walk3": dict(WALK_WINDOW_GPU=3),
     "walk4": dict(WALK_WINDOW_GPU=4),
     "walk8": dict(WALK_WINDOW_GPU=8),
     "twopass_kpt8": dict(ONESWEEP=False, KPT=8, USE_PARTITIONED=False),
