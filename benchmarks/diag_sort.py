@@ -32,6 +32,10 @@ CONFIGS = {
     # the look-back reading 2, 3, 4 or 8 earlier tiles' words at once (WALK_WINDOW_GPU)
     "walk2": dict(WALK_WINDOW_GPU=2),
     "walk3": dict(WALK_WINDOW_GPU=3),
+    # the histogram pass in 512, 2048 or 4096 workgroups (GHIST_GROUPS; at the defaults)
+    "gh512": dict(GHIST_GROUPS=512),
+    "gh2048": dict(GHIST_GROUPS=2048),
+    "gh4096": dict(GHIST_GROUPS=4096),
     "walk4": dict(WALK_WINDOW_GPU=4),
     "walk8": dict(WALK_WINDOW_GPU=8),
     "twopass_kpt8": dict(ONESWEEP=False, KPT=8, USE_PARTITIONED=False),
