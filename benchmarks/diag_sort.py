@@ -121,7 +121,8 @@ def main():
     cases = {"sort_f32": (lambda: xp.sort(d["f32"]), lambda: np.sort(h["f32"])),
              "argsort_f32": (lambda: xp.argsort(d["f32"]), lambda: np.argsort(h["f32"], kind="stable")),
              "sort_i32": (lambda: xp.sort(d["i32"]), lambda: np.sort(h["i32"])),
-             "unique_i32_1000": (lambda: xp.unique_values(d["u"]), lambda: np.unique(h["u"]))}
+             "unique_i32_1000": (lambda: xp.unique_values(d["u"]), lambda: np.unique(h["u"])),
+             "argsort_i32_1000": (lambda: xp.argsort(d["u"]), lambda: np.argsort(h["u"], kind="stable"))}
     dev = xp.__array_namespace_info__().default_device()
     res = {"device": dev.name, "n": n, "us": {}, "ok": {}}
     for name, cfg in configs.items():
