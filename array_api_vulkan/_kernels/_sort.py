@@ -36,9 +36,10 @@ LOCAL = 256
 # lavapipe keeps 16 (fewer, longer tiles for its few cores).
 KPT = 16
 KPT_GPU = 8
-# on GPUs, for sorts giving only values (no index payload): with 384 wide workgroups, float32
-# 16M 936 us against 983 with 8 (argsort: 1238 against 1217, so it keeps KPT_GPU; H200, run 24)
-KPT_GPU_VALUES = 10
+# on GPUs, for sorts giving only values (no index payload): 10 with 384 wide workgroups sorted
+# float32 16M in 936 us against 983 with 8 (H200, run 24 call 6); with 416 wide ones 8 is best
+# for both (H100, call 13: 10 took 1077 against 921)
+KPT_GPU_VALUES = 8
 USE_BALLOT = True
 # With ballots: match digits by subgroupPartitionNV (the `_sgp` variant, one instruction for the
 # eight ballots) where the device reports VK_NV_shader_subgroup_partitioned. Off: on the H100 it
@@ -87,9 +88,11 @@ LOOKBACK_POLL = 0
 # On the H200 (2026-11-27 run 24, benchmarks/diag_sort.py, GPU time, best of 3 rounds, the
 # same in two processes) 384 with KEY_REORDER_GPU sorted float32 16M in 983 us against 1086
 # (256, digits) and 1012 (512), argsort 1217 against 1323 and 1264, int32 968 against 1074 and
-# 997; 320 and 448 took 1100-1120 (argsort 1364-1386), 768 and 1024 1061-1224. lavapipe keeps
-# 256 (512 was no faster there).
-RADIX_LOCAL_GPU = 384
+# 997; 320 and 448 took 1100-1120 (argsort 1364-1386), 768 and 1024 1061-1224. On the H100
+# (call 13, with WALK_WINDOW_GPU = 2; three processes alike) 416 x 8 took 921 us against 942 at
+# 384 x 10 / 8 (argsort 1194 against 1232, int32 906 against 930); 352 x 8 1003, 416 x 10 1077.
+# lavapipe keeps 256 (512 was no faster there).
+RADIX_LOCAL_GPU = 416
 RADIX_LOCAL = 256
 # The scatter reorders the key words (not the digits) of key passes and takes each digit from
 # them, so the key registers are free before the look-back (glsl/sort.comp, KEY_REORDER): with
