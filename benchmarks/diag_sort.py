@@ -72,7 +72,6 @@ CONFIGS = {
     "ls416_kpt10": dict(KPT=10, RADIX_LOCAL_GPU=416),
     "ls384_kpt9": dict(KPT=9, RADIX_LOCAL_GPU=384),
     "ls448_kpt8_kr": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=448, KEY_REORDER_GPU=1),
-    "ls512_kpt8_kr_": dict(ONESWEEP=True, KPT=8, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     "ls512_kpt10_kr": dict(ONESWEEP=True, KPT=10, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     "ls512_kpt16_kr": dict(ONESWEEP=True, KPT=16, RADIX_LOCAL_GPU=512, KEY_REORDER_GPU=1),
     # the defaults' scatter built wrong on purpose, without parts of its work (DIAG_PARTS; the
@@ -91,8 +90,7 @@ CONFIGS = {
 # the module's own values of the knobs some configurations change, for the others
 DEFAULTS = {k: getattr(_sort, k) for k in ("GH_AGG", "LOOKBACK_POLL_GPU", "GHIST_GROUPS",
                                            "RADIX_LOCAL_GPU", "KEY_REORDER_GPU", "USE_PARTITIONED",
-                                           "DIAG_PARTS", "KPT_GPU", "KPT_GPU_VALUES",
-                                           "WALK_WINDOW_GPU")}
+                                           "DIAG_PARTS", "KPT_GPU", "WALK_WINDOW_GPU")}
 
 
 def setup(cfg):
@@ -102,7 +100,7 @@ def setup(cfg):
     for k, v in cfg.items():
         setattr(_sort, k, v)
     if "KPT" in cfg:
-        _sort.KPT_GPU = _sort.KPT_GPU_VALUES = _sort.KPT
+        _sort.KPT_GPU = _sort.KPT
 
 
 def gpu_per_call(fn, reps):

@@ -709,42 +709,32 @@ void radix_scatter()
         // the decoupled look-back per digit over the earlier tiles' status words (buffer `src`
         // of two), walked only now, after the tile's own scans and reordering: walked right
         // after publishing the aggregate, it waited on tiles that started with this one
+        // WALK_WINDOW tiles j, j - 1, ... at a time (none before tile 0, whose words are
+        // inclusive), taken in order; the walk goes on from the first word still empty
         uint sb = src * G * BINS, excl = 0u, j = wg - 1u;
-        if (WALK_WINDOW > 1u && LOOKBACK_POLL != 0u) {
-            // WALK_WINDOW tiles j, j - 1, ... at a time (none before tile 0, whose words are
-            // inclusive); the walk goes on from the first word still empty
-            for (;;) {
-                uint v[WALK_WINDOW];
-                [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q)
-                    v[q] = q <= j ? U32Poll(p.addr[6]).v[sb + (j - q) * BINS + t] : 0u;
-                bool done = false, stop = false;
-                uint used = 0u;
-                [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q) {
-                    if (stop || done || q > j)
-                        continue;
-                    if ((v[q] & (ST_AGG | ST_INC)) == 0u) {
-                        stop = true;
-                        continue;
-                    }
-                    excl += v[q] & ST_COUNT;
-                    used = q + 1u;
-                    done = (v[q] & ST_INC) != 0u || q == j;
-                }
-                if (done)
-                    break;
-                j -= used;
+        for (;;) {
+            uint v[WALK_WINDOW];
+            [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q) {
+                uint w = sb + (j - q) * BINS + t;
+                v[q] = q > j ? 0u : LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[w], 0u)
+                                                        : U32Poll(p.addr[6]).v[w];
             }
-        } else {
-            for (;;) {
-                uint v = LOOKBACK_POLL == 0u ? atomicAdd(U32(p.addr[6]).v[sb + j * BINS + t], 0u)
-                                             : U32Poll(p.addr[6]).v[sb + j * BINS + t];
-                if ((v & (ST_AGG | ST_INC)) == 0u)
+            bool done = false, stop = false;
+            uint used = 0u;
+            [[unroll]] for (uint q = 0u; q < WALK_WINDOW; ++q) {
+                if (stop || done || q > j)
                     continue;
-                excl += v & ST_COUNT;
-                if ((v & ST_INC) != 0u || j == 0u)
-                    break;
-                --j;
+                if ((v[q] & (ST_AGG | ST_INC)) == 0u) {
+                    stop = true;
+                    continue;
+                }
+                excl += v[q] & ST_COUNT;
+                used = q + 1u;
+                done = (v[q] & ST_INC) != 0u || q == j;
             }
+            if (done)
+                break;
+            j -= used;
         }
         atomicExchange(U32(p.addr[6]).v[sb + wg * BINS + t], ST_INC | (excl + tc));
         s_gofs[t] += excl;
@@ -755,7 +745,7 @@ void radix_scatter()
         if (j < tileN) {
             uint v = sh[j], o = s_gofs[kr ? (v >> dsh) & 0xFFu : v] + j;
             pr[k] = o;
-            if (kr && keys_out && (DIAG_PARTS & 2u) == 0u) {
+            if (kr && keys_out) {
                 if (om == OM_UNKEY)
                     U32(p.addr[5]).v[o * kw + dw] = unkey_word(v, dw);
                 else

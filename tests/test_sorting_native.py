@@ -204,7 +204,6 @@ def test_radix_configs(cfg, monkeypatch):
         monkeypatch.setattr(_sort, name, v)
     # (the same tiles on a GPU run)
     monkeypatch.setattr(_sort, "KPT_GPU", cfg[0])
-    monkeypatch.setattr(_sort, "KPT_GPU_VALUES", cfg[0])
     monkeypatch.setattr(_sort, "RADIX_LOCAL_GPU", cfg[4])
     monkeypatch.setattr(_sort, "KEY_REORDER_GPU", cfg[5])
     assert _sort._radix_local(xp.asarray(0)._alloc.device, cfg[0]) == cfg[4]

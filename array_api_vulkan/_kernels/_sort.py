@@ -34,12 +34,11 @@ LOCAL = 256
 # KPT_GPU on GPUs: on the H100 (tune_sort.py, 2026-11-23 run 8) 8 keys an invocation sorted 16M
 # float32 in 1.94 ms against 2.66 ms with 16 (twice the tiles, so twice the workgroups resident);
 # lavapipe keeps 16 (fewer, longer tiles for its few cores).
+# With the 416 wide radix workgroups below (run 24, H100, call 13) 8 stays best for sort and
+# argsort alike: 10 took 1077 us against 921 for float32 16M (10 had been best for sorts giving
+# only values at 384 wide: 936 against 983, H200, call 6).
 KPT = 16
 KPT_GPU = 8
-# on GPUs, for sorts giving only values (no index payload): 10 with 384 wide workgroups sorted
-# float32 16M in 936 us against 983 with 8 (H200, run 24 call 6); with 416 wide ones 8 is best
-# for both (H100, call 13: 10 took 1077 against 921)
-KPT_GPU_VALUES = 8
 USE_BALLOT = True
 # With ballots: match digits by subgroupPartitionNV (the `_sgp` variant, one instruction for the
 # eight ballots) where the device reports VK_NV_shader_subgroup_partitioned. Off: on the H100 it
@@ -216,8 +215,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         keys = _native(_variant("sort_keys", tc, "I", dev), "sort: the keys variant")
     PK = -(-bits // BITS)
     PR = -(-(rows - 1).bit_length() // BITS)
-    want = tuple(want)
-    kpt = _kpt(dev, want)
+    kpt = _kpt(dev)
     ls = _radix_local(dev, kpt)
     tile = ls * kpt
     G = -(-N // tile)
@@ -284,7 +282,7 @@ def _radix_plan(dev, dtype, rows, n, descending, want, index_dtype):
         return _step(radix, op, _words(w3=pass_, **base), groups, bufs, spec=[CODES[op]] + sp)
 
     steps.append(radix_step("sort_zero", 0, (1, 1, 1), [ghb]))
-    ghist_groups = GHIST_GROUPS_CPU if _launch.on_cpu(dev) else GHIST_GROUPS
+    ghist_groups = GHIST_GROUPS_CPU if cpu else GHIST_GROUPS
     steps.append(radix_step("sort_ghist", 0, _groups(min(G, ghist_groups)),
                             [(ARG, 0, False, 0, "view"), (TMP, K0, False, 1, None),
                              (TMP, HIST, True, 6, None), ghb]))
@@ -364,11 +362,8 @@ def _rows_view(x, axis):
     return _launch.contiguous(v)
 
 
-def _kpt(dev, want=()):
-    """Keys an invocation of the radix passes giving the outputs `want`."""
-    if _launch.on_cpu(dev):
-        return KPT
-    return KPT_GPU_VALUES if tuple(want) == ("values",) else KPT_GPU
+def _kpt(dev):
+    return KPT if _launch.on_cpu(dev) else KPT_GPU
 
 
 def _radix_local(dev, kpt):
@@ -378,10 +373,10 @@ def _radix_local(dev, kpt):
     if ls == LOCAL:
         return LOCAL
     groups = ls // 32 if not USE_BALLOT else ls // max(_launch.subgroup_size(dev), 1)
-    words = max(ls * kpt, 4096) + 4 * BINS + ls + 2  # (glsl/sort.comp's shared arrays)
+    sh_words = max(ls * kpt, 4096)  # glsl/sort.comp's SH_WORDS, which the groups' counters share
+    words = sh_words + 4 * BINS + ls + 2  # (its shared arrays)
     info = getattr(dev, "info", None) or {}
-    if (ls % 32 or ls < LOCAL or groups * 128 > max(ls * kpt, 4096)
-            or words * 4 > _launch.shared_bytes(dev)
+    if (ls % 32 or ls < LOCAL or groups * 128 > sh_words or words * 4 > _launch.shared_bytes(dev)
             or ls > int(info.get("max_workgroup_invocations", LOCAL) or LOCAL)):
         return LOCAL
     return ls
@@ -389,7 +384,7 @@ def _radix_local(dev, kpt):
 
 def _knobs(dev):
     """The module settings a radix plan depends on (part of its key)."""
-    return (_kpt(dev), KPT_GPU_VALUES, USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
+    return (_kpt(dev), USE_BALLOT, USE_PARTITIONED, HIST_AGG, GH_AGG, SERIAL_SCAN, ROW_KPT, ONESWEEP,
             ONESWEEP_CPU, GHIST_GROUPS, GHIST_GROUPS_CPU, LOOKBACK_POLL, LOOKBACK_POLL_GPU,
             RADIX_LOCAL, RADIX_LOCAL_GPU, KEY_REORDER, KEY_REORDER_GPU, DIAG_PARTS,
             WALK_WINDOW_GPU)

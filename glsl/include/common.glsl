@@ -10,7 +10,7 @@
 // The runtime launches a 2-D grid of 256-wide groups so that counts above 65535 * 256 fit
 // within the minimum maxComputeWorkGroupCount.
 // A shader defining AVK_LOCAL_SIZE_ID takes its workgroup width from that specialisation
-// constant (256 unless the pipeline sets it; the sort's scatter does).
+// constant (256 unless the pipeline sets it; the sort's radix passes do).
 #ifdef AVK_LOCAL_SIZE_ID
 layout(local_size_x = 256, local_size_y = 1, local_size_z = 1) in;
 layout(local_size_x_id = AVK_LOCAL_SIZE_ID) in;
