@@ -2,8 +2,9 @@
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
+from . import _elementwise_functions as _ew
 from ._array_object import Array
-from ._manipulation_functions import _axes, _axis
+from ._manipulation_functions import _axes, _axis, concat
 
 __all__ = ["all", "any", "diff"]
 
@@ -34,14 +35,22 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
     if x.ndim == 0:
         raise ValueError("diff() needs an array of at least one dimension")
     axis = _axis(axis, x.ndim)
-    if not isinstance(n, int) or n < 0:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise ValueError("diff(): n must be a non-negative integer")
-    dt = x.dtype
     for extra in (prepend, append):
-        if extra is not None:
-            if not isinstance(extra, Array):
-                raise TypeError("diff(): prepend/append must be arrays")
-            dt = _dtypes.promote(dt, extra.dtype)
-    kw = {k: v for k, v in (("prepend", prepend), ("append", append)) if v is not None}
-    return _fallback.call("diff", lambda a, **k: np.diff(a, n=n, axis=axis, **k), x, dtype=dt,
-                          **kw)
+        if extra is not None and not isinstance(extra, Array):
+            raise TypeError("diff(): prepend/append must be arrays")
+    if n == 0:  # (numpy's: the input itself, prepend and append ignored)
+        return x
+    a = x
+    if prepend is not None or append is not None:
+        # prepend/append of another dtype promote, as numpy's concatenation does
+        a = concat([p for p in (prepend, x, append) if p is not None], axis=axis)
+    # out[i] = a[i + 1] - a[i] through views and one elementwise op a step (not_equal for bool,
+    # as numpy): each step a native kernel, fused where the engine fuses
+    later = tuple(slice(1, None) if i == axis else slice(None) for i in range(a.ndim))
+    earlier = tuple(slice(None, -1) if i == axis else slice(None) for i in range(a.ndim))
+    op = _ew.not_equal if a.dtype == _dtypes.bool else _ew.subtract
+    for _ in range(n):
+        a = op(a[later], a[earlier])
+    return a

@@ -1,5 +1,5 @@
 """Manipulation and creation functions on the device: concat, stack, unstack, repeat, roll, tile,
-flip and the view functions, tril/triu, meshgrid, linspace. Values equal numpy's for every
+flip and the view functions, tril/triu, meshgrid, linspace; and diff (views, concat, subtract). Values equal numpy's for every
 advertised dtype, over empty, 0-d, size-1 and strided/transposed/flipped inputs, with no host
 fallback wherever the device computes on the dtype (bool without 8-bit storage is moved by the
 counted host fallback: conftest.computes_natively)."""
@@ -154,6 +154,39 @@ def test_roll(name, view, native):
         check(xp.roll(x, shift, axis=axis), np.roll(h, shift, axis=axis))
     x0, h0 = pair(name, shape=())
     check(xp.roll(x0, 4), np.roll(h0, 4))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_diff(name, view, native):
+    native(name)
+    x, h = pair(name, view)
+    for axis in (-1, 0, 1, 2, -3):
+        for n in (1, 2, 3, 7):
+            with np.errstate(over="ignore"):
+                want = np.diff(h, n=n, axis=axis)
+            check(xp.diff(x, n=n, axis=axis), want)
+    # prepend and append (the same dtype, and another dtype promoting); n = 0 is x itself
+    p, hp = pair(name, shape=x.shape[:2] + (2,), seed=1)
+    a, ha = pair(name, shape=x.shape[:2] + (1,), seed=2)
+    with np.errstate(over="ignore"):
+        check(xp.diff(x, prepend=p, append=a), np.diff(h, prepend=hp, append=ha))
+        check(xp.diff(x, n=2, append=a), np.diff(h, n=2, append=ha))
+    assert xp.diff(x, n=0, prepend=p) is x
+    if has(xp.float32) and name in ("int8", "uint8", "int16", "float32"):
+        f, hf = pair("float32", shape=x.shape[:2] + (2,), seed=3)
+        check(xp.diff(x, prepend=f), np.diff(h, prepend=hf))
+    # the errors
+    x1, _ = pair(name, shape=(5,))
+    for bad in (dict(n=-1), dict(n=1.5), dict(n=True)):
+        with pytest.raises(ValueError):
+            xp.diff(x1, **bad)
+    with pytest.raises((ValueError, IndexError)):
+        xp.diff(x1, axis=1)
+    with pytest.raises(ValueError):
+        xp.diff(pair(name, shape=())[0])
+    with pytest.raises(TypeError):
+        xp.diff(x1, prepend=np.zeros(1))
 
 
 @pytest.mark.parametrize("name", NAMES)
