@@ -131,18 +131,59 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _fallback.from_host(host, dev)
 
 
-def _fill(fname, shape, fill_value, dtype, device):
+# A repeated zeros/ones/full(_like) call: (function, shape or the like-array's layout, dtype,
+# device, the value's type, value and sign) -> the kernels layer's compiled plan of the call,
+# kept once the call ran natively (arguments as given: a call seen before skips their checks)
+_fill_plans = {}
+MAX_FILL_PLANS = 256
+_FAST_SHAPES = (int, tuple)
+
+
+def _value_key(v):
+    """The value's part of a _fill_plans key (-0.0 apart from 0.0), or None: not kept (NaN,
+    complex, numpy scalars)."""
+    c = v.__class__
+    if c is int or c is bool:
+        return (c, v)
+    if c is float and v == v:
+        return (c, v, math.copysign(1.0, v))
+    return None
+
+
+def _replay(key):
+    """The array of a kept call, or None (general path)."""
+    try:
+        plan = _fill_plans.get(key)
+    except TypeError:  # (an unhashable argument: the general path checks it)
+        return None
+    return plan() if plan is not None else None
+
+
+def _fill(fname, shape, fill_value, dtype, device, key=None):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         value = np.array(fill_value, dtype=dtype._np).item()
     if _kernels.supports_fill("full", dtype, device):
-        return _kernels.full(shape, value, dtype, device)
+        out = _kernels.full(shape, value, dtype, device)
+        if key is not None:
+            if len(_fill_plans) >= MAX_FILL_PLANS:
+                _fill_plans.clear()
+            _fill_plans[key] = _kernels.full_plan(shape, value, dtype, device)
+        return out
     return _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
                           device=device, dtype=dtype)
 
 
 def full(shape, fill_value, *, dtype=None, device=None):
     """An array of `shape` filled with fill_value."""
+    key = None
+    if shape.__class__ in _FAST_SHAPES:
+        vk = _value_key(fill_value)
+        if vk is not None:
+            key = (full, shape, dtype, device, vk)
+            out = _replay(key)
+            if out is not None:
+                return out
     dev = _device(device)
     dt = _dtype_for(dtype, dev)
     if isinstance(fill_value, Array) and fill_value.ndim == 0:
@@ -152,19 +193,31 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if dt is None:
         dt = _dtypes.default_scalar_dtype(
             fill_value.item() if isinstance(fill_value, np.generic) else fill_value, dev)
-    return _fill("full", _shape(shape), fill_value, dt, dev)
+    return _fill("full", _shape(shape), fill_value, dt, dev, key)
 
 
 def zeros(shape, *, dtype=None, device=None):
+    key = None
+    if shape.__class__ in _FAST_SHAPES:
+        key = (zeros, shape, dtype, device)
+        out = _replay(key)
+        if out is not None:
+            return out
     dev = _device(device)
     dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
-    return _fill("zeros", _shape(shape), 0, dt, dev)
+    return _fill("zeros", _shape(shape), 0, dt, dev, key)
 
 
 def ones(shape, *, dtype=None, device=None):
+    key = None
+    if shape.__class__ in _FAST_SHAPES:
+        key = (ones, shape, dtype, device)
+        out = _replay(key)
+        if out is not None:
+            return out
     dev = _device(device)
     dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
-    return _fill("ones", _shape(shape), 1, dt, dev)
+    return _fill("ones", _shape(shape), 1, dt, dev, key)
 
 
 def empty(shape, *, dtype=None, device=None):
@@ -188,21 +241,41 @@ def empty_like(x, /, *, dtype=None, device=None):
     return empty(shape, dtype=dt, device=dev)
 
 
+def _like_key(fn, x, dtype, device, vk=0):
+    """A _fill_plans key of a *_like call on an Array x (None for anything else)."""
+    if x.__class__ is not Array:
+        return None
+    return (fn, x._shape, x._dtype, x._alloc.device, dtype, device, vk)
+
+
 def zeros_like(x, /, *, dtype=None, device=None):
+    key = _like_key(zeros_like, x, dtype, device)
+    out = _replay(key) if key is not None else None
+    if out is not None:
+        return out
     shape, dt, dev = _like(x, dtype, device)
-    return _fill("zeros_like", shape, 0, dt, dev)
+    return _fill("zeros_like", shape, 0, dt, dev, key)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
+    key = _like_key(ones_like, x, dtype, device)
+    out = _replay(key) if key is not None else None
+    if out is not None:
+        return out
     shape, dt, dev = _like(x, dtype, device)
-    return _fill("ones_like", shape, 1, dt, dev)
+    return _fill("ones_like", shape, 1, dt, dev, key)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
+    vk = _value_key(fill_value)
+    key = _like_key(full_like, x, dtype, device, vk) if vk is not None else None
+    out = _replay(key) if key is not None else None
+    if out is not None:
+        return out
     shape, dt, dev = _like(x, dtype, device)
     if not isinstance(fill_value, _SCALARS):
         raise TypeError("full_like(): fill_value must be a Python scalar")
-    return _fill("full_like", shape, fill_value, dt, dev)
+    return _fill("full_like", shape, fill_value, dt, dev, key)
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):

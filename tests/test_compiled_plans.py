@@ -179,3 +179,43 @@ def test_astype_compiled():
         np.testing.assert_array_equal(np.asarray(y), host[:32])
     assert len(dtf._astype_plans._compiled) == 2
     assert xp.astype(x, xp.float32, copy=False) is x
+
+
+def test_fills_compiled():
+    """zeros, ones, full and the *_like functions keep a compiled plan per call (arguments as
+    given): the second call is one C++ call giving a fresh array; -0.0 and 0.0, True and 1, 1 and
+    1.0 are different calls; NaN, a bare bool shape and list shapes take the general path."""
+    from array_api_vulkan import _creation_functions as cf
+
+    if not computes_natively(xp.bool):
+        pytest.skip("bool fills are host fallbacks on this device")
+    cf._fill_plans.clear()
+    x = xp.asarray(np.arange(6, dtype=np.float32).reshape(2, 3))
+    calls = [(xp.zeros, (5,), {}), (xp.ones, ((2, 3),), dict(dtype=xp.int32)),
+             (xp.full, (4, -0.0), {}), (xp.full, (4, 0.0), {}), (xp.full, (3, True), {}),
+             (xp.full, (3, 1), {}), (xp.full, (3, 1.0), {}), (xp.zeros_like, (x,), {}),
+             (xp.ones_like, (x,), dict(dtype=xp.uint32)), (xp.full_like, (x, 2.5), {}),
+             (xp.full_like, (x, -0.0), {})]
+    defaults = xp.__array_namespace_info__().default_dtypes()
+    fd, idt = defaults["real floating"]._np, defaults["integral"]._np
+    want = [np.zeros(5, fd), np.ones((2, 3), np.int32), np.full(4, -0.0, fd),
+            np.zeros(4, fd), np.full(3, True), np.full(3, 1, idt),
+            np.full(3, 1.0, fd), np.zeros((2, 3), np.float32), np.ones((2, 3), np.uint32),
+            np.full((2, 3), 2.5, np.float32), np.full((2, 3), -0.0, np.float32)]
+    for k in range(2):
+        seen = []
+        for (fn, args, kw), w in zip(calls, want):
+            out = fn(*args, **kw) if k == 0 else compiled_call(lambda: fn(*args, **kw))
+            got = np.asarray(out)
+            assert got.dtype == w.dtype and got.shape == w.shape
+            assert np.array_equal(got.view(np.uint8), w.view(np.uint8)), (fn, args, got)
+            assert all(out._alloc is not s._alloc for s in seen)
+            seen.append(out)
+    assert len(cf._fill_plans) == len(calls)
+    np.testing.assert_array_equal(np.asarray(xp.full(2, float("nan"))), [np.nan, np.nan])
+    np.testing.assert_array_equal(np.asarray(xp.zeros([2])), [0, 0])
+    assert len(cf._fill_plans) == len(calls)
+    with pytest.raises(TypeError):
+        xp.zeros(True)
+    with pytest.raises(ValueError):
+        xp.zeros((-1,))

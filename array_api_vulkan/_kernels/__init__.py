@@ -201,14 +201,38 @@ def _fill(dtype, device, op):
     return variant
 
 
+# (device, dtype, shape, the value's words) -> the compiled plan of a full (None: no plan)
+_full_plans = {}
+MAX_FULL_PLANS = 256
+
+
 def full(shape, fill_value, dtype, device):
-    """After supports_fill("full", dtype, device)."""
-    variant = _fill(dtype, device, "full")
+    """After supports_fill("full", dtype, device). A call seen before (device, dtype, shape and
+    the value's bits) replays as one compiled plan: one C++ call."""
     code = _code(dtype)
-    out = _empty(device, dtype, shape)
     words = _launch.scalar_words(fill_value, code)
+    key = (device, dtype, shape, tuple(words))
+    plan = _full_plans.get(key)
+    if plan is not None:
+        out = plan()
+        if out is not None:
+            return out
+    variant = _fill(dtype, device, "full")
+    out = _empty(device, dtype, shape)
     _launch.fill(device, variant, table.FILL_CODES["full"], out, words)
+    if key not in _full_plans:
+        if len(_full_plans) >= MAX_FULL_PLANS:
+            _full_plans.clear()
+        step = _launch.fill_plan_step(variant, table.FILL_CODES["full"], out, words)
+        _full_plans[key] = None if step is None else device.compile_plan(
+            type(out), [], [(out._alloc.nbytes, dtype, out._shape, out._strides)], [], [step])
     return out
+
+
+def full_plan(shape, fill_value, dtype, device):
+    """The compiled plan (no operands: plan() -> the array, or None: take full()) that full() of
+    these arguments keeps once it ran, else None."""
+    return _full_plans.get((device, dtype, shape, tuple(_launch.scalar_words(fill_value, _code(dtype)))))
 
 
 def arange(start, stop, step, n, dtype, device):

@@ -514,6 +514,19 @@ def fill(dev, shader, op_code, out, words):
     dev.launch(shader, (op_code, 0, 0, 0, ELEMS), [out._alloc], [True], push, (n + ELEMS - 1) // ELEMS)
 
 
+def fill_plan_step(shader, op_code, out, words):
+    """The one step of a compiled plan repeating fill(...) for a fresh C-contiguous result of
+    out's layout at OUT 0 (None for an empty one: nothing to record)."""
+    n = math.prod(out._shape)
+    if n == 0:
+        return None
+    template = [0] * PUSH_WORDS
+    template[0] = n
+    template[2:2 + len(words)] = [int(w) for w in words]
+    return (shader, [op_code, 0, 0, 0, ELEMS], template, grid_1d((n + ELEMS - 1) // ELEMS),
+            [(OUT, 0, True)], [(ADDR_WORD, ADDRESS, OUT, 0)])
+
+
 def assign_split(shader, dst, src):
     """Records dst[...] = src in place (as assign): one dispatch, or one per index of the
     leading axes where the view's rank (after collapsing) is beyond the push block."""
