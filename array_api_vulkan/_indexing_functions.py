@@ -36,8 +36,34 @@ def _bshape(*shapes):
         return None
 
 
+# A repeated call: its arguments' layouts -> the kernels layer's compiled gather plan, kept once
+# the call ran natively (the call's checks depend only on what the key holds)
+_take_plans = {}
+_getitem_plans = {}
+MAX_PLANS = 256
+_SMALL = 1 << 31  # (the gather kernel's element offsets are 32-bit: smaller allocations only)
+
+
+def _keep(plans, key, value):
+    if len(plans) >= MAX_PLANS:
+        plans.clear()
+    plans[key] = value
+
+
 def take(x, indices, /, *, axis=None):
     """Elements of x at `indices` (a one-dimensional integer array) along axis."""
+    key = None
+    if x.__class__ is Array and indices.__class__ is Array:
+        key = (x._dtype, x._shape, x._strides, x._alloc.device, indices._dtype, indices._shape,
+               indices._strides, indices._alloc.device, axis)
+        try:
+            plan = _take_plans.get(key)
+        except TypeError:
+            plan = key = None
+        if plan is not None and x._alloc.nbytes < _SMALL and indices._alloc.nbytes < _SMALL:
+            out = plan(x, indices, x._offset)
+            if out is not None:
+                return out
     if not isinstance(x, Array) or not isinstance(indices, Array):
         raise TypeError("take() expects arrays")
     if indices.dtype.kind not in "iu":
@@ -56,7 +82,10 @@ def take(x, indices, /, *, axis=None):
         ist = [0] * axis + _bstrides(indices, indices._shape) + [0] * (x.ndim - axis - 1)
         idx = [(indices, ist, sh[axis], st[axis])]
         if _kernels.supports_gather(x, out_shape, xs, idx):
-            return _kernels.gather(x, out_shape, xs, x._offset, idx)
+            out = _kernels.gather(x, out_shape, xs, x._offset, idx)
+            if key is not None:
+                _keep(_take_plans, key, _kernels.gather_plan(x, out_shape, xs, idx))
+            return out
     return _fallback.call("take", lambda a, i: np.take(a, i, axis=axis), x, indices,
                           dtype=x.dtype)
 
@@ -365,9 +394,43 @@ def _combine(terms, shape, it):
     return acc, lo
 
 
+def _getitem_key(x, key):
+    """A _getitem_plans key for x[key] with integer index arrays, slices, integers, None and
+    Ellipsis (None for anything else: masks, numpy integers, bools)."""
+    sig = []
+    for k in key:
+        c = k.__class__
+        if c is Array:
+            if k._dtype.kind not in "iu":
+                return None
+            sig.append((k._dtype, k._shape, k._strides, k._alloc.device))
+        elif c is slice:
+            sig.append((slice, k.start, k.stop, k.step))
+        elif c is int or k is None or k is Ellipsis:
+            sig.append(k)
+        else:
+            return None
+    return (x._dtype, x._shape, x._strides, x._alloc.device, tuple(sig))
+
+
 def getitem_native(x, key):
     """x[key] on the device for integer-array and boolean-mask keys, or None where the kernels
-    layer answers that it is not native (nothing was recorded then)."""
+    layer answers that it is not native (nothing was recorded then). A key of integer arrays
+    (at most two, of one dtype), slices and integers seen before on x's layout replays the
+    compiled gather plan kept for it."""
+    pkey = _getitem_key(x, key)
+    if pkey is not None:
+        try:
+            kept = _getitem_plans.get(pkey)
+        except TypeError:  # (an unhashable slice bound: the general path deals with it)
+            kept = pkey = None
+        if kept is not None:
+            plan, const, where = kept
+            arrays = [key[j] for j in where]
+            if x._alloc.nbytes < _SMALL and all(a._alloc.nbytes < _SMALL for a in arrays):
+                out = plan(x, *arrays, x._offset + const)
+                if out is not None:
+                    return out
     entries = _parse(x, key)
     if entries is None:
         return None
@@ -378,7 +441,14 @@ def getitem_native(x, key):
     adv = _Advanced(x, entries)
     if not adv.native:
         return None
-    return _kernels.gather(x, *adv.geometry())
+    out_shape, xs, off, idx = geometry = adv.geometry()
+    out = _kernels.gather(x, *geometry)
+    where = [j for j, k in enumerate(key) if k.__class__ is Array]
+    if (pkey is not None and not adv.conv and len(idx) == len(where)
+            and all(i[0] is key[j] for i, j in zip(idx, where))):
+        plan = _kernels.gather_plan(x, out_shape, xs, idx)
+        _keep(_getitem_plans, pkey, None if plan is None else (plan, off - x._offset, where))
+    return out
 
 
 def _source_supported(x, value):

@@ -390,3 +390,48 @@ def test_counted_fallbacks():
         dev(a)[dev(np.ones(3, bool)), 1:3]
     with pytest.raises(IndexError):
         dev(a)[dev(ix(np.zeros((0,)))), 0][0]  # empty result, then out of range
+
+
+def test_repeated_take_and_getitem_replay_a_compiled_gather():
+    """take and integer-array __getitem__ keep the gather's compiled plan per call layout: a
+    repeated call with other index values, other offsets of x and of the index arrays, or
+    another x of the same layout records no new gather through the general path and agrees
+    with numpy; keys with slice offsets and integers carry their offset; a key whose arrays
+    differ in dtype (converted first) keeps no plan."""
+    from array_api_vulkan import _indexing_functions as idxf
+    from array_api_vulkan._kernels import _launch
+
+    idxf._take_plans.clear()
+    idxf._getitem_plans.clear()
+    rng = np.random.default_rng(3)
+    big = rng.standard_normal((9, 12)).astype(np.float32)
+    hx = dev(big)
+    cases = [
+        (lambda x, i, j: xp.take(x, i, axis=1), lambda x, i, j: np.take(x, i, axis=1)),
+        (lambda x, i, j: x[i], lambda x, i, j: x[i]),
+        (lambda x, i, j: x[2:, i], lambda x, i, j: x[2:, i]),
+        (lambda x, i, j: x[1, i], lambda x, i, j: x[1, i]),
+        (lambda x, i, j: x[i, ::-2], lambda x, i, j: x[i, ::-2]),
+        (lambda x, i, j: x[i[:, None], j], lambda x, i, j: x[i[:, None], j]),
+    ]
+    for run in range(3):
+        # another x of one layout each run: a view at another offset of the same shape
+        x, h = hx[run:run + 6], big[run:run + 6]
+        for f, ref in cases:
+            ii = ix(rng.integers(-5, 6, 7))
+            jj = ix(rng.integers(0, 12, 5))
+            # index arrays at varying offsets inside bigger arrays
+            di, dj = dev(np.concatenate([ix([0] * run), ii]))[run:], dev(jj)
+            launches = _launch.state.launches
+            got = f(x, di, dj)
+            if run > 0:
+                assert _launch.state.launches == launches, "expected the compiled plan"
+            # (indices in [-5, 5]: in bounds of every indexed axis, so numpy's own answer)
+            np.testing.assert_array_equal(np.asarray(got), ref(h, ii, jj))
+    assert len(idxf._take_plans) == 1
+    assert len(idxf._getitem_plans) == len(cases) - 1
+    if len({d for d in INDEX if d.name in ("int32", "int64")}) == 2:
+        i32, i64 = dev(np.array([0, 1], np.int32)), dev(np.array([1, 2], np.int64))
+        for _ in range(2):
+            np.testing.assert_array_equal(np.asarray(hx[i32, i64]), big[[0, 1], [1, 2]])
+        assert len(idxf._getitem_plans) == len(cases) - 1

@@ -23,7 +23,7 @@ from . import _reduce
 from ._launch import NotNative  # noqa: F401
 from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import repeat as sort_repeat, searchsorted, sort, supports_sort, unique  # noqa: F401
-from ._index import (compact, compact_values, gather, mask_count, mask_fill,  # noqa: F401
+from ._index import (compact, compact_values, gather, gather_plan, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
 from ._manip import copy_into, join, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
 from ._launch import contiguous  # noqa: F401

@@ -68,6 +68,25 @@ def supports_gather(x, out_shape, xs, idx):
     return _index_layout(x, out_shape, xs, idx) is not None
 
 
+def _index_words(n, sh, sts, xoff, idx, other_offset):
+    """The push words (layout part) of a gather / scatter."""
+    nd = len(sh)
+    words = [0] * _launch.LAYOUT_WORDS
+    words[0] = n
+    words[1] = nd | (len(idx) << 8)
+    words[2] = xoff & 0xFFFFFFFF
+    for j, (a, _, axn, s) in enumerate(idx):
+        words[3 + j] = getattr(a, "_offset", 0)
+        words[5 + j] = axn
+        words[7 + j] = s & 0xFFFFFFFF
+    words[9] = other_offset
+    words[_FIRST_LIST:_FIRST_LIST + nd] = sh
+    for j, st in enumerate(sts):
+        o = _FIRST_LIST + nd * (1 + j)
+        words[o:o + nd] = [s & 0xFFFFFFFF for s in st]
+    return words
+
+
 def _index_op(op, x, other, out_shape, xs, xoff, idx):
     """Records one gather (other: the fresh result) or scatter (other: the contiguous source)
     dispatch. idx: [(index Array, its strides over out_shape, axis length, x's axis stride)]."""
@@ -79,20 +98,7 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
     if layout is None:
         raise NotNative("gather/scatter: no kernel covers this layout, though supports_gather said one did")
     shader, sh, sts = layout
-    nd = len(sh)
-    words = [0] * _launch.LAYOUT_WORDS
-    words[0] = n
-    words[1] = nd | (len(idx) << 8)
-    words[2] = xoff & 0xFFFFFFFF
-    for j, (a, _, axn, s) in enumerate(idx):
-        words[3 + j] = a._offset
-        words[5 + j] = axn
-        words[7 + j] = s & 0xFFFFFFFF
-    words[9] = other._offset
-    words[_FIRST_LIST:_FIRST_LIST + nd] = sh
-    for j, st in enumerate(sts):
-        o = _FIRST_LIST + nd * (1 + j)
-        words[o:o + nd] = [s & 0xFFFFFFFF for s in st]
+    words = _index_words(n, sh, sts, xoff, idx, other._offset)
     push = np.zeros(_launch.PUSH_WORDS, np.uint32)
     push[:len(words)] = words
     _launch.put_address(push, _launch.ADDR_WORD, other._alloc)
@@ -106,12 +112,69 @@ def _index_op(op, x, other, out_shape, xs, xoff, idx):
     _launch.state.last_plan = None
 
 
+# A gather's layout (x's dtype and device, out_shape, xs, each index array's dtype, strides, axis
+# length and x stride) -> its compiled plan: plan(x, *index arrays, xoff) -> the result, or None
+# (the general path). x's and the index arrays' offsets are the plan's to patch; xoff a scalar.
+_gather_plans = {}
+MAX_GATHER_PLANS = 256
+_SMALL = 1 << 31  # (allocations below this many bytes have 32-bit element offsets)
+
+
+def _gather_key(x, out_shape, xs, idx):
+    if x._alloc.nbytes >= _SMALL or any(k[0]._alloc.nbytes >= _SMALL for k in idx):
+        return None
+    return (x._dtype, x._alloc.device, tuple(out_shape), tuple(xs),
+            tuple([(k[0]._dtype, tuple(k[1]), k[2], k[3]) for k in idx]))
+
+
+def gather_plan(x, out_shape, xs, idx):
+    """The compiled plan of a gather of this layout (see _gather_plans), made on first use, or
+    None where none serves (an empty result, big allocations). After supports_gather."""
+    key = _gather_key(x, out_shape, xs, idx)
+    if key is None:
+        return None
+    plan = _gather_plans.get(key, False)
+    if plan is False:
+        if len(_gather_plans) >= MAX_GATHER_PLANS:
+            _gather_plans.clear()
+        plan = _gather_plans[key] = _make_gather_plan(x, out_shape, xs, idx)
+    return plan
+
+
+def _make_gather_plan(x, out_shape, xs, idx):
+    n = math.prod(out_shape)
+    layout = _index_layout(x, out_shape, xs, idx) if n else None
+    if layout is None:
+        return None
+    shader, sh, sts = layout
+    template = [0] * _launch.PUSH_WORDS
+    template[:_launch.LAYOUT_WORDS] = _index_words(n, sh, sts, 0, idx, 0)
+    A, OUT, ARG = _launch.ADDR_WORD, _launch.OUT, _launch.ARG
+    nidx = len(idx)
+    buffers = [(OUT, 0, True), (ARG, 0, False)] + [(ARG, 1 + j, False) for j in range(nidx)]
+    patches = [(A, _launch.ADDRESS, OUT, 0), (A + 2, _launch.ADDRESS, ARG, 0),
+               (2, _launch.SCALAR, ARG, 1 + nidx)]
+    for j in range(nidx):
+        patches += [(3 + j, _launch.OFFSET, ARG, 1 + j), (A + 4 + 2 * j, _launch.ADDRESS, ARG, 1 + j)]
+    args = ([("array", x._dtype.itemsize)] + [("array", k[0]._dtype.itemsize) for k in idx]
+            + [("scalar", "I", 0, 0xFFFFFFFF)])
+    step = (shader, [GATHER], template, _launch.grid_1d(n), buffers, patches)
+    outputs = [(n * x._dtype.itemsize, x._dtype, tuple(out_shape), _launch._c_strides(tuple(out_shape)))]
+    return x._alloc.device.compile_plan(_launch.result_type, args, outputs, [], [step])
+
+
 def gather(x, out_shape, xs, xoff, idx):
     """A new C-contiguous array of out_shape: element at coordinates c is
     x[xoff + sum_d c_d xs_d + sum_k wrapclamp(I_k[c]) s_k] (glsl/gather.comp).
     idx: up to two (index Array, strides over out_shape, axis length n_k, x stride s_k);
     negative indices wrap once, then every index is clamped into [0, n_k - 1].
-    After supports_gather(x, out_shape, xs, idx)."""
+    After supports_gather(x, out_shape, xs, idx). A layout seen before replays as one compiled
+    plan (gather_plan)."""
+    plan = gather_plan(x, out_shape, xs, idx)
+    if plan is not None:
+        out = plan(x, *[k[0] for k in idx], xoff & 0xFFFFFFFF)
+        if out is not None:
+            return out
     dev = x._alloc.device
     n = math.prod(out_shape)
     out = _launch.result_type._new(dev.alloc(max(n, 1) * x._dtype.itemsize), x._dtype,
