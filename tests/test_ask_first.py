@@ -95,6 +95,11 @@ def test_yes_then_cannot_serve_raises(monkeypatch):
         xp.sin(a)
     monkeypatch.setattr(_kernels, "supports_fill", lambda *args: True)
     monkeypatch.setattr(_kernels, "_fill_variant", lambda *args: None)
+    # (the general path: no call kept from before)
+    from array_api_vulkan import _creation_functions
+
+    monkeypatch.setattr(_creation_functions, "_fill_plans", {})
+    monkeypatch.setattr(_kernels, "_full_plans", {})
     with pytest.raises(_kernels.NotNative):
         xp.zeros(3, dtype=FLOAT)
 
