@@ -209,9 +209,21 @@ class ElementwiseOp(LayoutPlans):
         # The hot path: a layout seen before (dtypes, shapes, strides, scalar types) runs as one
         # compiled plan; a signature seen before (dtypes, scalar types) skips validation and
         # promotion, which depend only on it (and an int scalar's range).
-        layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__
-                        for a in args])
-        out = self._replay(layout, args)
+        if len(args) == 2:  # (no list comprehension: its frame costs the hot path)
+            a, b = args
+            layout = ((a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__,
+                      (b._dtype, b._shape, b._strides) if b.__class__ is Array else b.__class__)
+        elif len(args) == 1:
+            a = args[0]
+            layout = ((a._dtype, a._shape, a._strides) if a.__class__ is Array else a.__class__,)
+        else:
+            layout = tuple([(a._dtype, a._shape, a._strides) if a.__class__ is Array
+                            else a.__class__ for a in args])
+        fast = self._compiled.get(layout)
+        if fast is not None:
+            out = fast(*args)
+        else:
+            out = self._replay(layout, args)
         if out is not None:
             return out
         key = tuple([k[0] if k.__class__ is tuple else k for k in layout])

@@ -186,6 +186,7 @@ def test_entries_raise_rather_than_answer_none(monkeypatch):
             call()
     monkeypatch.undo()
     monkeypatch.setattr(_kernels, "_fill_variant", lambda *args: None)
+    monkeypatch.setattr(_kernels, "_full_plans", {})  # (no plan kept from before)
     for call in (lambda: _kernels.full((2,), 0.0, FLOAT, dev),
                  lambda: _kernels.arange(0, 3, 1, 3, FLOAT, dev),
                  lambda: _kernels.eye(2, 2, 0, FLOAT, dev)):
