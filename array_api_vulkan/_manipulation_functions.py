@@ -286,9 +286,55 @@ def _shifts(shift, axis, ndim):
     return out
 
 
+# A repeated roll / tile / repeat (an int count): the function, x's layout and the other
+# arguments -> (the kernels layer's compiled copies plan taking x, the result's shape where it is
+# a view of the plan's). Kept once the call ran natively from views of x itself.
+_copy_plans = {}
+MAX_COPY_PLANS = 256
+
+
+def _kept_copy(key, x):
+    """The result of a kept call (see _copy_plans), or None (the general path runs)."""
+    try:
+        kept = _copy_plans.get(key)
+    except TypeError:  # (an unhashable argument: the general path checks it)
+        return None
+    if kept is None:
+        return None
+    out = kept[0](x)
+    if out is None or kept[1] is None:
+        return out
+    return out._view(kept[1], None, 0)
+
+
+def _copies(key, x, shape, pieces, view_shape=None):
+    """A new array of `shape` filled from the pieces [(view shape, view strides, view offset,
+    source view of x)], its plan kept under key (a view of view_shape returned, and replayed,
+    where given)."""
+    out, plan = _kernels.copies(x.device, x.dtype, shape, [p + (0,) for p in pieces], [x])
+    if key is not None:
+        if len(_copy_plans) >= MAX_COPY_PLANS:
+            _copy_plans.clear()
+        try:
+            _copy_plans[key] = None if plan is None else (plan, view_shape)
+        except TypeError:
+            pass
+    return out if view_shape is None else out._view(view_shape, None, 0)
+
+
+def _layout_key(fname, x, *rest):
+    return (fname, x._dtype, x._shape, x._strides, x._alloc.device) + rest
+
+
 def roll(x, /, shift, *, axis=None):
     """x's elements shifted along axis (the flattened array where axis is None): a copy of the
     two pieces of each shifted axis, one dispatch per combination of pieces."""
+    key = None
+    if x.__class__ is Array:
+        key = _layout_key("roll", x, shift, axis)
+        out = _kept_copy(key, x)
+        if out is not None:
+            return out
     _check(x, "roll")
     if axis is None:
         if isinstance(shift, (tuple, list)):
@@ -299,14 +345,22 @@ def roll(x, /, shift, *, axis=None):
         if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
             return _fallback.call("roll", lambda a: np.roll(a, shift), x, dtype=x.dtype)
         flat = reshape(x, (-1,))
-        out = roll(flat, shift, axis=0)
-        return out._view(x.shape, None, 0)
+        if flat._alloc is not x._alloc or flat._offset != x._offset:
+            key = None  # (a copy: a plan taking x would not read what it read)
+        if x.size == 0:
+            return _new(x.device, x.dtype, x.shape)
+        return _copies(key, flat, flat.shape, _roll_pieces(flat, {0: shift}), x.shape)
     shifts = _shifts(shift, axis, x.ndim)
     if not _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _fallback.call("roll", lambda a: np.roll(a, shift, axis=axis), x, dtype=x.dtype)
-    out = _new(x.device, x.dtype, x.shape)
     if x.size == 0:
-        return out
+        return _new(x.device, x.dtype, x.shape)
+    return _copies(key, x, x.shape, _roll_pieces(x, shifts))
+
+
+def _roll_pieces(x, shifts):
+    """roll's copies: per combination of each axis' one or two pieces, (view shape, view strides,
+    view offset, source view of x)."""
     # per axis: (source start, destination start, length) of its one or two pieces
     pieces = []
     for a in range(x.ndim):
@@ -314,12 +368,12 @@ def roll(x, /, shift, *, axis=None):
         s = shifts.get(a, 0) % n
         pieces.append([(0, 0, n)] if s == 0 else [(0, s, n - s), (n - s, 0, s)])
     cs = _c_strides(x.shape)
+    out = []
     for combo in itertools.product(*pieces):
-        shape = [p[2] for p in combo]
+        shape = tuple(p[2] for p in combo)
         src = x._view(shape, x._strides,
                       x._offset + sum(p[0] * st for p, st in zip(combo, x._strides)))
-        dst = out._view(shape, cs, sum(p[1] * st for p, st in zip(combo, cs)))
-        _kernels.copy_into(dst, src)
+        out.append((shape, cs, sum(p[1] * st for p, st in zip(combo, cs)), src))
     return out
 
 
@@ -328,6 +382,12 @@ def repeat(x, repeats, /, *, axis=None):
     (or one-element array) count is one broadcast copy into a view of the result with an extra
     axis; per-element counts find each result element's source by a search of their cumulative
     sum, then a take (the result's length is read back: it sizes the allocation)."""
+    key = None
+    if x.__class__ is Array and repeats.__class__ is int:
+        key = _layout_key("repeat", x, repeats, axis)
+        out = _kept_copy(key, x)
+        if out is not None:
+            return out
     _check(x, "repeat")
     if isinstance(repeats, Array):
         if repeats.dtype.kind not in "iu":
@@ -344,7 +404,10 @@ def repeat(x, repeats, /, *, axis=None):
         return _fallback.call("repeat", lambda a, r: np.repeat(a, r, axis=axis), x, repeats,
                               dtype=x.dtype)
     if axis is None:
-        x, axis = reshape(x, (-1,)), 0
+        flat = reshape(x, (-1,))
+        if flat._alloc is not x._alloc or flat._offset != x._offset:
+            key = None  # (a copy: a plan taking x would not read what it read)
+        x, axis = flat, 0
     n = x.shape[axis]
     if isinstance(repeats, Array):
         if repeats.size == 1:
@@ -356,11 +419,11 @@ def repeat(x, repeats, /, *, axis=None):
         else:
             return _repeat_counts(x, repeats, axis)
     shape = x.shape[:axis] + (n * repeats,) + x.shape[axis + 1:]
-    out = _new(x.device, x.dtype, shape)
+    if math.prod(shape) == 0:
+        return _new(x.device, x.dtype, shape)
     wide = x.shape[:axis] + (n, repeats) + x.shape[axis + 1:]
     src = x._view(wide, x._strides[:axis + 1] + (0,) + x._strides[axis + 1:], x._offset)
-    _kernels.copy_into(out._view(wide, None, 0), src)
-    return out
+    return _copies(key, x, shape, [(wide, _c_strides(wide), 0, src)])
 
 
 def _repeat_counts(x, repeats, axis):
@@ -388,6 +451,12 @@ def _repeat_counts(x, repeats, axis):
 def tile(x, repetitions, /):
     """x repeated along each axis: one broadcast copy into the result seen with each axis split
     in two (repetition, x's axis)."""
+    key = None
+    if x.__class__ is Array:
+        key = _layout_key("tile", x, repetitions)
+        out = _kept_copy(key, x)
+        if out is not None:
+            return out
     _check(x, "tile")
     reps = tuple(operator.index(r) for r in repetitions)
     if any(r < 0 for r in reps):
@@ -398,13 +467,15 @@ def tile(x, repetitions, /):
     reps = (1,) * (nd - len(reps)) + reps
     xshape = (1,) * (nd - x.ndim) + x.shape
     xstrides = (0,) * (nd - x.ndim) + x._strides
-    out = _new(x.device, x.dtype, tuple(r * n for r, n in zip(reps, xshape)))
+    shape = tuple(r * n for r, n in zip(reps, xshape))
+    if math.prod(shape) == 0:
+        return _new(x.device, x.dtype, shape)
     wide, sst = [], []
     for r, n, st in zip(reps, xshape, xstrides):
         wide += [r, n]
         sst += [0, st]
-    _kernels.copy_into(out._view(wide, None, 0), x._view(wide, sst, x._offset))
-    return out
+    wide = tuple(wide)
+    return _copies(key, x, shape, [(wide, _c_strides(wide), 0, x._view(wide, sst, x._offset))])
 
 
 def unstack(x, /, *, axis=0):

@@ -355,3 +355,39 @@ def test_large():
     t = xp.reshape(x, (4096, 4096)).T  # the tiled transpose
     check(xp.asarray(t, copy=True), h.reshape(4096, 4096).T)
     assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+def test_roll_tile_repeat_replay_a_compiled_plan(monkeypatch):
+    """roll, tile and repeat (an int count) keep the compiled plan of their copies per call
+    (x's layout and the other arguments): a repeated call on another x of that layout (here
+    views at other offsets of one array, also flipped) records it without the general path, and
+    agrees with numpy; a copy made for axis=None (x not contiguous) keeps no plan."""
+    from array_api_vulkan import _manipulation_functions as mf
+    from array_api_vulkan import _kernels
+
+    mf._copy_plans.clear()
+    rng = np.random.default_rng(4)
+    h = rng.standard_normal((7, 5, 6)).astype(np.float32)
+    big = xp.asarray(h)
+    calls = [(lambda x: xp.roll(x, 2), lambda a: np.roll(a, 2)),
+             (lambda x: xp.roll(x, (1, -3), axis=(0, 2)), lambda a: np.roll(a, (1, -3), axis=(0, 2))),
+             (lambda x: xp.tile(x, (2, 1, 3)), lambda a: np.tile(a, (2, 1, 3))),
+             (lambda x: xp.repeat(x, 3, axis=1), lambda a: np.repeat(a, 3, axis=1)),
+             (lambda x: xp.repeat(x, 2), lambda a: np.repeat(a, 2))]
+    for run in range(3):
+        if run == 2:
+            def refuse(*args, **kw):
+                raise AssertionError("expected the compiled plan")
+            monkeypatch.setattr(_kernels, "copies", refuse)
+        for k, view in enumerate((lambda a: a[run:run + 4], lambda a: a[run:run + 4, ::-1])):
+            x, ref = view(big), view(h)
+            # (axis=None of the flipped view: a flattened copy first, the general path)
+            for f, g in calls if k == 0 else calls[1:4]:
+                check(f(x), g(ref))
+    monkeypatch.undo()
+    kept = len(mf._copy_plans)
+    x = big[:, ::2]  # (not contiguous: axis=None rolls a flattened copy)
+    for _ in range(2):
+        check(xp.roll(x, 3), np.roll(h[:, ::2], 3))
+        check(xp.repeat(x, 2), np.repeat(h[:, ::2], 2))
+    assert len(mf._copy_plans) == kept

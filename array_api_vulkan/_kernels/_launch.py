@@ -31,7 +31,7 @@ ADDR_WORD = 24
 _SCALARS = (bool, int, float, complex)
 # Storage kind and patch codes of _vkcore.Plan (runtime/src/plan.hpp).
 ARG, OUT, TMP = 0, 1, 2
-ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS = 0, 1, 2, 3
+ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS, OFFSET_PLUS = 0, 1, 2, 3, 4
 from .._runtime.device import Device as _Device  # noqa: E402
 # The class results are made of: the runtime's Storage until the spec layer sets its Array
 # (set_result_type), so that this layer never imports the spec layer.

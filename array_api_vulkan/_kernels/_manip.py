@@ -92,6 +92,50 @@ def _join_plan(dev, dtype, shape, pieces):
     return dev.compile_plan(_launch.result_type, args, outputs, [], steps)
 
 
+def copies(dev, dtype, shape, pieces, args):
+    """A new C-contiguous array of `shape` and `dtype` whose disjoint views are filled from
+    views of the operands `args` (converted as astype does), and the compiled plan repeating
+    the call for operands of the same layouts (plan(*args) -> the array, or None: take this
+    function again), or None where none serves. pieces: [(view shape, view strides, view
+    offset, source view Array, index of the operand it views)]: a source view's offset is kept
+    relative to its operand's, so that a plan call needs the operands only (roll, tile, repeat
+    make their views of x once). After supports_cast(operand dtype, dtype, dev) for each."""
+    out = new(dev, dtype, shape)
+    for vshape, vstrides, voff, src, _ in pieces:
+        copy_into(_launch.result_type._new(out._alloc, dtype, vshape, vstrides, voff), src)
+    return out, _copies_plan(dev, dtype, shape, pieces, args)
+
+
+def _copies_plan(dev, dtype, shape, pieces, args):
+    n = math.prod(shape)
+    if n == 0 or len(args) > MAX_JOIN_ARGS:
+        return None
+    steps = []
+    for vshape, vstrides, voff, src, j in pieces:
+        if math.prod(vshape) == 0:
+            continue
+        if src._alloc is not args[j]._alloc:
+            return None
+        lay = _launch.assign_layout(vshape, vstrides, voff, dtype, src)
+        if lay is None:
+            return None
+        words, spec, count = lay
+        template = [0] * _launch.PUSH_WORDS
+        template[:len(words)] = words
+        template[3] = (src._offset - args[j]._offset) & 0xFFFFFFFF  # (+ the operand's offset)
+        shader = _cast_variant(_code(src._dtype), _code(dtype), dev)
+        steps.append((shader, list(spec), template, _launch.grid_1d(count),
+                       [(_launch.OUT, 0, True), (_launch.ARG, j, False)],
+                       [(_launch.ADDR_WORD, _launch.ADDRESS, _launch.OUT, 0),
+                        (3, _launch.OFFSET_PLUS, _launch.ARG, j),
+                        (_launch.ADDR_WORD + 2, _launch.ADDRESS, _launch.ARG, j)]))
+    if not steps:
+        return None
+    outputs = [(n * dtype.itemsize, dtype, tuple(shape), _launch._c_strides(tuple(shape)))]
+    return dev.compile_plan(_launch.result_type, [("array", a._dtype.itemsize) for a in args],
+                            outputs, [], steps)
+
+
 def new(dev, dtype, shape):
     n = math.prod(shape)
     return _launch.result_type._new(dev.alloc(n * dtype.itemsize), dtype, tuple(shape))

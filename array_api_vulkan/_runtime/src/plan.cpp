@@ -119,7 +119,9 @@ Plan::Plan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Poo
         for (auto p : t[5].cast<std::vector<py::tuple>>()) {
             Patch q{ p[0].cast<uint32_t>(), (What)p[1].cast<uint32_t>(), (Kind)p[2].cast<uint32_t>(),
                      p[3].cast<uint32_t>() };
-            uint32_t width = q.what == OFFSET ? 1 : q.what == SCALAR ? 4 : 2;
+            if (q.what > OFFSET_PLUS)
+                throw std::invalid_argument("plan: unknown patch kind");
+            uint32_t width = q.what == OFFSET || q.what == OFFSET_PLUS ? 1 : q.what == SCALAR ? 4 : 2;
             if (q.what == SCALAR) {
                 if (q.kind != ARG || q.index >= mArgs.size() || !mArgs[q.index].scalar)
                     throw std::invalid_argument("plan: a scalar patch must name a scalar operand");
@@ -127,7 +129,7 @@ Plan::Plan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Poo
                 width = c == 'D' ? 4 : (c == 'd' || c == 'F' || c == 'l' || c == 'L') ? 2 : 1;
             } else
                 check_ref(q.kind, q.index);
-            if ((q.what == OFFSET || q.what == VIEW_ADDRESS) && q.kind != ARG)
+            if ((q.what == OFFSET || q.what == OFFSET_PLUS || q.what == VIEW_ADDRESS) && q.kind != ARG)
                 throw std::invalid_argument("plan: offsets are of array operands");
             if (q.word + width > s.words.size())
                 throw std::invalid_argument("plan: patch beyond the push words");
@@ -196,6 +198,9 @@ Plan::call(py::args args)
                 }
                 case OFFSET:
                     w[q.word] = (uint32_t)view_offsets[q.index];
+                    break;
+                case OFFSET_PLUS:
+                    w[q.word] += (uint32_t)view_offsets[q.index];
                     break;
                 case VIEW_ADDRESS: {
                     uint64_t a = arg_allocs[q.index]->address() + view_offsets[q.index] * mArgs[q.index].itemsize;

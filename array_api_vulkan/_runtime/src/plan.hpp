@@ -30,7 +30,9 @@ class Plan
     // operand's allocation (ARG), a result (OUT) or a temporary (TMP); an array operand's view
     // offset in elements (OFFSET, 1 word); a scalar operand's words (SCALAR); or the address of
     // an array operand's first viewed element (VIEW_ADDRESS, 2 words).
-    enum What : uint8_t { ADDRESS = 0, OFFSET = 1, SCALAR = 2, VIEW_ADDRESS = 3 };
+    // OFFSET_PLUS: the operand's offset added to the template's word (a view of the operand at
+    // a fixed distance from it).
+    enum What : uint8_t { ADDRESS = 0, OFFSET = 1, SCALAR = 2, VIEW_ADDRESS = 3, OFFSET_PLUS = 4 };
     enum Kind : uint8_t { ARG = 0, OUT = 1, TMP = 2 };
     struct Patch
     {
