@@ -3,6 +3,8 @@ flip and the view functions, tril/triu, meshgrid, linspace; and diff (views, con
 advertised dtype, over empty, 0-d, size-1 and strided/transposed/flipped inputs, with no host
 fallback wherever the device computes on the dtype (bool without 8-bit storage is moved by the
 counted host fallback: conftest.computes_natively)."""
+import itertools
+
 import numpy as np
 import pytest
 
@@ -300,19 +302,19 @@ def test_linspace(name, endpoint, native):
     bounds = [(0.1, 3.7), (-5, 5), (1e-300, 2e-300), (2.5, 2.5), (3, -1e10), (0, 1e-320)]
     if cplx:
         bounds += [(0.1 + 1j, -3.7j), (1j, 1j), (-2, 5 + 5j)]
-    for start, stop in bounds:
-        for num in (0, 1, 2, 3, 10, 101):
-            got = xp.linspace(start, stop, num, endpoint=endpoint, dtype=getattr(xp, name))
-            with np.errstate(all="ignore"):
-                want = np.linspace(start, stop, num, endpoint=endpoint).astype(name)
-            if exact:
-                check(got, want)
-            else:
-                g = np.asarray(got)
-                assert g.dtype == want.dtype and g.shape == want.shape
-                # float64 emulated by double-floats: equal but for rare ties of rounding
-                scale = max(abs(start), abs(stop))
-                np.testing.assert_allclose(g, want, rtol=2e-7, atol=1e-14 * scale)
+    # (each call twice: the second replays the plan kept for its arguments)
+    for (start, stop), num, _ in itertools.product(bounds, (0, 1, 2, 3, 10, 101), range(2)):
+        got = xp.linspace(start, stop, num, endpoint=endpoint, dtype=getattr(xp, name))
+        with np.errstate(all="ignore"):
+            want = np.linspace(start, stop, num, endpoint=endpoint).astype(name)
+        if exact:
+            check(got, want)
+        else:
+            g = np.asarray(got)
+            assert g.dtype == want.dtype and g.shape == want.shape
+            # float64 emulated by double-floats: equal but for rare ties of rounding
+            scale = max(abs(start), abs(stop))
+            np.testing.assert_allclose(g, want, rtol=2e-7, atol=1e-14 * scale)
     got = xp.linspace(0, 1, 5)
     assert got.dtype == FLOAT
     check(got, np.linspace(0, 1, 5).astype(FLOAT._np))

@@ -162,6 +162,12 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     has them, then a cast; else float32 / complex64 emulating float64 by double-floats): the
     fill family's linspace op with numpy's parameters. After supports_linspace(dtype, cdt, dev);
     raises NotNative where it would answer no."""
+    key = _linspace_key(start, stop, num, endpoint, dtype, cdt, dev)
+    plan = _linspace_plans.get(key) if key is not None else None
+    if plan is not None:
+        out = plan()
+        if out is not None:
+            return out
     kind = table.DTYPES[cdt.name][3]
     cname = cdt.name
     ccode = table.DTYPES[cname][0]
@@ -201,11 +207,60 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
             words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
                       + [0, 0, 0])[:4]
     _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
+    if key is not None and key not in _linspace_plans:
+        if len(_linspace_plans) >= MAX_LINSPACE_PLANS:
+            _linspace_plans.clear()
+        _linspace_plans[key] = _linspace_plan(dev, variant, words, out, dtype)
     if cdt is dtype:
         return out
     from . import astype
 
     return astype(out, dtype)  # (supports_linspace asked supports_cast(cdt, dtype))
+
+
+# A repeated linspace: its arguments -> the compiled plan of its fill (and cast), no operands
+_linspace_plans = {}
+MAX_LINSPACE_PLANS = 256
+
+
+def _linspace_key(start, stop, num, endpoint, dtype, cdt, dev):
+    """The arguments as a key (-0.0 apart from 0.0), or None: not kept (complex or NaN bounds)."""
+    key = [num, bool(endpoint), dtype, cdt, dev]
+    for v in (start, stop):
+        if v.__class__ not in (int, float) or v != v:
+            return None
+        key += [v.__class__, v, math.copysign(1.0, v)]
+    return tuple(key)
+
+
+def _linspace_plan(dev, variant, words, tmp, dtype):
+    """The fill into tmp's layout (the result, or a temporary cast into a result of dtype)."""
+    n = math.prod(tmp._shape)
+    if n == 0:
+        return None
+    A, OUT, TMP, ADDRESS = _launch.ADDR_WORD, _launch.OUT, _launch.TMP, _launch.ADDRESS
+    cast = tmp._dtype is not dtype
+    dst = TMP if cast else OUT
+    template = [0] * _launch.PUSH_WORDS
+    template[0] = n
+    template[2:2 + len(words)] = [int(w) for w in words]
+    E = _launch.ELEMS
+    steps = [(variant, [table.FILL_CODES["linspace"], 0, 0, 0, E], template,
+              _launch.grid_1d((n + E - 1) // E), [(dst, 0, True)], [(A, ADDRESS, dst, 0)])]
+    if cast:
+        lay = _launch.assign_layout(tmp._shape, tmp._strides, 0, dtype, tmp)
+        if lay is None:
+            return None
+        cw, spec, count = lay
+        ct = [0] * _launch.PUSH_WORDS
+        ct[:len(cw)] = cw
+        ct[3] = 0  # (the temporary's offset)
+        steps.append((_cast_variant(_code(tmp._dtype), _code(dtype), dev), list(spec), ct,
+                      _launch.grid_1d(count), [(OUT, 0, True), (TMP, 0, False)],
+                      [(A, ADDRESS, OUT, 0), (A + 2, ADDRESS, TMP, 0)]))
+    outputs = [(n * dtype.itemsize, dtype, tmp._shape, _launch._c_strides(tmp._shape))]
+    temps = [n * tmp._dtype.itemsize] if cast else []
+    return dev.compile_plan(_launch.result_type, [], outputs, temps, steps)
 
 
 # A strided copy whose source walks one axis with a small step and the result's last axis with
