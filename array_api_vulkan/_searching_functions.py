@@ -86,8 +86,26 @@ def nonzero(x, /):
     return _fallback.call("nonzero", lambda a: tuple(np.nonzero(a)), x, dtype=_index_dtype(x))
 
 
+# A repeated searchsorted of two arrays without sorter: their layouts and side -> the kernels
+# layer's compiled plan (plan(x1, x2)), kept once the call ran natively
+_search_plans = {}
+MAX_SEARCH_PLANS = 256
+
+
 def searchsorted(x1, x2, /, *, side="left", sorter=None):
     """Indices where x2's elements would be inserted into the sorted one-dimensional x1."""
+    key = None
+    if x1.__class__ is Array and x2.__class__ is Array and sorter is None:
+        key = (x1._dtype, x1._shape, x1._strides, x1._alloc.device, x2._dtype, x2._shape,
+               x2._strides, x2._alloc.device, side)
+        try:
+            plan = _search_plans.get(key)
+        except TypeError:
+            plan = key = None
+        if plan is not None:
+            out = plan(x1, x2)
+            if out is not None:
+                return out
     if not isinstance(x1, Array):
         raise TypeError("searchsorted(): x1 must be an array")
     if x1.ndim != 1:
@@ -102,6 +120,10 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         raise TypeError("searchsorted(): sorter must be an integer array")
     out = _searchsorted_native(x1, x2, dt, side, sorter)
     if out is not None:
+        if key is not None and x1.dtype == x2.dtype:
+            if len(_search_plans) >= MAX_SEARCH_PLANS:
+                _search_plans.clear()
+            _search_plans[key] = _kernels.searchsorted_plan(x1, x2, side, _index_dtype(x1))
         return out
     return _fallback.call(
         "searchsorted",

@@ -414,6 +414,10 @@ def test_unique_nan_zero():
 
 @pytest.mark.parametrize("dt", REAL, ids=IDS)
 def test_searchsorted(dt):
+    """(The second round, of other values, replays the plans the first kept for its layouts.)"""
+    from array_api_vulkan import _searching_functions as sf
+
+    sf._search_plans.clear()
     rng = np.random.default_rng(5)
     xp.reset_runtime_stats()
     for ties in (True, False):
@@ -433,6 +437,7 @@ def test_searchsorted(dt):
                  np.searchsorted(s, q[0, 0], side=side))
             same(xp.searchsorted(dev(s[:0]), dev(q), side=side), np.zeros(q.shape, np.int64))
     assert xp.runtime_stats()["host_fallbacks"] == {}
+    assert sum(p is not None for p in sf._search_plans.values()) == 4  # (x2 C-contiguous, x1 not empty)
 
 
 def test_searchsorted_nan_scalar():

@@ -22,7 +22,7 @@ from ._matmul import matmul, matmul_update, supports_matmul, supports_matmul_upd
 from . import _reduce
 from ._launch import NotNative  # noqa: F401
 from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
-from ._sort import repeat as sort_repeat, searchsorted, sort, supports_sort, unique  # noqa: F401
+from ._sort import repeat as sort_repeat, searchsorted, searchsorted_plan, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, gather_plan, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
 from ._manip import copies, copy_into, join, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401

@@ -686,6 +686,34 @@ def supports_searchsorted(x1, x2, sorter, index_dtype):
     return all(v is not None for v in need)
 
 
+def searchsorted_plan(x1, x2, side, index_dtype):
+    """The compiled plan (plan(x1, x2) -> the indices, or None: call searchsorted) of a search
+    without sorter of x2 (C-contiguous, not empty) in x1 (not empty) of this layout, or None
+    where none serves. After supports_searchsorted(x1, x2, None, index_dtype)."""
+    dev = x1._alloc.device
+    m, n = math.prod(x2._shape), x1._shape[0]
+    cst = _launch._c_strides(x2._shape)
+    if m == 0 or n == 0 or not all(s == c for s, c, k in zip(x2._strides, cst, x2._shape) if k != 1):
+        return None
+    shader = _variant("sort_search", _code(x1._dtype), _code(index_dtype), dev)
+    if shader is None:
+        return None
+    words = {0: m, 1: n, 7: x1._strides[0] if n > 1 else 0,
+             W_FLAGS: F_RIGHT if side == "right" else 0}
+    template = [0] * PUSH_WORDS
+    for k, v in words.items():
+        template[k] = int(v) & 0xFFFFFFFF
+    A, ARG, OUT, ADDRESS = ADDR, _launch.ARG, _launch.OUT, _launch.ADDRESS
+    # addr[0] x1, addr[1] x2, addr[2] the sorter's (x1 again: unread without F_SORTER), addr[3] out
+    patches = [(6, _launch.OFFSET, ARG, 0), (8, _launch.OFFSET, ARG, 1), (A, ADDRESS, ARG, 0),
+               (A + 2, ADDRESS, ARG, 1), (A + 4, ADDRESS, ARG, 0), (A + 6, ADDRESS, OUT, 0)]
+    step = (shader, [CODES["sort_search"]], template, _launch.grid_1d(m),
+            [(ARG, 0, False), (ARG, 1, False), (OUT, 0, True)], patches)
+    outputs = [(m * index_dtype.itemsize, index_dtype, tuple(x2._shape), tuple(cst))]
+    return dev.compile_plan(_launch.result_type, [("array", x1._dtype.itemsize)] * 2, outputs,
+                            [], [step])
+
+
 def searchsorted(x1, x2, side, sorter, index_dtype):
     """np.searchsorted(x1, x2, side, sorter): x1 one-dimensional, x2 an Array of x1's dtype,
     sorter None or an integer Array (converted to index_dtype). The caller has checked
