@@ -294,14 +294,39 @@ def _transpose_layout(x):
     return shader, B, I, J, sb, st
 
 
+# x's layout (dtype, shape, strides, device) -> the compiled plan of its transpose copy
+# (plan(x)), or False where the layout is not a transpose (astype asks about every copy)
+_transpose_plans = {}
+MAX_TRANSPOSE_PLANS = 256
+
+
 def supports_transpose_copy(x):
     """Whether transpose_copy(x) serves x: a (batched) transpose (see _transpose_layout)."""
-    return _transpose_layout(x) is not None
+    kept = _transpose_plans.get((x._dtype, x._shape, x._strides, x._alloc.device))
+    if kept is not None:
+        return kept is not False
+    if _transpose_layout(x) is not None:
+        return True
+    _keep_transpose((x._dtype, x._shape, x._strides, x._alloc.device), False)
+    return False
+
+
+def _keep_transpose(key, value):
+    if len(_transpose_plans) >= MAX_TRANSPOSE_PLANS:
+        _transpose_plans.clear()
+    _transpose_plans[key] = value
 
 
 def transpose_copy(x):
     """A new C-contiguous copy of the view x through the tiled transpose (glsl/transpose.comp).
-    After supports_transpose_copy(x); raises NotNative where it answers no."""
+    After supports_transpose_copy(x); raises NotNative where it answers no. A layout seen before
+    replays as one compiled plan."""
+    key = (x._dtype, x._shape, x._strides, x._alloc.device)
+    plan = _transpose_plans.get(key)
+    if plan:
+        out = plan(x)
+        if out is not None:
+            return out
     lay = _transpose_layout(x)
     if lay is None:
         raise _launch.NotNative("transpose_copy: not a transposed layout")
@@ -309,12 +334,22 @@ def transpose_copy(x):
     groups = (-(-J // 32), -(-I // 32), B)
     dev = x._alloc.device
     out = new(dev, x._dtype, x._shape)
+    words = [B, I, J, x._offset, sb & 0xFFFFFFFF, st[-2] & 0xFFFFFFFF, st[-1] & 0xFFFFFFFF, 0]
     push = np.zeros(_launch.PUSH_WORDS, np.uint32)
-    push[:8] = [B, I, J, x._offset, sb & 0xFFFFFFFF, st[-2] & 0xFFFFFFFF,
-                st[-1] & 0xFFFFFFFF, 0]
+    push[:8] = words
     _launch.put_address(push, _launch.ADDR_WORD, out._alloc)
     _launch.put_address(push, _launch.ADDR_WORD + 2, x._alloc)
     dev.launch(shader, (), [out._alloc, x._alloc], [True, False], push, groups=groups)
     _launch.state.launches += 1
     _launch.state.last_plan = None
+    if plan is None:
+        A, OUT, ARG, ADDRESS = _launch.ADDR_WORD, _launch.OUT, _launch.ARG, _launch.ADDRESS
+        template = [0] * _launch.PUSH_WORDS
+        template[:8] = words
+        template[3] = 0  # (x's offset, patched)
+        step = (shader, [], template, list(groups), [(OUT, 0, True), (ARG, 0, False)],
+                [(3, _launch.OFFSET, ARG, 0), (A, ADDRESS, OUT, 0), (A + 2, ADDRESS, ARG, 0)])
+        outputs = [(out._alloc.nbytes, x._dtype, out._shape, out._strides)]
+        _keep_transpose(key, dev.compile_plan(_launch.result_type,
+                                              [("array", x._dtype.itemsize)], outputs, [], [step]))
     return out
