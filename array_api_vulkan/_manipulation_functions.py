@@ -80,9 +80,50 @@ def broadcast_arrays(*arrays):
     return tuple(broadcast_to(a, shape) for a in arrays)
 
 
+# A repeated concat / stack: the function, axis and each array's layout -> the kernels
+# layer's compiled join plan (plan(*arrays)), kept once the call ran natively
+_join_plans = {}
+MAX_JOIN_PLANS = 256
+
+
+def _join_key(fname, arrays, axis):
+    """A _join_plans key, or None (not every input an Array)."""
+    key = [fname, axis]
+    for a in arrays:
+        if a.__class__ is not Array:
+            return None
+        key.append((a._dtype, a._shape, a._strides, a._alloc.device))
+    return tuple(key)
+
+
+def _kept_join(key, arrays):
+    try:
+        plan = _join_plans.get(key)
+    except TypeError:  # (an unhashable axis: the general path checks it)
+        return None
+    return plan(*arrays) if plan is not None else None
+
+
+def _join(key, dev, dt, shape, pieces):
+    out = _kernels.join(dev, dt, shape, pieces)
+    if key is not None:
+        if len(_join_plans) >= MAX_JOIN_PLANS:
+            _join_plans.clear()
+        try:
+            _join_plans[key] = _kernels.join_plan(dev, dt, shape, pieces)
+        except TypeError:
+            pass
+    return out
+
+
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing axis (flattened first when axis is None)."""
     arrays = tuple(arrays)
+    key = _join_key("concat", arrays, axis)
+    if key is not None:
+        out = _kept_join(key, arrays)
+        if out is not None:
+            return out
     if not arrays:
         raise ValueError("concat() needs at least one array")
     for a in arrays:
@@ -107,14 +148,14 @@ def concat(arrays, /, *, axis=0):
             for a in arrays:
                 pieces.append((a.shape, _c_strides(a.shape), off, a))
                 off += a.size
-            return _kernels.join(dev, dt, (off,), pieces)
+            return _join(key, dev, dt, (off,), pieces)
         shape = list(arrays[0].shape)
         shape[axis] = sum(a.shape[axis] for a in arrays)
         cs = _c_strides(shape)
         for a in arrays:
             pieces.append((a.shape, cs, off * cs[axis], a))
             off += a.shape[axis]
-        return _kernels.join(dev, dt, tuple(shape), pieces)
+        return _join(key, dev, dt, tuple(shape), pieces)
     return _fallback.call(
         "concat", lambda *h: np.concatenate([a.astype(dt._np, copy=False) for a in h],
                                             axis=axis), *arrays, dtype=dt)
@@ -127,6 +168,11 @@ def _new(dev, dtype, shape):
 def stack(arrays, /, *, axis=0):
     """Join arrays of equal shape along a new axis."""
     arrays = tuple(arrays)
+    key = _join_key("stack", arrays, axis)
+    if key is not None:
+        out = _kept_join(key, arrays)
+        if out is not None:
+            return out
     if not arrays:
         raise ValueError("stack() needs at least one array")
     for a in arrays:
@@ -144,8 +190,8 @@ def stack(arrays, /, *, axis=0):
         cs = list(_c_strides(shape))
         step = cs.pop(axis)
         cs = tuple(cs)
-        return _kernels.join(dev, dt, tuple(shape),
-                             [(a.shape, cs, i * step, a) for i, a in enumerate(arrays)])
+        return _join(key, dev, dt, tuple(shape),
+                     [(a.shape, cs, i * step, a) for i, a in enumerate(arrays)])
     return _fallback.call(
         "stack", lambda *h: np.stack([a.astype(dt._np, copy=False) for a in h], axis=axis),
         *arrays, dtype=dt)

@@ -25,7 +25,7 @@ from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
 from ._sort import repeat as sort_repeat, searchsorted, searchsorted_plan, sort, supports_sort, unique  # noqa: F401
 from ._index import (compact, compact_values, gather, gather_plan, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
-from ._manip import copies, copy_into, join, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
+from ._manip import copies, copy_into, join, join_plan, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
 from ._launch import contiguous  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401

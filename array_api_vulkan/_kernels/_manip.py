@@ -65,6 +65,15 @@ def join(dev, dtype, shape, pieces):
     return out
 
 
+def join_plan(dev, dtype, shape, pieces):
+    """The compiled plan join(dev, dtype, shape, pieces) keeps for this layout (plan(*sources)
+    -> the array), or None where it has none (or has not run)."""
+    srcs = [p[3] for p in pieces]
+    key = (dtype, tuple(shape), dev, _launch.features(dev),
+           tuple([(p[0], p[1], p[2], s._dtype, s._shape, s._strides) for p, s in zip(pieces, srcs)]))
+    return _join_plans.get(key)
+
+
 def _join_plan(dev, dtype, shape, pieces):
     n = math.prod(shape)
     if n == 0 or len(pieces) > MAX_JOIN_ARGS:
