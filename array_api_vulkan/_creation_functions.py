@@ -368,14 +368,33 @@ def meshgrid(*arrays, indexing="xy"):
     return tuple(out)
 
 
+# A repeated tril / triu: the function, x's layout and k -> the compiled plan of its one map
+# dispatch (plan(x)), kept once the call ran natively
+_tri_plans = {}
+
+
 def _tri(fname, npfn, x, k):
+    key = None
+    if x.__class__ is Array and k.__class__ is int:
+        key = (fname, x._dtype, x._shape, x._strides, x._alloc.device, k)
+        plan = _tri_plans.get(key)
+        if plan is not None:
+            out = plan(x)
+            if out is not None:
+                return out
     if not isinstance(x, Array):
         raise TypeError(f"{fname}() expects an array")
     if x.ndim < 2:
         raise ValueError(f"{fname}() needs an array of at least two dimensions")
     k = operator.index(k)
     if _kernels.supports_cast(x.dtype, x.dtype, x.device):
-        return _kernels.tri(x, k, fname == "triu")
+        mark = _kernels.mark()
+        out = _kernels.tri(x, k, fname == "triu")
+        if key is not None:
+            if len(_tri_plans) >= MAX_FILL_PLANS:
+                _tri_plans.clear()
+            _tri_plans[key] = _kernels.compile_since(mark, [x], out)
+        return out
     return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
 
 

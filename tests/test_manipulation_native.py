@@ -243,6 +243,11 @@ def test_tril_triu(name, view, native):
     for k in (0, 1, -1, 3, -4, 100, -100):
         check(xp.tril(x, k=k), np.tril(h, k=k))
         check(xp.triu(x, k=k), np.triu(h, k=k))
+    # other values of the same layout: the plans kept for the calls above replayed
+    x, h = pair(name, view, seed=5)
+    for k in (0, -1, 3):
+        check(xp.tril(x, k=k), np.tril(h, k=k))
+        check(xp.triu(x, k=k), np.triu(h, k=k))
     x2, h2 = pair(name, shape=(7, 3))
     check(xp.tril(x2, k=-1), np.tril(h2, k=-1))
     check(xp.triu(x2.mT, k=1), np.triu(h2.T, k=1))
