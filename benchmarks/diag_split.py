@@ -40,6 +40,7 @@ def workloads(m, n):
         cumsum = getattr(m, "cumulative_sum", getattr(m, "cumsum", None))
         argmax = m.argmax
     A, B, I, M, S, C, Q = conv(a), conv(b), conv(idx), conv(ma), conv(small), conv(c), conv(sq)
+    H = conv(np.ascontiguousarray(sq[:sq.shape[0] // 2, :sq.shape[1] // 2]))
     SM, S2 = S > 0.5, conv(small[::-1].copy())
     clip = (lambda x, lo, hi: m.clamp(x, lo, hi)) if m.__name__ == "torch" else m.clip
     take = (lambda x, i: m.take(x, i)) if m.__name__ != "torch" else (lambda x, i: x[i])
@@ -61,6 +62,9 @@ def workloads(m, n):
         "fft_c64": (lambda: m.fft.fft(C)),
         "rfftn_f32": (lambda: m.fft.rfftn(Q)),
         "matmul_f32_1024": (lambda: M @ M),
+        # (the suite's tile_2048sq_2x2 and roll2d_4096sq: a quarter of Q tiled 2 x 2, Q rolled)
+        "tile_sq": (lambda: m.tile(H, (2, 2))),
+        "roll2d_sq": (lambda: m.roll(Q, (5, -7), axis=(0, 1))),
     }
 
 
