@@ -378,7 +378,7 @@ def _tri(fname, npfn, x, k):
     if x.__class__ is Array and k.__class__ is int:
         key = (fname, x._dtype, x._shape, x._strides, x._alloc.device, k)
         plan = _tri_plans.get(key)
-        if plan is not None:
+        if plan:
             out = plan(x)
             if out is not None:
                 return out
@@ -393,7 +393,9 @@ def _tri(fname, npfn, x, k):
         if key is not None:
             if len(_tri_plans) >= MAX_FILL_PLANS:
                 _tri_plans.clear()
-            _tri_plans[key] = _kernels.compile_since(mark, [x], out)
+            # (the plan made on the call's second time: one-off calls do not pay for it)
+            _tri_plans[key] = (_kernels.ONCE if _tri_plans.get(key) is None
+                               else _kernels.compile_since(mark, [x], out) or False)
         return out
     return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
 

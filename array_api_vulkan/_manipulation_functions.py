@@ -345,7 +345,7 @@ def _kept_copy(key, x):
         kept = _copy_plans.get(key)
     except TypeError:  # (an unhashable argument: the general path checks it)
         return None
-    if kept is None:
+    if not kept:
         return None
     out = kept[0](x)
     if out is None or kept[1] is None:
@@ -357,14 +357,17 @@ def _copies(key, x, shape, pieces, view_shape=None):
     """A new array of `shape` filled from the pieces [(view shape, view strides, view offset,
     source view of x)], its plan kept under key (a view of view_shape returned, and replayed,
     where given)."""
-    out, plan = _kernels.copies(x.device, x.dtype, shape, [p + (0,) for p in pieces], [x])
+    try:
+        seen = key is not None and _copy_plans.get(key) is _kernels.ONCE
+    except TypeError:
+        key, seen = None, False
+    # (the plan made on the call's second time: one-off calls do not pay for it)
+    out, plan = _kernels.copies(x.device, x.dtype, shape, [p + (0,) for p in pieces], [x],
+                                make=seen)
     if key is not None:
         if len(_copy_plans) >= MAX_COPY_PLANS:
             _copy_plans.clear()
-        try:
-            _copy_plans[key] = None if plan is None else (plan, view_shape)
-        except TypeError:
-            pass
+        _copy_plans[key] = (plan, view_shape) if plan is not None else (False if seen else _kernels.ONCE)
     return out if view_shape is None else out._view(view_shape, None, 0)
 
 

@@ -102,7 +102,7 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
             plan = _search_plans.get(key)
         except TypeError:
             plan = key = None
-        if plan is not None:
+        if plan:
             out = plan(x1, x2)
             if out is not None:
                 return out
@@ -123,7 +123,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
         if key is not None and x1.dtype == x2.dtype:
             if len(_search_plans) >= MAX_SEARCH_PLANS:
                 _search_plans.clear()
-            _search_plans[key] = _kernels.searchsorted_plan(x1, x2, side, _index_dtype(x1))
+            # (the plan made on the call's second time: one-off calls do not pay for it)
+            _search_plans[key] = (_kernels.ONCE if _search_plans.get(key) is None else
+                                  _kernels.searchsorted_plan(x1, x2, side, _index_dtype(x1)) or False)
         return out
     return _fallback.call(
         "searchsorted",

@@ -243,11 +243,12 @@ def test_tril_triu(name, view, native):
     for k in (0, 1, -1, 3, -4, 100, -100):
         check(xp.tril(x, k=k), np.tril(h, k=k))
         check(xp.triu(x, k=k), np.triu(h, k=k))
-    # other values of the same layout: the plans kept for the calls above replayed
-    x, h = pair(name, view, seed=5)
-    for k in (0, -1, 3):
-        check(xp.tril(x, k=k), np.tril(h, k=k))
-        check(xp.triu(x, k=k), np.triu(h, k=k))
+    # other values of the same layout, twice: the plans made on the second call, replayed
+    for seed in (5, 6):
+        x, h = pair(name, view, seed=seed)
+        for k in (0, -1, 3):
+            check(xp.tril(x, k=k), np.tril(h, k=k))
+            check(xp.triu(x, k=k), np.triu(h, k=k))
     x2, h2 = pair(name, shape=(7, 3))
     check(xp.tril(x2, k=-1), np.tril(h2, k=-1))
     check(xp.triu(x2.mT, k=1), np.triu(h2.T, k=1))
@@ -307,8 +308,9 @@ def test_linspace(name, endpoint, native):
     bounds = [(0.1, 3.7), (-5, 5), (1e-300, 2e-300), (2.5, 2.5), (3, -1e10), (0, 1e-320)]
     if cplx:
         bounds += [(0.1 + 1j, -3.7j), (1j, 1j), (-2, 5 + 5j)]
-    # (each call twice: the second replays the plan kept for its arguments)
-    for (start, stop), num, _ in itertools.product(bounds, (0, 1, 2, 3, 10, 101), range(2)):
+    # (each call three times: the second makes the plan kept for its arguments, the third
+    # replays it)
+    for (start, stop), num, _ in itertools.product(bounds, (0, 1, 2, 3, 10, 101), range(3)):
         got = xp.linspace(start, stop, num, endpoint=endpoint, dtype=getattr(xp, name))
         with np.errstate(all="ignore"):
             want = np.linspace(start, stop, num, endpoint=endpoint).astype(name)
@@ -334,8 +336,8 @@ def test_transposed_copies(name, native):
     native(name)
     h = data(name, (3, 45, 70))
     x = xp.asarray(h)
-    # (x[2].T: x[0].T's layout at another offset, the plan kept for it replayed)
-    cases = [(x[0].T, h[0].T), (x[2].T, h[2].T), (x.mT, h.swapaxes(-1, -2)),
+    # (x[1].T, x[2].T: x[0].T's layout at other offsets, its plan made, then replayed)
+    cases = [(x[0].T, h[0].T), (x[1].T, h[1].T), (x[2].T, h[2].T), (x.mT, h.swapaxes(-1, -2)),
              (x[1, ::-1].T, h[1, ::-1].T),
              (x[:, ::2, 3:].mT, h[:, ::2, 3:].swapaxes(-1, -2)),
              (xp.permute_dims(x, (2, 0, 1)), h.transpose(2, 0, 1))]

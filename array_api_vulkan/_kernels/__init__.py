@@ -201,8 +201,10 @@ def _fill(dtype, device, op):
     return variant
 
 
-# (device, dtype, shape, the value's words) -> the compiled plan of a full (None: no plan)
+# (device, dtype, shape, the value's words) -> the compiled plan of a full (False: none serves;
+# ONCE: seen once, its plan made on the next call)
 _full_plans = {}
+ONCE = _launch.ONCE
 MAX_FULL_PLANS = 256
 
 
@@ -213,26 +215,30 @@ def full(shape, fill_value, dtype, device):
     words = _launch.scalar_words(fill_value, code)
     key = (device, dtype, shape, tuple(words))
     plan = _full_plans.get(key)
-    if plan is not None:
+    if plan:
         out = plan()
         if out is not None:
             return out
     variant = _fill(dtype, device, "full")
     out = _empty(device, dtype, shape)
     _launch.fill(device, variant, table.FILL_CODES["full"], out, words)
-    if key not in _full_plans:
+    if plan is None or plan is ONCE:
         if len(_full_plans) >= MAX_FULL_PLANS:
             _full_plans.clear()
-        step = _launch.fill_plan_step(variant, table.FILL_CODES["full"], out, words)
-        _full_plans[key] = None if step is None else device.compile_plan(
-            type(out), [], [(out._alloc.nbytes, dtype, out._shape, out._strides)], [], [step])
+        if plan is None:  # (a plan costs about a call: made on a layout's second call)
+            _full_plans[key] = ONCE
+        else:
+            step = _launch.fill_plan_step(variant, table.FILL_CODES["full"], out, words)
+            _full_plans[key] = False if step is None else device.compile_plan(
+                type(out), [], [(out._alloc.nbytes, dtype, out._shape, out._strides)], [], [step])
     return out
 
 
 def full_plan(shape, fill_value, dtype, device):
     """The compiled plan (no operands: plan() -> the array, or None: take full()) that full() of
-    these arguments keeps once it ran, else None."""
-    return _full_plans.get((device, dtype, shape, tuple(_launch.scalar_words(fill_value, _code(dtype)))))
+    these arguments keeps once it ran twice, else None."""
+    plan = _full_plans.get((device, dtype, shape, tuple(_launch.scalar_words(fill_value, _code(dtype)))))
+    return plan if plan else None
 
 
 def arange(start, stop, step, n, dtype, device):

@@ -127,18 +127,20 @@ def _gather_key(x, out_shape, xs, idx):
             tuple([(k[0]._dtype, tuple(k[1]), k[2], k[3]) for k in idx]))
 
 
-def gather_plan(x, out_shape, xs, idx):
-    """The compiled plan of a gather of this layout (see _gather_plans), made on first use, or
-    None where none serves (an empty result, big allocations). After supports_gather."""
+def gather_plan(x, out_shape, xs, idx, make=False):
+    """The compiled plan of a gather of this layout (see _gather_plans), or None where none
+    serves (an empty result, big allocations) or none is made yet: with make, the layout's first
+    call marks it (_launch.ONCE) and its second makes the plan. After supports_gather."""
     key = _gather_key(x, out_shape, xs, idx)
     if key is None:
         return None
-    plan = _gather_plans.get(key, False)
-    if plan is False:
+    plan = _gather_plans.get(key)
+    if make and (plan is None or plan is _launch.ONCE):
         if len(_gather_plans) >= MAX_GATHER_PLANS:
             _gather_plans.clear()
-        plan = _gather_plans[key] = _make_gather_plan(x, out_shape, xs, idx)
-    return plan
+        plan = _gather_plans[key] = (_launch.ONCE if plan is None
+                                     else _make_gather_plan(x, out_shape, xs, idx) or False)
+    return plan if plan else None
 
 
 def _make_gather_plan(x, out_shape, xs, idx):
@@ -175,6 +177,8 @@ def gather(x, out_shape, xs, xoff, idx):
         out = plan(x, *[k[0] for k in idx], xoff & 0xFFFFFFFF)
         if out is not None:
             return out
+    else:
+        gather_plan(x, out_shape, xs, idx, make=True)
     dev = x._alloc.device
     n = math.prod(out_shape)
     out = _launch.result_type._new(dev.alloc(max(n, 1) * x._dtype.itemsize), x._dtype,

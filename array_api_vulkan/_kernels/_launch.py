@@ -32,6 +32,10 @@ _SCALARS = (bool, int, float, complex)
 # Storage kind and patch codes of _vkcore.Plan (runtime/src/plan.hpp).
 ARG, OUT, TMP = 0, 1, 2
 ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS, OFFSET_PLUS = 0, 1, 2, 3, 4
+# A call layout seen once: the caches of compiled plans keep this first and make the plan on the
+# layout's second call (making one costs about as much as the call's general path: one-off
+# layouts, as hypothesis makes, should not pay it).
+ONCE = 0
 from .._runtime.device import Device as _Device  # noqa: E402
 # The class results are made of: the runtime's Storage until the spec layer sets its Array
 # (set_result_type), so that this layer never imports the spec layer.

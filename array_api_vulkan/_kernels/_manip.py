@@ -101,18 +101,19 @@ def _join_plan(dev, dtype, shape, pieces):
     return dev.compile_plan(_launch.result_type, args, outputs, [], steps)
 
 
-def copies(dev, dtype, shape, pieces, args):
+def copies(dev, dtype, shape, pieces, args, make=True):
     """A new C-contiguous array of `shape` and `dtype` whose disjoint views are filled from
     views of the operands `args` (converted as astype does), and the compiled plan repeating
     the call for operands of the same layouts (plan(*args) -> the array, or None: take this
     function again), or None where none serves. pieces: [(view shape, view strides, view
     offset, source view Array, index of the operand it views)]: a source view's offset is kept
     relative to its operand's, so that a plan call needs the operands only (roll, tile, repeat
-    make their views of x once). After supports_cast(operand dtype, dtype, dev) for each."""
+    make their views of x once). Without make, no plan (None). After supports_cast(operand
+    dtype, dtype, dev) for each."""
     out = new(dev, dtype, shape)
     for vshape, vstrides, voff, src, _ in pieces:
         copy_into(_launch.result_type._new(out._alloc, dtype, vshape, vstrides, voff), src)
-    return out, _copies_plan(dev, dtype, shape, pieces, args)
+    return out, _copies_plan(dev, dtype, shape, pieces, args) if make else None
 
 
 def _copies_plan(dev, dtype, shape, pieces, args):
@@ -173,7 +174,7 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
     raises NotNative where it would answer no."""
     key = _linspace_key(start, stop, num, endpoint, dtype, cdt, dev)
     plan = _linspace_plans.get(key) if key is not None else None
-    if plan is not None:
+    if plan:
         out = plan()
         if out is not None:
             return out
@@ -216,10 +217,12 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
             words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
                       + [0, 0, 0])[:4]
     _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
-    if key is not None and key not in _linspace_plans:
+    if key is not None and (plan is None or plan is _launch.ONCE):
         if len(_linspace_plans) >= MAX_LINSPACE_PLANS:
             _linspace_plans.clear()
-        _linspace_plans[key] = _linspace_plan(dev, variant, words, out, dtype)
+        # (made on the arguments' second call)
+        _linspace_plans[key] = (_launch.ONCE if plan is None
+                                else _linspace_plan(dev, variant, words, out, dtype) or False)
     if cdt is dtype:
         return out
     from . import astype
@@ -313,7 +316,7 @@ def supports_transpose_copy(x):
     """Whether transpose_copy(x) serves x: a (batched) transpose (see _transpose_layout)."""
     kept = _transpose_plans.get((x._dtype, x._shape, x._strides, x._alloc.device))
     if kept is not None:
-        return kept is not False
+        return kept is not False  # (a plan, or ONCE: a transpose seen once)
     if _transpose_layout(x) is not None:
         return True
     _keep_transpose((x._dtype, x._shape, x._strides, x._alloc.device), False)
@@ -339,6 +342,8 @@ def transpose_copy(x):
     lay = _transpose_layout(x)
     if lay is None:
         raise _launch.NotNative("transpose_copy: not a transposed layout")
+    if plan is None:  # (the layout's first call: its plan is made on the second)
+        _keep_transpose(key, _launch.ONCE)
     shader, B, I, J, sb, st = lay
     groups = (-(-J // 32), -(-I // 32), B)
     dev = x._alloc.device
@@ -351,7 +356,7 @@ def transpose_copy(x):
     dev.launch(shader, (), [out._alloc, x._alloc], [True, False], push, groups=groups)
     _launch.state.launches += 1
     _launch.state.last_plan = None
-    if plan is None:
+    if plan is _launch.ONCE and _transpose_plans.get(key) is _launch.ONCE:
         A, OUT, ARG, ADDRESS = _launch.ADDR_WORD, _launch.OUT, _launch.ARG, _launch.ADDRESS
         template = [0] * _launch.PUSH_WORDS
         template[:8] = words
