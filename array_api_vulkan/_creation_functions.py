@@ -131,9 +131,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _fallback.from_host(host, dev)
 
 
-# A repeated zeros/ones/full(_like) call: (function, shape or the like-array's layout, dtype,
-# device, the value's type, value and sign) -> the kernels layer's compiled plan of the call,
-# kept once the call ran natively (arguments as given: a call seen before skips their checks)
+# A repeated zeros/ones/full(_like) call: (the function's name, shape or the like-array's
+# layout, dtype, device, the value's type, value and sign) -> the kernels layer's compiled plan
+# of the call, kept once the call ran natively (arguments as given: a call seen before skips
+# their checks)
 _fill_plans = {}
 MAX_FILL_PLANS = 256
 _FAST_SHAPES = (int, tuple)
@@ -180,7 +181,7 @@ def full(shape, fill_value, *, dtype=None, device=None):
     if shape.__class__ in _FAST_SHAPES:
         vk = _value_key(fill_value)
         if vk is not None:
-            key = (full, shape, dtype, device, vk)
+            key = ("full", shape, dtype, device, vk)
             out = _replay(key)
             if out is not None:
                 return out
@@ -196,28 +197,25 @@ def full(shape, fill_value, *, dtype=None, device=None):
     return _fill("full", _shape(shape), fill_value, dt, dev, key)
 
 
-def zeros(shape, *, dtype=None, device=None):
+def _constant(fname, value, shape, dtype, device):
+    """zeros / ones: `shape` filled with value, in dtype (default: the real floating one)."""
     key = None
     if shape.__class__ in _FAST_SHAPES:
-        key = (zeros, shape, dtype, device)
+        key = (fname, shape, dtype, device)
         out = _replay(key)
         if out is not None:
             return out
     dev = _device(device)
     dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
-    return _fill("zeros", _shape(shape), 0, dt, dev, key)
+    return _fill(fname, _shape(shape), value, dt, dev, key)
+
+
+def zeros(shape, *, dtype=None, device=None):
+    return _constant("zeros", 0, shape, dtype, device)
 
 
 def ones(shape, *, dtype=None, device=None):
-    key = None
-    if shape.__class__ in _FAST_SHAPES:
-        key = (ones, shape, dtype, device)
-        out = _replay(key)
-        if out is not None:
-            return out
-    dev = _device(device)
-    dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["real floating"]
-    return _fill("ones", _shape(shape), 1, dt, dev, key)
+    return _constant("ones", 1, shape, dtype, device)
 
 
 def empty(shape, *, dtype=None, device=None):
@@ -241,34 +239,34 @@ def empty_like(x, /, *, dtype=None, device=None):
     return empty(shape, dtype=dt, device=dev)
 
 
-def _like_key(fn, x, dtype, device, vk=0):
+def _like_key(fname, x, dtype, device, vk=0):
     """A _fill_plans key of a *_like call on an Array x (None for anything else)."""
     if x.__class__ is not Array:
         return None
-    return (fn, x._shape, x._dtype, x._alloc.device, dtype, device, vk)
+    return (fname, x._shape, x._dtype, x._alloc.device, dtype, device, vk)
+
+
+def _constant_like(fname, value, x, dtype, device):
+    """zeros_like / ones_like: x's shape filled with value."""
+    key = _like_key(fname, x, dtype, device)
+    out = _replay(key) if key is not None else None
+    if out is not None:
+        return out
+    shape, dt, dev = _like(x, dtype, device)
+    return _fill(fname, shape, value, dt, dev, key)
 
 
 def zeros_like(x, /, *, dtype=None, device=None):
-    key = _like_key(zeros_like, x, dtype, device)
-    out = _replay(key) if key is not None else None
-    if out is not None:
-        return out
-    shape, dt, dev = _like(x, dtype, device)
-    return _fill("zeros_like", shape, 0, dt, dev, key)
+    return _constant_like("zeros_like", 0, x, dtype, device)
 
 
 def ones_like(x, /, *, dtype=None, device=None):
-    key = _like_key(ones_like, x, dtype, device)
-    out = _replay(key) if key is not None else None
-    if out is not None:
-        return out
-    shape, dt, dev = _like(x, dtype, device)
-    return _fill("ones_like", shape, 1, dt, dev, key)
+    return _constant_like("ones_like", 1, x, dtype, device)
 
 
 def full_like(x, /, fill_value, *, dtype=None, device=None):
     vk = _value_key(fill_value)
-    key = _like_key(full_like, x, dtype, device, vk) if vk is not None else None
+    key = _like_key("full_like", x, dtype, device, vk) if vk is not None else None
     out = _replay(key) if key is not None else None
     if out is not None:
         return out
@@ -391,11 +389,9 @@ def _tri(fname, npfn, x, k):
         mark = _kernels.mark()
         out = _kernels.tri(x, k, fname == "triu")
         if key is not None:
-            if len(_tri_plans) >= MAX_FILL_PLANS:
-                _tri_plans.clear()
-            # (the plan made on the call's second time: one-off calls do not pay for it)
-            _tri_plans[key] = (_kernels.ONCE if _tri_plans.get(key) is None
-                               else _kernels.compile_since(mark, [x], out) or False)
+            _kernels.keep_on_second_call(_tri_plans, key,
+                                         lambda: _kernels.compile_since(mark, [x], out),
+                                         MAX_FILL_PLANS)
         return out
     return _fallback.call(fname, lambda a: npfn(a, k=k), x, dtype=x.dtype)
 

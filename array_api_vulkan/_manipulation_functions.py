@@ -357,17 +357,18 @@ def _copies(key, x, shape, pieces, view_shape=None):
     """A new array of `shape` filled from the pieces [(view shape, view strides, view offset,
     source view of x)], its plan kept under key (a view of view_shape returned, and replayed,
     where given)."""
-    try:
-        seen = key is not None and _copy_plans.get(key) is _kernels.ONCE
-    except TypeError:
-        key, seen = None, False
-    # (the plan made on the call's second time: one-off calls do not pay for it)
-    out, plan = _kernels.copies(x.device, x.dtype, shape, [p + (0,) for p in pieces], [x],
-                                make=seen)
+    pieces = [p + (0,) for p in pieces]
+    out = _kernels.copies(x.device, x.dtype, shape, pieces)
+
+    def make():
+        plan = _kernels.copies_plan(x.device, x.dtype, shape, pieces, [x])
+        return plan and (plan, view_shape)
+
     if key is not None:
-        if len(_copy_plans) >= MAX_COPY_PLANS:
-            _copy_plans.clear()
-        _copy_plans[key] = (plan, view_shape) if plan is not None else (False if seen else _kernels.ONCE)
+        try:
+            _kernels.keep_on_second_call(_copy_plans, key, make, MAX_COPY_PLANS)
+        except TypeError:  # (an unhashable argument)
+            pass
     return out if view_shape is None else out._view(view_shape, None, 0)
 
 

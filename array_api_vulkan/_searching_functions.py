@@ -121,11 +121,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     out = _searchsorted_native(x1, x2, dt, side, sorter)
     if out is not None:
         if key is not None and x1.dtype == x2.dtype:
-            if len(_search_plans) >= MAX_SEARCH_PLANS:
-                _search_plans.clear()
-            # (the plan made on the call's second time: one-off calls do not pay for it)
-            _search_plans[key] = (_kernels.ONCE if _search_plans.get(key) is None else
-                                  _kernels.searchsorted_plan(x1, x2, side, _index_dtype(x1)) or False)
+            _kernels.keep_on_second_call(
+                _search_plans, key,
+                lambda: _kernels.searchsorted_plan(x1, x2, side, _index_dtype(x1)), MAX_SEARCH_PLANS)
         return out
     return _fallback.call(
         "searchsorted",

@@ -22,11 +22,13 @@ from ._matmul import matmul, matmul_update, supports_matmul, supports_matmul_upd
 from . import _reduce
 from ._launch import NotNative  # noqa: F401
 from ._reduce import scan, supports_reduce, supports_scan  # noqa: F401
-from ._sort import repeat as sort_repeat, searchsorted, searchsorted_plan, sort, supports_sort, unique  # noqa: F401
+from ._sort import (repeat as sort_repeat, searchsorted, searchsorted_plan, sort,  # noqa: F401
+                    supports_sort, unique)
 from ._index import (compact, compact_values, gather, gather_plan, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
-from ._manip import copies, copy_into, join, join_plan, linspace, supports_transpose_copy, transpose_copy, tri  # noqa: F401
-from ._launch import contiguous  # noqa: F401
+from ._manip import (copies, copies_plan, copy_into, join, join_plan, linspace,  # noqa: F401
+                     supports_transpose_copy, transpose_copy, tri)
+from ._launch import contiguous, keep_on_second_call  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401
 from ._fft import freq as fft_freq, repeat as fft_repeat, shift as fft_shift, supports as supports_fft, transform as fft  # noqa: F401,E501
@@ -202,9 +204,8 @@ def _fill(dtype, device, op):
 
 
 # (device, dtype, shape, the value's words) -> the compiled plan of a full (False: none serves;
-# ONCE: seen once, its plan made on the next call)
+# _launch.ONCE: seen once, its plan made on the next call)
 _full_plans = {}
-ONCE = _launch.ONCE
 MAX_FULL_PLANS = 256
 
 
@@ -222,15 +223,13 @@ def full(shape, fill_value, dtype, device):
     variant = _fill(dtype, device, "full")
     out = _empty(device, dtype, shape)
     _launch.fill(device, variant, table.FILL_CODES["full"], out, words)
-    if plan is None or plan is ONCE:
-        if len(_full_plans) >= MAX_FULL_PLANS:
-            _full_plans.clear()
-        if plan is None:  # (a plan costs about a call: made on a layout's second call)
-            _full_plans[key] = ONCE
-        else:
-            step = _launch.fill_plan_step(variant, table.FILL_CODES["full"], out, words)
-            _full_plans[key] = False if step is None else device.compile_plan(
-                type(out), [], [(out._alloc.nbytes, dtype, out._shape, out._strides)], [], [step])
+
+    def make():
+        step = _launch.fill_plan_step(variant, table.FILL_CODES["full"], out, words)
+        return step and device.compile_plan(
+            type(out), [], [(out._alloc.nbytes, dtype, out._shape, out._strides)], [], [step])
+
+    _launch.keep_on_second_call(_full_plans, key, make, MAX_FULL_PLANS)
     return out
 
 

@@ -129,17 +129,16 @@ def _gather_key(x, out_shape, xs, idx):
 
 def gather_plan(x, out_shape, xs, idx, make=False):
     """The compiled plan of a gather of this layout (see _gather_plans), or None where none
-    serves (an empty result, big allocations) or none is made yet: with make, the layout's first
-    call marks it (_launch.ONCE) and its second makes the plan. After supports_gather."""
+    serves (an empty result, big allocations) or none is made yet: with make (after a gather of
+    the layout ran), as _launch.keep_on_second_call makes it. After supports_gather."""
     key = _gather_key(x, out_shape, xs, idx)
     if key is None:
         return None
-    plan = _gather_plans.get(key)
-    if make and (plan is None or plan is _launch.ONCE):
-        if len(_gather_plans) >= MAX_GATHER_PLANS:
-            _gather_plans.clear()
-        plan = _gather_plans[key] = (_launch.ONCE if plan is None
-                                     else _make_gather_plan(x, out_shape, xs, idx) or False)
+    if make:
+        plan = _launch.keep_on_second_call(
+            _gather_plans, key, lambda: _make_gather_plan(x, out_shape, xs, idx), MAX_GATHER_PLANS)
+    else:
+        plan = _gather_plans.get(key)
     return plan if plan else None
 
 

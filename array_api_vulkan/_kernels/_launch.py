@@ -36,6 +36,20 @@ ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS, OFFSET_PLUS = 0, 1, 2, 3, 4
 # layout's second call (making one costs about as much as the call's general path: one-off
 # layouts, as hypothesis makes, should not pay it).
 ONCE = 0
+
+
+def keep_on_second_call(plans, key, make, limit=256):
+    """After a call of `key` ran its general path: the first time marks the key ONCE, the second
+    keeps make() (a compiled plan, or None: False is kept, none serves). Returns what `plans`
+    holds for key now (a plan, ONCE or False; a plan or False kept before is left as it is).
+    At `limit` keys the dict is emptied first."""
+    kept = plans.get(key)
+    if kept is not None and kept is not ONCE:
+        return kept
+    if len(plans) >= limit:
+        plans.clear()
+    kept = plans[key] = ONCE if kept is None else (make() or False)
+    return kept
 from .._runtime.device import Device as _Device  # noqa: E402
 # The class results are made of: the runtime's Storage until the spec layer sets its Array
 # (set_result_type), so that this layer never imports the spec layer.

@@ -75,45 +75,28 @@ def join_plan(dev, dtype, shape, pieces):
 
 
 def _join_plan(dev, dtype, shape, pieces):
-    n = math.prod(shape)
-    if n == 0 or len(pieces) > MAX_JOIN_ARGS:
-        return None
-    steps = []
-    for j, (vshape, vstrides, voff, src) in enumerate(pieces):
-        if math.prod(vshape) == 0:
-            continue
-        lay = _launch.assign_layout(vshape, vstrides, voff, dtype, src)
-        if lay is None:
-            return None
-        words, spec, count = lay
-        template = [0] * _launch.PUSH_WORDS
-        template[:len(words)] = words
-        shader = _cast_variant(_code(src._dtype), _code(dtype), dev)
-        steps.append((shader, list(spec), template, _launch.grid_1d(count),
-                       [(_launch.OUT, 0, True), (_launch.ARG, j, False)],
-                       [(_launch.ADDR_WORD, _launch.ADDRESS, _launch.OUT, 0),
-                        (3, _launch.OFFSET, _launch.ARG, j),
-                        (_launch.ADDR_WORD + 2, _launch.ADDRESS, _launch.ARG, j)]))
-    if not steps:
-        return None
-    args = [("array", src._dtype.itemsize) for *_, src in pieces]
-    outputs = [(n * dtype.itemsize, dtype, tuple(shape), _launch._c_strides(tuple(shape)))]
-    return dev.compile_plan(_launch.result_type, args, outputs, [], steps)
+    # (each piece's source its own operand)
+    return _copies_plan(dev, dtype, shape, [p + (j,) for j, p in enumerate(pieces)],
+                        [p[3] for p in pieces])
 
 
-def copies(dev, dtype, shape, pieces, args, make=True):
+def copies(dev, dtype, shape, pieces):
     """A new C-contiguous array of `shape` and `dtype` whose disjoint views are filled from
-    views of the operands `args` (converted as astype does), and the compiled plan repeating
-    the call for operands of the same layouts (plan(*args) -> the array, or None: take this
-    function again), or None where none serves. pieces: [(view shape, view strides, view
-    offset, source view Array, index of the operand it views)]: a source view's offset is kept
-    relative to its operand's, so that a plan call needs the operands only (roll, tile, repeat
-    make their views of x once). Without make, no plan (None). After supports_cast(operand
-    dtype, dtype, dev) for each."""
+    views of the operands (converted as astype does). pieces: [(view shape, view strides, view
+    offset, source view Array, index of the operand it views)] (see copies_plan). After
+    supports_cast(operand dtype, dtype, dev) for each."""
     out = new(dev, dtype, shape)
     for vshape, vstrides, voff, src, _ in pieces:
         copy_into(_launch.result_type._new(out._alloc, dtype, vshape, vstrides, voff), src)
-    return out, _copies_plan(dev, dtype, shape, pieces, args) if make else None
+    return out
+
+
+def copies_plan(dev, dtype, shape, pieces, args):
+    """The compiled plan repeating copies(dev, dtype, shape, pieces) for operands `args` of the
+    same layouts (plan(*args) -> the array, or None: take copies again), or None where none
+    serves. A source view's offset is kept relative to its operand's, so that a plan call needs
+    the operands only (roll, tile, repeat make their views of x once)."""
+    return _copies_plan(dev, dtype, shape, pieces, args)
 
 
 def _copies_plan(dev, dtype, shape, pieces, args):
@@ -217,12 +200,10 @@ def linspace(start, stop, num, endpoint, dtype, cdt, dev):
             words += (_launch.scalar_words(complex(v) if kind == "c" else float(v), ccode)
                       + [0, 0, 0])[:4]
     _launch.fill(dev, variant, table.FILL_CODES["linspace"], out, words)
-    if key is not None and (plan is None or plan is _launch.ONCE):
-        if len(_linspace_plans) >= MAX_LINSPACE_PLANS:
-            _linspace_plans.clear()
-        # (made on the arguments' second call)
-        _linspace_plans[key] = (_launch.ONCE if plan is None
-                                else _linspace_plan(dev, variant, words, out, dtype) or False)
+    if key is not None:
+        _launch.keep_on_second_call(_linspace_plans, key,
+                                    lambda: _linspace_plan(dev, variant, words, out, dtype),
+                                    MAX_LINSPACE_PLANS)
     if cdt is dtype:
         return out
     from . import astype
@@ -314,19 +295,16 @@ MAX_TRANSPOSE_PLANS = 256
 
 def supports_transpose_copy(x):
     """Whether transpose_copy(x) serves x: a (batched) transpose (see _transpose_layout)."""
-    kept = _transpose_plans.get((x._dtype, x._shape, x._strides, x._alloc.device))
+    key = (x._dtype, x._shape, x._strides, x._alloc.device)
+    kept = _transpose_plans.get(key)
     if kept is not None:
         return kept is not False  # (a plan, or ONCE: a transpose seen once)
     if _transpose_layout(x) is not None:
         return True
-    _keep_transpose((x._dtype, x._shape, x._strides, x._alloc.device), False)
-    return False
-
-
-def _keep_transpose(key, value):
     if len(_transpose_plans) >= MAX_TRANSPOSE_PLANS:
         _transpose_plans.clear()
-    _transpose_plans[key] = value
+    _transpose_plans[key] = False
+    return False
 
 
 def transpose_copy(x):
@@ -342,8 +320,6 @@ def transpose_copy(x):
     lay = _transpose_layout(x)
     if lay is None:
         raise _launch.NotNative("transpose_copy: not a transposed layout")
-    if plan is None:  # (the layout's first call: its plan is made on the second)
-        _keep_transpose(key, _launch.ONCE)
     shader, B, I, J, sb, st = lay
     groups = (-(-J // 32), -(-I // 32), B)
     dev = x._alloc.device
@@ -356,7 +332,8 @@ def transpose_copy(x):
     dev.launch(shader, (), [out._alloc, x._alloc], [True, False], push, groups=groups)
     _launch.state.launches += 1
     _launch.state.last_plan = None
-    if plan is _launch.ONCE and _transpose_plans.get(key) is _launch.ONCE:
+
+    def make():
         A, OUT, ARG, ADDRESS = _launch.ADDR_WORD, _launch.OUT, _launch.ARG, _launch.ADDRESS
         template = [0] * _launch.PUSH_WORDS
         template[:8] = words
@@ -364,6 +341,8 @@ def transpose_copy(x):
         step = (shader, [], template, list(groups), [(OUT, 0, True), (ARG, 0, False)],
                 [(3, _launch.OFFSET, ARG, 0), (A, ADDRESS, OUT, 0), (A + 2, ADDRESS, ARG, 0)])
         outputs = [(out._alloc.nbytes, x._dtype, out._shape, out._strides)]
-        _keep_transpose(key, dev.compile_plan(_launch.result_type,
-                                              [("array", x._dtype.itemsize)], outputs, [], [step]))
+        return dev.compile_plan(_launch.result_type, [("array", x._dtype.itemsize)], outputs,
+                                [], [step])
+
+    _launch.keep_on_second_call(_transpose_plans, key, make, MAX_TRANSPOSE_PLANS)
     return out
