@@ -122,36 +122,37 @@ force_rebind(VkFFTApplication* app)
     }
 }
 
+struct Knob
+{
+    const char* name;
+    uint64_t VkFFTConfiguration::*field;
+};
+static const Knob knob_table[] = {
+    { "coalescedMemory", &VkFFTConfiguration::coalescedMemory },
+    { "aimThreads", &VkFFTConfiguration::aimThreads },
+    { "numSharedBanks", &VkFFTConfiguration::numSharedBanks },
+    { "registerBoost", &VkFFTConfiguration::registerBoost },
+    { "registerBoostNonPow2", &VkFFTConfiguration::registerBoostNonPow2 },
+    { "registerBoost4Step", &VkFFTConfiguration::registerBoost4Step },
+    { "useLUT", &VkFFTConfiguration::useLUT },
+    { "disableReorderFourStep", &VkFFTConfiguration::disableReorderFourStep },
+    { "performBandwidthBoost", &VkFFTConfiguration::performBandwidthBoost },
+    { "swapTo3Stage4Step", &VkFFTConfiguration::swapTo3Stage4Step },
+    { "fixMaxRadixBluestein", &VkFFTConfiguration::fixMaxRadixBluestein },
+    { "disableMergeSequencesR2C", &VkFFTConfiguration::disableMergeSequencesR2C },
+    { "considerAllAxesStrided", &VkFFTConfiguration::considerAllAxesStrided },
+    { "useUint64", &VkFFTConfiguration::useUint64 },
+    { "devicePageSize", &VkFFTConfiguration::devicePageSize },
+    { "localPageSize", &VkFFTConfiguration::localPageSize },
+    { "halfThreads", &VkFFTConfiguration::halfThreads },
+};
+
 // VkFFT's performance settings by name, from "name=value,name=value" (the kernels layer reads
 // ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice for the device. Unknown names or
 // malformed values throw.
 void
 apply_knobs(VkFFTConfiguration& c, const std::string& knobs)
 {
-    struct Knob
-    {
-        const char* name;
-        uint64_t VkFFTConfiguration::*field;
-    };
-    static const Knob table[] = {
-        { "coalescedMemory", &VkFFTConfiguration::coalescedMemory },
-        { "aimThreads", &VkFFTConfiguration::aimThreads },
-        { "numSharedBanks", &VkFFTConfiguration::numSharedBanks },
-        { "registerBoost", &VkFFTConfiguration::registerBoost },
-        { "registerBoostNonPow2", &VkFFTConfiguration::registerBoostNonPow2 },
-        { "registerBoost4Step", &VkFFTConfiguration::registerBoost4Step },
-        { "useLUT", &VkFFTConfiguration::useLUT },
-        { "disableReorderFourStep", &VkFFTConfiguration::disableReorderFourStep },
-        { "performBandwidthBoost", &VkFFTConfiguration::performBandwidthBoost },
-        { "swapTo3Stage4Step", &VkFFTConfiguration::swapTo3Stage4Step },
-        { "fixMaxRadixBluestein", &VkFFTConfiguration::fixMaxRadixBluestein },
-        { "disableMergeSequencesR2C", &VkFFTConfiguration::disableMergeSequencesR2C },
-        { "considerAllAxesStrided", &VkFFTConfiguration::considerAllAxesStrided },
-        { "useUint64", &VkFFTConfiguration::useUint64 },
-        { "devicePageSize", &VkFFTConfiguration::devicePageSize },
-        { "localPageSize", &VkFFTConfiguration::localPageSize },
-        { "halfThreads", &VkFFTConfiguration::halfThreads },
-    };
     size_t pos = 0;
     while (pos < knobs.size()) {
         size_t end = knobs.find(',', pos);
@@ -166,7 +167,7 @@ apply_knobs(VkFFTConfiguration& c, const std::string& knobs)
         size_t eq = item.find('=');
         std::string name = item.substr(0, eq);
         const Knob* k = nullptr;
-        for (const Knob& t : table)
+        for (const Knob& t : knob_table)
             if (name == t.name)
                 k = &t;
         if (!k || eq == std::string::npos || eq + 1 == item.size())
@@ -411,6 +412,36 @@ FFTPlan::binary() const
     return py::bytes(mApp->binary);
 }
 
+std::vector<std::vector<std::vector<uint64_t>>>
+FFTPlan::uploads() const
+{
+    const VkFFTApplication& app = mApp->app;
+    const VkFFTPlan* p = app.configuration.makeInversePlanOnly ? app.localFFTPlan_inverse : app.localFFTPlan;
+    std::vector<std::vector<std::vector<uint64_t>>> out;
+    for (uint64_t i = 0; p && i < app.configuration.FFTdim; i++) {
+        out.emplace_back();
+        for (uint64_t j = 0; j < p->numAxisUploads[i]; j++) {
+            const auto& sc = p->axes[i][j].specializationConstants;
+            out.back().push_back({ sc.fftDim, sc.registerBoost, sc.localSize[0], sc.localSize[1] });
+        }
+    }
+    return out;
+}
+
+std::map<std::string, uint64_t>
+FFTPlan::settings() const
+{
+    const VkFFTConfiguration& c = mApp->app.configuration;
+    std::map<std::string, uint64_t> out;
+    for (const Knob& k : knob_table)
+        out[k.name] = c.*(k.field);
+    out["sharedMemorySize"] = c.sharedMemorySize;
+    out["sharedMemorySizePow2"] = c.sharedMemorySizePow2;
+    out["reorderFourStep"] = c.reorderFourStep;
+    out["maxThreadsNum"] = c.maxThreadsNum;
+    return out;
+}
+
 #else // no glslang or no vkFFT.h: no VkFFT
 
 struct FFTApp
@@ -435,6 +466,16 @@ py::bytes
 FFTPlan::binary() const
 {
     return py::bytes();
+}
+std::vector<std::vector<std::vector<uint64_t>>>
+FFTPlan::uploads() const
+{
+    return {};
+}
+std::map<std::string, uint64_t>
+FFTPlan::settings() const
+{
+    return {};
 }
 
 #endif

@@ -16,6 +16,9 @@
 
 #include "recorder.hpp"
 
+#include <map>
+#include <string>
+
 namespace avk {
 
 struct FFTApp; // the VkFFTApplication and what it points to (fft.cpp)
@@ -52,6 +55,12 @@ class FFTPlan
     void exec(Allocation& in, uint64_t in_offset, Allocation& out, uint64_t out_offset);
     // The compiled kernels, for plans of the same layout on other buffers.
     py::bytes binary() const;
+    // How VkFFT split the transform (a diagnostic): per transformed axis, one (fftDim,
+    // registerBoost, localSize x, localSize y) per upload (pass over memory), of the direction made.
+    std::vector<std::vector<std::vector<uint64_t>>> uploads() const;
+    // VkFFT's settings as it resolved them for this plan (apply_knobs' names, and the shared
+    // memory sizes it planned with): a diagnostic.
+    std::map<std::string, uint64_t> settings() const;
     uint64_t in_bytes() const { return mInBytes; }
     uint64_t out_bytes() const { return mOutBytes; }
     uint64_t serial() const { return mSerial; } // the batch that last recorded it

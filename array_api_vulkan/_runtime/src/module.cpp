@@ -245,6 +245,8 @@ PYBIND11_MODULE(_vkcore, m)
            py::arg("binary") = py::none())
       .def("exec", &FFTPlan::exec, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"))
       .def_property_readonly("binary", &FFTPlan::binary)
+      .def_property_readonly("uploads", &FFTPlan::uploads)
+      .def_property_readonly("settings", &FFTPlan::settings)
       .def_property_readonly("in_bytes", &FFTPlan::in_bytes)
       .def_property_readonly("out_bytes", &FFTPlan::out_bytes)
       .def_property_readonly("serial", &FFTPlan::serial);
