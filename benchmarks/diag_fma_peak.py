@@ -10,7 +10,7 @@
   costs; the real kernel's gap to it is the global loads, stores and K-step bookkeeping.
 - matmul_{f32,f64}_4096: the package's own product, for comparison in the same process.
 
-    python3 benchmarks/diag_fma_peak.py [--quick]
+    python3 benchmarks/diag_fma_peak.py [--quick] [--blocks 8x8,12x8]
 
 Prints one JSON object: per kernel the GPU microseconds of a launch (median of 5), TFLOP/s,
 and with ARRAY_API_VULKAN_PIPELINE_STATS=1 the driver's register count.
@@ -60,7 +60,7 @@ void main()
 """
 
 INNER = HEAD + """
-const uint WX = 16u, WY = NT / 16u, RM = 8u, RN = 8u;
+const uint WX = 16u, WY = NT / 16u, RM = BRM, RN = BRN;
 const uint TMV = WY * RM / VW + 1u, TNV = WX * RN / VW + 1u;
 shared TV As[TK * TMV];
 shared TV Bs[TK * TNV];
@@ -129,23 +129,26 @@ void main()
 TYPES = {"f32": ("float", "vec4", 4, 16), "f64": ("double", "dvec2", 2, 8)}
 
 
-def source(kind, dt, barrier=False, nt=256, prefetch=False):
+def source(kind, dt, barrier=False, nt=256, prefetch=False, rm=8, rn=8):
     t, tv, vw, tk = TYPES[dt]
     defs = (f"#define T {t}\n#define TV {tv}\n#define VW {vw}u\n#define TK {tk}u\n"
-            f"#define NT {nt}u\n#define PREFETCH {int(prefetch)}\n")
+            f"#define NT {nt}u\n#define PREFETCH {int(prefetch)}\n#define BRM {rm}u\n#define BRN {rn}u\n")
     body = (FMA if kind == "fma" else INNER).replace("BARRIER", "barrier();" if barrier else "")
     return body.replace("#version 450\n", "#version 450\n" + defs, 1)
 
 
-def flops_per_iter(kind, dt):
+def flops_per_iter(kind, dt, rm=8, rn=8):
     """FLOPs of one invocation's round."""
     if kind == "fma":
         return 2 * 16 * 4
-    return 2 * 64 * TYPES[dt][3]
+    return 2 * rm * rn * TYPES[dt][3]
 
 
 def main():
     ap = parser(__doc__, libs=None)
+    ap.add_argument("--blocks", default="",
+                    help="only the inner loop, float64, 128 invocations with a barrier, at these "
+                         "register blocks: e.g. 8x8,12x8,10x8 (the default runs every kernel above)")
     args = ap.parse_args()
     dev = xp.asarray(np.ones(1, np.float32)).device
     groups = 8 if args.quick else 132 * 16
@@ -154,7 +157,8 @@ def main():
            "iters": iters, "kernels": {}}
     dst = dev.alloc(groups * 256 * 8)
     have64 = xp.float64 in xp.__array_namespace_info__().dtypes().values()
-    for kind in ("fma", "inner"):
+    blocks = [tuple(int(v) for v in b.split("x")) for b in args.blocks.split(",") if b]
+    for kind in ("fma", "inner") if not blocks else ():
         for dt in ("f32", "f64"):
             if dt == "f64" and not have64:
                 continue
@@ -186,8 +190,29 @@ def main():
                 if stats:
                     row["stats"] = stats[0][1]
                 out["kernels"][label] = row
+    for rm, rn in blocks if have64 else ():
+        label = f"inner_f64_barrier_nt128_{rm}x{rn}"
+        try:
+            name = compiler.shader(source("inner", "f64", True, 128, rm=rm, rn=rn), tag="peak")
+        except Exception as e:
+            out["kernels"][label] = {"error": f"{type(e).__name__}: {e}"[:300]}
+            continue
+        n = iters["inner"]
+        push = np.array([dst.address & 0xFFFFFFFF, dst.address >> 32, n, 1], np.uint32)
+
+        def one(name=name, g=groups * 2):
+            dev.launch(name, (), [dst], [True], push, groups=(g,), local_size=128)
+
+        one()
+        xp.synchronize()
+        t = statistics.median(ours_gpu(one) for _ in range(5))
+        row = {"us": t * 1e6, "tflops": flops_per_iter("inner", "f64", rm, rn) * n * groups * 256 / t / 1e12}
+        stats = dev.pipeline_statistics(name, [])
+        if stats:
+            row["stats"] = stats[0][1]
+        out["kernels"][label] = row
     for dt, npdt in (("f32", np.float32), ("f64", np.float64)):
-        if dt == "f64" and not have64:
+        if blocks or dt == "f64" and not have64:
             continue
         n = 256 if args.quick else 4096
         a = xp.asarray(np.random.default_rng(0).standard_normal((n, n)).astype(npdt))

@@ -11,7 +11,8 @@ ceilings (c = a; a sum of a into one word a workgroup).
     python3 benchmarks/diag_stream.py [--quick] [--rounds 3]
 
 Prints one JSON object: per kernel the GPU microseconds of a call (20 calls a batch, median of 5
-batches, best of the rounds) and GB/s; `ours_add` is `a + b` of the package, `torch_add` and
+batches, best of the rounds) and GB/s; `ours_add` is `a + b` of the package (fusion off, so each
+call is its own dispatch), `torch_add` and
 `torch_copy` torch's through CUDA events.
 """
 import json
@@ -26,6 +27,7 @@ from _common import cuda_gpu, ours_gpu, parser, torch_cuda, use_checkout  # noqa
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
+from array_api_vulkan._kernels import _fuse  # noqa: E402
 from array_api_vulkan._runtime import compiler  # noqa: E402
 
 HEAD = """#version 450
@@ -178,7 +180,12 @@ def main():
                 out.setdefault("correct", {})[label] = check(label)
             t = statistics.median(ours_gpu(run) for _ in range(5)) / 20
             best[label] = min(best.get(label, 1e9), t)
-        t = statistics.median(ours_gpu(lambda: [a + b for _ in range(20)]) for _ in range(5)) / 20
+        # (unfused: held, 20 independent adds would be one kernel reading a and b once)
+        was = _fuse.set_enabled(False)
+        try:
+            t = statistics.median(ours_gpu(lambda: [a + b for _ in range(20)]) for _ in range(5)) / 20
+        finally:
+            _fuse.set_enabled(was)
         best["ours_add"] = min(best.get("ours_add", 1e9), t)
     for label, t in best.items():
         moved = 8 if label in ("copy",) else (4 if label == "read" else 12)

@@ -1,6 +1,8 @@
 """The fft extension on the device (VkFFT through the runtime's FFTPlan): values against
 numpy.fft, and no host fallback. VkFFT compiles its kernels when a plan is made (the slow part on
 lavapipe), so the tests reuse a small set of layouts."""
+import math
+
 import numpy as np
 import pytest
 
@@ -387,6 +389,42 @@ def test_vkfft_settings_from_environment(monkeypatch):
     monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "noSuchSetting=1")
     with pytest.raises(ValueError, match="noSuchSetting"):
         xp.fft.fft(xp.asarray(rng_c((3, 66), dt)))
+
+
+def test_vkfft_settings_per_layout(monkeypatch):
+    # Unset, NVIDIA devices read single-precision one-dimensional transforms' strided passes 128
+    # bytes wide, not where a dimension is omitted (a transform along an outer axis), more are
+    # transformed, or in float64; the variable, where set, wins everywhere. Other devices keep
+    # VkFFT's own choice.
+    monkeypatch.delenv("ARRAY_API_VULKAN_VKFFT_CONFIG", raising=False)
+
+    class Dev:
+        info = {"vendor_id": 0x10DE}
+
+    assert _fft.settings(Dev(), (1 << 24,), False, 0) == _fft.NVIDIA_SETTINGS
+    assert _fft.settings(Dev(), (1 << 24,), True, 0) == ""
+    assert _fft.settings(Dev(), (64, 64), False, 0) == ""
+    assert _fft.settings(Dev(), (64, 64), False, _fft._OMIT[0]) == ""
+    Dev.info = {"vendor_id": 0x10005}
+    assert _fft.settings(Dev(), (1 << 24,), False, 0) == ""
+    monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "aimThreads=64")
+    assert _fft.settings(Dev(), (64, 64), True, _fft._OMIT[0]) == "aimThreads=64"
+
+
+def test_vkfft_plan_diagnostics(monkeypatch):
+    # FFTPlan.uploads: how VkFFT split a transform (one entry per pass over memory);
+    # resolved_settings: the settings it planned with, the layout's included.
+    monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "coalescedMemory=64")
+    dt = CPLX[0]
+    n = 1 << 18  # (more than one pass of shared memory on lavapipe and NVIDIA alike)
+    a = rng_c(n, dt)
+    check(xp.fft.fft(xp.asarray(a)), np.fft.fft(a), dt)
+    plans = [p for k, p in _fft._plans.items() if k[1] == (n,) and k[7] == "coalescedMemory=64"]
+    assert plans
+    ups = plans[0].uploads
+    assert len(ups) == 1 and len(ups[0]) >= 2
+    assert math.prod(u[0] for u in ups[0]) == n
+    assert plans[0].resolved_settings["coalescedMemory"] == 64
 
 
 def test_past_the_reach_falls_back(monkeypatch):

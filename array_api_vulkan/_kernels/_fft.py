@@ -31,8 +31,8 @@ descriptor sets, so a plan is made per (layout, direction, input arena, output a
 descriptors never change, and allocations anywhere in those arenas reach it by offset. The
 compiled kernels of a layout are kept, so a plan for the same layout on other arenas skips the
 compile, and are saved beside the pipeline cache (device.cache_dir()/vkfft/), so a later process
-skips it too. VkFFT's performance settings come from ARRAY_API_VULKAN_VKFFT_CONFIG (knobs()),
-part of both keys. At most MAX_PLANS plans are kept (least recently used first out; evicting one
+skips it too. VkFFT's performance settings (settings(): ARRAY_API_VULKAN_VKFFT_CONFIG where set,
+else the device's own per layout) are part of both keys. At most MAX_PLANS plans are kept (least recently used first out; evicting one
 waits for the work that used it), and all are destroyed at exit.
 """
 import atexit
@@ -156,6 +156,29 @@ def knobs():
 
 _knobs_seen = [None, ""]  # (the variable as last read, normalised): asked on every transform
 
+# VkFFT's settings on NVIDIA devices where ARRAY_API_VULKAN_VKFFT_CONFIG is unset: single-precision
+# transforms of one dimension (batched or not, none omitted) read their strided passes (a length
+# past one pass of shared memory is cut into 2-3 passes over memory) 128 bytes wide (VkFFT's
+# coalescedMemory; it chooses 32). H100, synchronised: fft of complex64 2^24 337 against 344 us
+# (run 26; GPU time 314 against 327), ifft 335 against 348 (run 23: 337 / 374 and 333 / 348); the
+# batched 4096 x 4096 and an fft of 256 unchanged. Not where more dimensions are transformed
+# (fftn of 4096^2 315 against 306 in run 26, equal in run 23), nor along an outer axis (an omitted
+# dimension: 218 against 207 in run 23). 256 or 512 made the 2^24 fft 5.5 ms. float64 not
+# measured: left to VkFFT.
+NVIDIA_SETTINGS = "coalescedMemory=128"
+
+
+def settings(dev, dims, dbl, omit):
+    """The VkFFT settings a plan of this layout is made with: ARRAY_API_VULKAN_VKFFT_CONFIG's
+    (knobs()) where set, else the device's (NVIDIA_SETTINGS where they apply), else "" (VkFFT's
+    own choice)."""
+    env = knobs()
+    if env or dbl or omit or len(dims) != 1:
+        return env
+    if (getattr(dev, "info", None) or {}).get("vendor_id") == _launch.NVIDIA_VENDOR_ID:
+        return NVIDIA_SETTINGS
+    return ""
+
 
 _KIND = {"c2c": 0, "r2c": 1, "c2r": 2, "c2c_out": 3}
 _NORMALIZE = 16
@@ -165,7 +188,8 @@ _OMIT = (32, 64)  # dims[0] / dims[1] laid out, not transformed (VkFFT's omitDim
 def _layout(dev, dims, batch, dbl, kind, inverse, normalize=False, omit=0):
     """A plan's layout key: kind "c2c" runs in place, "c2c_out" from src into dst; normalize
     (inverse only): VkFFT scales by the transformed lengths' product; omit: _OMIT flags."""
-    return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), knobs(), omit)
+    return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), settings(dev, dims, dbl, omit),
+            omit)
 
 
 def _plan(layout, src, dst):
@@ -188,7 +212,7 @@ def _make_plan(layout, key, src, dst):
         plan = _plans.get(key)
         if plan is not None:
             return plan
-        dev, dims, batch, dbl, kind, inverse, normalize, _, omit = layout
+        dev, dims, batch, dbl, kind, inverse, normalize, vkfft_settings, omit = layout
         binary = _binaries.get(layout)
         from_disk = False
         if binary is None:
@@ -199,7 +223,8 @@ def _make_plan(layout, key, src, dst):
 
         def make(binary):
             return vk.FFTPlan(dev._rec, list(dims), batch, dbl, kcode, inverse, src.buffer,
-                              _range(dev, src.buffer), dst.buffer, _range(dev, dst.buffer), binary)
+                              _range(dev, src.buffer), dst.buffer, _range(dev, dst.buffer), binary,
+                              vkfft_settings)
         try:
             try:
                 plan = make(binary)
@@ -398,7 +423,7 @@ class Repeat:
     ranges). None where it cannot serve (past the descriptors' reach, a plan refused, other
     VkFFT settings, READ_IN_PLACE off, answers dropped since): the general path then runs."""
 
-    __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "generation")
+    __slots__ = ("dev", "layout", "itemsize", "out_dt", "out_shape", "nbytes", "generation", "env")
 
     def __init__(self, dev, kind, lay, x, out_dt, out_shape, inverse, normalize):
         dims, batch, flags = lay
@@ -409,9 +434,10 @@ class Repeat:
         self.out_dt, self.out_shape = out_dt, out_shape
         self.nbytes = math.prod(out_shape) * out_dt.itemsize
         self.generation = _generation[0]
+        self.env = knobs()
 
     def __call__(self, x):
-        if self.generation != _generation[0] or not READ_IN_PLACE or knobs() != self.layout[7]:
+        if self.generation != _generation[0] or not READ_IN_PLACE or knobs() != self.env:
             return None
         sa = x._alloc
         if sa.arena is None:

@@ -147,8 +147,8 @@ static const Knob knob_table[] = {
     { "halfThreads", &VkFFTConfiguration::halfThreads },
 };
 
-// VkFFT's performance settings by name, from "name=value,name=value" (the kernels layer reads
-// ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice for the device. Unknown names or
+// VkFFT's performance settings by name, from "name=value,name=value" (the kernels layer's
+// choice for the layout, or ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice. Unknown names or
 // malformed values throw.
 void
 apply_knobs(VkFFTConfiguration& c, const std::string& knobs)
@@ -197,7 +197,7 @@ check(VkFFTResult r, const char* what)
 
 FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint64_t batch, bool double_precision,
                  int kind, bool inverse, std::shared_ptr<Buffer> in, uint64_t in_range, std::shared_ptr<Buffer> out,
-                 uint64_t out_range, py::object binary)
+                 uint64_t out_range, py::object binary, std::string settings)
   : mRec(std::move(rec))
   , mApp(new FFTApp())
   , mKind((kind & ~FLAGS) == C2C_OUT ? C2C : kind & ~FLAGS)
@@ -230,8 +230,6 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     if (kind == C2C && mIn != mOut)
         throw std::invalid_argument("FFTPlan: a C2C plan runs in place (in must be out)");
     kind = mKind;
-    const char* env = std::getenv("ARRAY_API_VULKAN_VKFFT_CONFIG");
-    std::string knobs = env ? env : "";
     ensure_compiler();
 
     Device& core = mRec->core();
@@ -325,7 +323,7 @@ FFTPlan::FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint
     c.normalize = normalize;
     c.omitDimension[0] = omit[0];
     c.omitDimension[1] = omit[1];
-    apply_knobs(c, knobs);
+    apply_knobs(c, settings);
     if (!binary.is_none()) {
         a.binary = std::string(py::bytes(binary));
         c.loadApplicationFromString = 1;
@@ -429,7 +427,7 @@ FFTPlan::uploads() const
 }
 
 std::map<std::string, uint64_t>
-FFTPlan::settings() const
+FFTPlan::resolved_settings() const
 {
     const VkFFTConfiguration& c = mApp->app.configuration;
     std::map<std::string, uint64_t> out;
@@ -448,7 +446,7 @@ struct FFTApp
 {};
 
 FFTPlan::FFTPlan(std::shared_ptr<Recorder>, std::vector<uint64_t>, uint64_t, bool, int, bool, std::shared_ptr<Buffer>,
-                 uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object)
+                 uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object, std::string)
   : mKind(0)
   , mInPlace(false)
   , mInverse(false)
@@ -473,7 +471,7 @@ FFTPlan::uploads() const
     return {};
 }
 std::map<std::string, uint64_t>
-FFTPlan::settings() const
+FFTPlan::resolved_settings() const
 {
     return {};
 }

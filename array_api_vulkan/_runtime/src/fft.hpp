@@ -39,13 +39,13 @@ class FFTPlan
     // ranges); R2C reads real `in` and writes complex `out` (dims[0]/2 + 1 innermost); C2R reads
     // complex `in`, which it may overwrite, and writes real `out`. in_range/out_range: bytes from
     // each buffer's start the descriptors cover. binary: SPIR-V of a plan of the same layout
-    // (FFTPlan.binary), or None. VkFFT's performance settings come from the environment
-    // variable ARRAY_API_VULKAN_VKFFT_CONFIG ("coalescedMemory=64,aimThreads=256": fft.cpp's
-    // apply_knobs lists the names), read when the plan is made (the kernels layer keys its plans
-    // and their saved kernels by it).
+    // (FFTPlan.binary), or None. settings: VkFFT's performance settings, "name=value,..."
+    // ("coalescedMemory=64,aimThreads=256": fft.cpp's apply_knobs lists the names; "" for
+    // VkFFT's own choice), which the kernels layer picks per layout and keys its plans and their
+    // saved kernels by.
     FFTPlan(std::shared_ptr<Recorder> rec, std::vector<uint64_t> dims, uint64_t batch, bool double_precision,
             int kind, bool inverse, std::shared_ptr<Buffer> in, uint64_t in_range, std::shared_ptr<Buffer> out,
-            uint64_t out_range, py::object binary);
+            uint64_t out_range, py::object binary, std::string settings);
     ~FFTPlan();
     FFTPlan(const FFTPlan&) = delete;
     FFTPlan& operator=(const FFTPlan&) = delete;
@@ -60,7 +60,7 @@ class FFTPlan
     std::vector<std::vector<std::vector<uint64_t>>> uploads() const;
     // VkFFT's settings as it resolved them for this plan (apply_knobs' names, and the shared
     // memory sizes it planned with): a diagnostic.
-    std::map<std::string, uint64_t> settings() const;
+    std::map<std::string, uint64_t> resolved_settings() const;
     uint64_t in_bytes() const { return mInBytes; }
     uint64_t out_bytes() const { return mOutBytes; }
     uint64_t serial() const { return mSerial; } // the batch that last recorded it

@@ -239,14 +239,14 @@ PYBIND11_MODULE(_vkcore, m)
 #endif
     py::class_<FFTPlan, std::shared_ptr<FFTPlan>>(m, "FFTPlan")
       .def(py::init<std::shared_ptr<Recorder>, std::vector<uint64_t>, uint64_t, bool, int, bool, std::shared_ptr<Buffer>,
-                    uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object>(),
+                    uint64_t, std::shared_ptr<Buffer>, uint64_t, py::object, std::string>(),
            py::arg("recorder"), py::arg("dims"), py::arg("batch"), py::arg("double_precision"), py::arg("kind"),
            py::arg("inverse"), py::arg("in_buffer"), py::arg("in_range"), py::arg("out_buffer"), py::arg("out_range"),
-           py::arg("binary") = py::none())
+           py::arg("binary") = py::none(), py::arg("settings") = std::string())
       .def("exec", &FFTPlan::exec, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"))
       .def_property_readonly("binary", &FFTPlan::binary)
       .def_property_readonly("uploads", &FFTPlan::uploads)
-      .def_property_readonly("settings", &FFTPlan::settings)
+      .def_property_readonly("resolved_settings", &FFTPlan::resolved_settings)
       .def_property_readonly("in_bytes", &FFTPlan::in_bytes)
       .def_property_readonly("out_bytes", &FFTPlan::out_bytes)
       .def_property_readonly("serial", &FFTPlan::serial);
