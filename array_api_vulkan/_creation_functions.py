@@ -7,6 +7,7 @@ import numpy as np
 
 from . import _dtypes, _fallback, _kernels, _runtime
 from ._array_object import _SCALARS, Array
+from ._data_type_functions import astype as _astype
 
 __all__ = ["arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
            "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like"]
@@ -43,6 +44,10 @@ def _shape(shape):
 
 def _copy(x):
     """A new C-contiguous array with the values of x on x's device."""
+    if x.__class__ is Array:
+        # astype's path, which replays a compiled plan per layout: a synchronised copy of 16M
+        # float32 took 82 us on the H100 through the general path against torch's 64 (run 26)
+        return _astype(x, x._dtype)
     if _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _kernels.copy(x)
     return _fallback.call("copy", np.array, x, dtype=x.dtype)
@@ -100,8 +105,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         _dtypes.check_supported(dt, dev)
         if dev != obj.device:
             obj = obj.to_device(dev)
-        from ._data_type_functions import astype
-        return astype(obj, dt, copy=False)
+        return _astype(obj, dt, copy=False)
     dev = _device(device)
     if dtype is not None:
         _dtypes.check_supported(dtype, dev)
