@@ -288,7 +288,13 @@ def _nocopy_strides(oldshape, oldstrides, newshape):
 
 def reshape(x, /, shape, *, copy=None):
     """x with a new shape: a view when the strides allow it, else a copy (unless copy=False)."""
+    if not copy and x.__class__ is Array and shape.__class__ is tuple:
+        # a layout seen before: its view's (shape, strides), checks done (ints only: 2.0 == 2)
+        view = _reshape_views.get((x._shape, x._strides, shape))
+        if view is not None and all(n.__class__ is int for n in shape):
+            return Array._new(x._alloc, x._dtype, view[0], view[1], x._offset)
     _check(x, "reshape")
+    key = (x._shape, x._strides, shape) if shape.__class__ is tuple else None
     shape = [operator.index(n) for n in ((shape,) if isinstance(shape, int) else shape)]
     if shape.count(-1) > 1:
         raise ValueError("reshape(): only one dimension can be -1")
@@ -306,11 +312,21 @@ def reshape(x, /, shape, *, copy=None):
         strides = _c_strides(shape) if x.size == 0 else \
             _nocopy_strides(x.shape, x._strides, shape)
     if strides is not None:
+        if key is not None and x.__class__ is Array and all(n.__class__ is int for n in key[2]):
+            if len(_reshape_views) >= 4096:
+                _reshape_views.clear()
+            _reshape_views[key] = (tuple(shape), tuple(strides))
         return x._view(shape, strides, x._offset)
     if copy is False:
         raise ValueError("reshape(copy=False): the strides of x do not allow a view")
     c = _copy(x)
     return c._view(shape, None, c._offset)
+
+
+# (shape, strides, requested shape tuple) -> the view's (shape, strides), for reshapes that gave
+# a view: the next such call skips the checks and the stride search (H100 host, run 25: 5.0 us a
+# call against torch's 2.1)
+_reshape_views = {}
 
 
 def _shifts(shift, axis, ndim):

@@ -31,6 +31,7 @@ from array_api_vulkan._kernels import _fuse  # noqa: E402
 from array_api_vulkan._runtime import compiler  # noqa: E402
 
 HEAD = """#version 450
+#extension GL_EXT_spirv_intrinsics : require
 #extension GL_EXT_buffer_reference : require
 #extension GL_EXT_buffer_reference_uvec2 : require
 #extension GL_EXT_control_flow_attributes : require
@@ -39,6 +40,14 @@ layout(buffer_reference, std430, buffer_reference_align = 16) QIN buffer In { ve
 layout(buffer_reference, std430, buffer_reference_align = 16) QOUT buffer Out { vec4 v[]; };
 layout(push_constant) uniform Push { uvec2 a; uvec2 b; uvec2 c; uint n4; } p;
 uint group() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+// OpStore with MemoryAccess Aligned (16) | Nontemporal: a streaming store
+spirv_instruction(id = 62) void store_nt(spirv_by_reference vec4 dst, vec4 v, spirv_literal int access,
+                                         spirv_literal int align);
+#if NT_STORE
+#define STORE(I, VAL) store_nt(Out(p.c).v[I], VAL, 6, 16)
+#else
+#define STORE(I, VAL) Out(p.c).v[I] = VAL
+#endif
 """
 
 # V vectors a grid apart (SPREAD) or consecutive, one-shot grid
@@ -54,7 +63,7 @@ void main()
     }
     [[unroll]] for (uint k = 0u; k < V; k++) {
         uint i = SPREAD ? t + k * grid : t * V + k;
-        if (i < p.n4) Out(p.c).v[i] = x[k] + y[k];
+        if (i < p.n4) STORE(i, x[k] + y[k]);
     }
 }
 """
@@ -103,8 +112,9 @@ void main()
 """
 
 
-def source(body, nt, v=1, spread=True, plain=False):
+def source(body, nt, v=1, spread=True, plain=False, nt_store=False):
     defs = (f"#define NT {nt}u\n#define V {v}u\n#define SPREAD {'true' if spread else 'false'}\n"
+            f"#define NT_STORE {int(nt_store)}\n"
             f"#define QIN {'' if plain else 'restrict readonly'}\n"
             f"#define QOUT {'' if plain else 'restrict writeonly'}\n")
     return body.replace("#version 450\n", "#version 450\n" + defs, 1)
@@ -120,6 +130,9 @@ def grid(groups):
 def main():
     ap = parser(__doc__, libs=None, only=False)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--sync", default="ls256_v1,ls256_v1_ntstore",
+                    help="kernels also timed one call at a time, synchronised after each (wall, "
+                         "median of 7 repeats of 20), beside ours_add and torch_add")
     args = ap.parse_args()
     n = (1 << 16) if args.quick else (1 << 24)
     n4 = n // 4
@@ -138,6 +151,7 @@ def main():
         variants[f"ls{nt}_v{v}"] = (source(ONESHOT, nt, v), nt, -(-n4 // (nt * v)))
         variants[f"ls{nt}_c{v}"] = (source(ONESHOT, nt, v, spread=False), nt, -(-n4 // (nt * v)))
     variants["ls256_v1_plain"] = (source(ONESHOT, 256, plain=True), 256, n4 // 256)
+    variants["ls256_v1_ntstore"] = (source(ONESHOT, 256, nt_store=True), 256, n4 // 256)
     for g in (132 * 4, 132 * 8, 132 * 16, 132 * 32):
         for u in (1, 2, 4):
             variants[f"persist{g}_u{u}"] = (source(PERSIST, 256, u), 256, g)
@@ -193,6 +207,36 @@ def main():
         stats = dev.pipeline_statistics(compiled[label][0], []) if label in compiled else None
         if stats:
             out["kernels"][label]["stats"] = stats[0][1]
+    import time
+
+    def wall(call, sync):
+        ts = []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            for _ in range(20):
+                call()
+                sync()
+            ts.append((time.perf_counter() - t0) / 20)
+        return round(statistics.median(ts) * 1e6, 2)
+
+    sync_rows = {}
+    try:
+        torch = torch_cuda()
+        ta = torch.rand(n, device="cuda")
+        tb = torch.rand(n, device="cuda")
+        torch_add = (lambda: ta + tb, torch.cuda.synchronize)
+    except Exception:
+        torch_add = None
+    for r in range(args.rounds):
+        for label in [x for x in args.sync.split(",") if x in compiled]:
+            name, nt, groups = compiled[label]
+            one = (lambda name=name, nt=nt, groups=groups: dev.launch(
+                name, (), bufs, [False, False, True], push, groups=grid(groups), local_size=nt))
+            sync_rows.setdefault(label, []).append(wall(one, xp.synchronize))
+        sync_rows.setdefault("ours_add", []).append(wall(lambda: a + b, xp.synchronize))
+        if torch_add:
+            sync_rows.setdefault("torch_add", []).append(wall(*torch_add))
+    out["sync_wall_us"] = sync_rows
     try:
         torch = torch_cuda()
         ta = torch.rand(n, device="cuda")

@@ -402,3 +402,27 @@ def test_roll_tile_repeat_replay_a_compiled_plan(monkeypatch):
         check(xp.roll(x, 3), np.roll(h[:, ::2], 3))
         check(xp.repeat(x, 2), np.repeat(h[:, ::2], 2))
     assert len(mf._copy_plans) == kept
+
+
+def test_reshape_repeated_layouts():
+    """A reshape that gave a view keeps its answer per (shape, strides, requested shape): the
+    next call of that layout returns the same view of its own array (offset included), while
+    float sizes, wrong sizes and copy=True still behave as on a first call."""
+    from array_api_vulkan import _manipulation_functions as mf
+
+    a = np.arange(48, dtype=np.float32).reshape(4, 12)
+    x = xp.asarray(a)
+    for k in range(3):
+        for view, host in ((x, a), (x[1:3], a[1:3]), (x[:, 2:8:2], a[:, 2:8:2])):
+            for shape in ((-1,), (host.size,), (1, -1), host.shape[::-1]):
+                r = xp.reshape(view, shape)
+                np.testing.assert_array_equal(np.asarray(r), host.reshape(shape))
+                assert (r._alloc is x._alloc) == np.shares_memory(host.reshape(shape), a)
+        with pytest.raises(TypeError):
+            xp.reshape(x, (48.0,))
+        with pytest.raises(ValueError):
+            xp.reshape(x, (47,))
+        c = xp.reshape(x, (48,), copy=True)
+        assert c._alloc is not x._alloc
+        np.testing.assert_array_equal(np.asarray(c), a.ravel())
+    assert (x._shape, x._strides, (-1,)) in mf._reshape_views
