@@ -1,5 +1,8 @@
 #include "plan.hpp"
 
+#include <structmember.h>
+
+#include <algorithm>
 #include <optional>
 
 #include <limits>
@@ -57,6 +60,18 @@ to_f32(double d)
     return (float)d;
 }
 
+// The offset of a plain __slots__ attribute `name` in instances of t (its member descriptor's),
+// or -1 where it is something else.
+Py_ssize_t
+slot_offset(PyTypeObject* t, PyObject* name)
+{
+    PyObject* d = _PyType_Lookup(t, name); // (borrowed)
+    if (!d || Py_TYPE(d) != &PyMemberDescr_Type)
+        return -1;
+    const PyMemberDef* m = ((PyMemberDescrObject*)d)->d_member;
+    return m->type == T_OBJECT_EX && !(m->flags & READONLY) ? m->offset : -1;
+}
+
 } // namespace
 
 Plan::Plan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Pool> pool, py::object array_type,
@@ -68,6 +83,15 @@ Plan::Plan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Poo
   , mArrayType(std::move(array_type))
   , mTemps(std::move(temps))
 {
+    {
+        Names& nm = names();
+        PyTypeObject* t = (PyTypeObject*)mArrayType.ptr();
+        const py::str* slots[5] = { &nm.alloc_, &nm.dtype_, &nm.shape_, &nm.strides_, &nm.offset_ };
+        for (int i = 0; i < 5; i++)
+            mSlots[i] = slot_offset(t, slots[i]->ptr());
+        if (std::find(mSlots, mSlots + 5, -1) != mSlots + 5)
+            std::fill(mSlots, mSlots + 5, -1);
+    }
     for (const auto& t : args) {
         Arg a;
         std::string kind = t[0].cast<std::string>();
@@ -246,6 +270,21 @@ Plan::make_array(const py::object& alloc, const Out& out)
     py::object a = py::reinterpret_steal<py::object>(t->tp_alloc(t, 0));
     if (!a)
         throw py::error_already_set();
+    if (mSlots[0] >= 0) {
+        // the slots of a fresh instance are empty: each takes a new reference
+        PyObject* o = a.ptr();
+        PyObject* vals[5] = { alloc.ptr(), out.dtype.ptr(), out.shape.ptr(), out.strides.ptr(), nullptr };
+        vals[4] = PyLong_FromLong(0);
+        if (!vals[4])
+            throw py::error_already_set();
+        for (int i = 0; i < 5; i++) {
+            PyObject** slot = (PyObject**)((char*)o + mSlots[i]);
+            if (i < 4)
+                Py_INCREF(vals[i]);
+            Py_XSETREF(*slot, vals[i]);
+        }
+        return a;
+    }
     Names& nm = names();
     py::int_ zero(0); // (not static: no Python object may outlive the interpreter)
     if (PyObject_SetAttr(a.ptr(), nm.alloc_.ptr(), alloc.ptr()) < 0 ||

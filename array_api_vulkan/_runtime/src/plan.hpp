@@ -78,6 +78,9 @@ class Plan
     py::object mDevice;
     std::shared_ptr<Pool> mPool;
     py::object mArrayType;
+    // Where the array type's slots (_alloc, _dtype, _shape, _strides, _offset) lie in its
+    // instances, to fill them without attribute lookups; -1 where one is not a plain slot.
+    Py_ssize_t mSlots[5] = { -1, -1, -1, -1, -1 };
     std::vector<Arg> mArgs;
     std::vector<Out> mOuts;
     std::vector<uint64_t> mTemps;

@@ -86,7 +86,7 @@ Recorder::touch(Allocation* const* allocs, const bool* writes, size_t n)
     for (size_t i = 0; i < n; i++)
         keys[i] = mPerBuffer ? (uint64_t)(uintptr_t)allocs[i]->arena->buffer.get() : allocs[i]->key;
     for (size_t i = 0; i < n; i++)
-        if (mWritten.count(keys[i]) || (writes[i] && mRead.count(keys[i]))) {
+        if (mWritten.contains(keys[i]) || (writes[i] && mRead.contains(keys[i]))) {
             if (!omit_barriers)
                 mBatch->barrier();
             barriers++;

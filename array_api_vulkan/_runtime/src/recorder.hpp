@@ -17,6 +17,56 @@
 
 namespace avk {
 
+// The hazard keys an open batch's ops read or wrote since its last barrier. A dependent chain
+// holds one or two between barriers, so they sit in a flat array (no hashing, no node
+// allocations, and a clear that touches only them); past kFlat keys (many independent ops in
+// one batch) a hash set takes over until the next clear.
+class KeySet
+{
+  public:
+    bool contains(uint64_t k) const
+    {
+        if (!mSpilled) {
+            for (uint32_t i = 0; i < mN; i++)
+                if (mFlat[i] == k)
+                    return true;
+            return false;
+        }
+        return mBig.count(k) != 0;
+    }
+    void insert(uint64_t k)
+    {
+        if (!mSpilled) {
+            for (uint32_t i = 0; i < mN; i++)
+                if (mFlat[i] == k)
+                    return;
+            if (mN < kFlat) {
+                mFlat[mN++] = k;
+                return;
+            }
+            mBig.insert(mFlat, mFlat + mN);
+            mSpilled = true;
+        }
+        mBig.insert(k);
+    }
+    void clear()
+    {
+        mN = 0;
+        if (mSpilled) {
+            mBig.clear();
+            mSpilled = false;
+        }
+    }
+    bool empty() const { return mSpilled ? mBig.empty() : mN == 0; }
+
+  private:
+    static constexpr uint32_t kFlat = 32;
+    uint64_t mFlat[kFlat];
+    uint32_t mN = 0;
+    bool mSpilled = false;
+    std::unordered_set<uint64_t> mBig;
+};
+
 class Recorder
 {
   public:
@@ -165,7 +215,7 @@ class Recorder
     // Bytes the batch's ops read: with the written ones, what an early submit weighs (a
     // reduction of a large array writes little but is GPU work worth starting at once).
     uint64_t mPendingReadBytes = 0;
-    std::unordered_set<uint64_t> mWritten, mRead;
+    KeySet mWritten, mRead;
     bool mOrderAfterWait = false;
     // mBatch was begun ahead and holds no op yet (only the barrier after a wait, if
     // mAheadOrdered): not submitted, and begun again if the timestamp setting changed.
