@@ -236,3 +236,28 @@ def test_fills_compiled():
         xp.zeros(True)
     with pytest.raises(ValueError):
         xp.zeros((-1,))
+
+
+def test_linspace_repeated_from_the_spec_layer():
+    """A linspace repeated with the same arguments replays the kernels layer's plan straight from
+    the spec layer from its third call (the kernels layer keeps one on the second): the same
+    values as numpy's, -0.0 bounds kept apart from 0.0, a fresh array each call, and the spec
+    checks still run for other arguments."""
+    from array_api_vulkan import _creation_functions as cf
+
+    cf._linspace_plans.clear()
+    dt = xp.float32
+    for args in ((0, 1, 33), (-0.0, 2.5, 9), (0.0, 2.5, 9)):
+        outs = []
+        for k in range(4):
+            call = (lambda a=args: xp.linspace(*a, dtype=dt, endpoint=False))
+            outs.append(call() if k < 3 else compiled_call(call))
+            want = np.linspace(*args[:2], args[2], endpoint=False).astype(np.float32)
+            np.testing.assert_array_equal(np.asarray(outs[-1]), want)
+            assert np.signbit(np.asarray(outs[-1])[0]) == np.signbit(want[0])
+        assert len({id(o._alloc) for o in outs}) == len(outs)
+    assert len(cf._linspace_plans) == 3
+    with pytest.raises(TypeError):
+        xp.linspace(0, 1, 33.0, dtype=dt, endpoint=False)
+    with pytest.raises(TypeError):
+        xp.linspace(True, 1, 33, dtype=dt, endpoint=False)

@@ -216,6 +216,14 @@ _linspace_plans = {}
 MAX_LINSPACE_PLANS = 256
 
 
+def linspace_plan(start, stop, num, endpoint, dtype, cdt, dev):
+    """The compiled plan a linspace of these arguments replays (plan() -> the result, or None
+    where it cannot serve), once linspace has kept one; else None."""
+    key = _linspace_key(start, stop, num, endpoint, dtype, cdt, dev)
+    plan = _linspace_plans.get(key) if key is not None else None
+    return plan or None
+
+
 def _linspace_key(start, stop, num, endpoint, dtype, cdt, dev):
     """The arguments as a key (-0.0 apart from 0.0), or None: not kept (complex or NaN bounds)."""
     key = [num, bool(endpoint), dtype, cdt, dev]
