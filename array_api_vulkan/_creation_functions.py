@@ -42,12 +42,22 @@ def _shape(shape):
     return shape
 
 
+_copied = {}  # layouts _copy has seen (dtype, shape, strides)
+
+
 def _copy(x):
     """A new C-contiguous array with the values of x on x's device."""
     if x.__class__ is Array:
-        # astype's path, which replays a compiled plan per layout: a synchronised copy of 16M
-        # float32 took 82 us on the H100 through the general path against torch's 64 (run 26)
-        return _astype(x, x._dtype)
+        # From a layout's second call on, astype's path, which replays a compiled plan per layout
+        # (made there on its first call): a synchronised copy of 16M float32 took 82 us on the
+        # H100 through the general path against torch's 64 (run 26). Not on the first: making a
+        # plan costs about as much as the call, which one-off layouts would pay for nothing.
+        key = (x._dtype, x._shape, x._strides)
+        if key in _copied:
+            return _astype(x, x._dtype)
+        if len(_copied) >= 4096:
+            _copied.clear()
+        _copied[key] = True
     if _kernels.supports_cast(x.dtype, x.dtype, x.device):
         return _kernels.copy(x)
     return _fallback.call("copy", np.array, x, dtype=x.dtype)
