@@ -14,6 +14,7 @@
 #   API_VERSION   ARRAY_API_TESTS_VERSION (default 2025.12)
 #   XFAILS        xfails file (default conformance/xfails.txt; "none" = no file)
 #   REPORT        JSON report path (default conformance/_last/report.json)
+#   DEADLINE=1    keep Hypothesis's 800 ms deadline per example (off by default: see below)
 #   ARRAY_API_TESTS_XFAIL_MARK=skip, ARRAY_API_TESTS_SKIP_DTYPES, ... pass through.
 #
 # After a run: $PYTHON conformance/summarize.py  (writes conformance/RESULTS.md)
@@ -87,6 +88,7 @@ meta = {
     "api_version": os.environ["ARRAY_API_TESTS_VERSION"],
     "max_examples": ex,
     "derandomize": True,
+    "deadline": os.environ.get("DEADLINE", "0") == "1",
     "xfail_mark": os.environ.get("ARRAY_API_TESTS_XFAIL_MARK", "xfail"),
     "skip_dtypes": os.environ.get("ARRAY_API_TESTS_SKIP_DTYPES", ""),
     "xfails_file": os.environ.get("_XFAILS", ""),
@@ -98,11 +100,18 @@ meta = {
 json.dump(meta, open(sys.argv[1], "w"), indent=1)
 EOF
 
+# Hypothesis's 800 ms deadline is a timing assertion, not a conformance property: on this
+# project's 2-core VMs a cold pipeline compile or a busy host now and then makes one example take
+# longer (852-1349 ms seen in test_repeat and test_getitem_arrays_and_ints_1, each passing when
+# run again). Off unless DEADLINE=1.
+deadline_args=()
+[ "${DEADLINE:-0}" = "1" ] || deadline_args=(--disable-deadline)
+
 cd "$SUITE"
 set +e
 "$PYTHON" -m pytest \
     -c "$SUITE/pytest.ini" --rootdir "$SUITE" -p no:cacheprovider -p no:benchmark \
-    --max-examples 100 --derandomize \
+    --max-examples 100 --derandomize "${deadline_args[@]}" \
     "${xfail_args[@]}" \
     --json-report --json-report-file="$REPORT" \
     "${targets[@]}" "$@"

@@ -117,6 +117,8 @@ def main() -> int:
     w(f"| max examples | {meta.get('max_examples', '?')} "
       f"(unvectorized tests: {max(1, int(meta.get('max_examples', 100)) // 10)}), "
       f"derandomized |")
+    if "deadline" in meta:
+        w(f"| Hypothesis deadline | {'800 ms an example' if meta['deadline'] else 'off (run.sh; DEADLINE=1 keeps it)'} |")
     w(f"| xfails | `{os.path.relpath(meta['xfails_file'], ROOT) if meta.get('xfails_file') else '-'}`"
       f", mark = {meta.get('xfail_mark', 'xfail')} |")
     if meta.get("skip_dtypes"):
