@@ -122,6 +122,8 @@ force_rebind(VkFFTApplication* app)
     }
 }
 
+// VkFFT's configuration fields that settings strings may set by name (apply_knobs), and that
+// FFTPlan::resolved_settings reports.
 struct Knob
 {
     const char* name;
@@ -148,8 +150,8 @@ static const Knob knob_table[] = {
 };
 
 // VkFFT's performance settings by name, from "name=value,name=value" (the kernels layer's
-// choice for the layout, or ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice. Unknown names or
-// malformed values throw.
+// choice for the layout, or ARRAY_API_VULKAN_VKFFT_CONFIG); 0 leaves VkFFT's choice. Unknown
+// names or malformed values throw.
 void
 apply_knobs(VkFFTConfiguration& c, const std::string& knobs)
 {
