@@ -32,8 +32,9 @@ descriptors never change, and allocations anywhere in those arenas reach it by o
 compiled kernels of a layout are kept, so a plan for the same layout on other arenas skips the
 compile, and are saved beside the pipeline cache (device.cache_dir()/vkfft/), so a later process
 skips it too. VkFFT's performance settings (settings(): ARRAY_API_VULKAN_VKFFT_CONFIG where set,
-else the device's own per layout) are part of both keys. At most MAX_PLANS plans are kept (least recently used first out; evicting one
-waits for the work that used it), and all are destroyed at exit.
+else the device's own per layout) are part of both keys. At most MAX_PLANS plans are kept (least
+recently used first out; evicting one waits for the work that used it), and all are destroyed at
+exit.
 """
 import atexit
 import collections
@@ -188,8 +189,8 @@ _OMIT = (32, 64)  # dims[0] / dims[1] laid out, not transformed (VkFFT's omitDim
 def _layout(dev, dims, batch, dbl, kind, inverse, normalize=False, omit=0):
     """A plan's layout key: kind "c2c" runs in place, "c2c_out" from src into dst; normalize
     (inverse only): VkFFT scales by the transformed lengths' product; omit: _OMIT flags."""
-    return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize), settings(dev, dims, dbl, omit),
-            omit)
+    return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize),
+            settings(dev, dims, dbl, omit), omit)
 
 
 def _plan(layout, src, dst):

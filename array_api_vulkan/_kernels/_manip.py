@@ -76,8 +76,8 @@ def join_plan(dev, dtype, shape, pieces):
 
 def _join_plan(dev, dtype, shape, pieces):
     # (each piece's source its own operand)
-    return _copies_plan(dev, dtype, shape, [p + (j,) for j, p in enumerate(pieces)],
-                        [p[3] for p in pieces])
+    return copies_plan(dev, dtype, shape, [p + (j,) for j, p in enumerate(pieces)],
+                       [p[3] for p in pieces])
 
 
 def copies(dev, dtype, shape, pieces):
@@ -96,10 +96,6 @@ def copies_plan(dev, dtype, shape, pieces, args):
     same layouts (plan(*args) -> the array, or None: take copies again), or None where none
     serves. A source view's offset is kept relative to its operand's, so that a plan call needs
     the operands only (roll, tile, repeat make their views of x once)."""
-    return _copies_plan(dev, dtype, shape, pieces, args)
-
-
-def _copies_plan(dev, dtype, shape, pieces, args):
     n = math.prod(shape)
     if n == 0 or len(args) > MAX_JOIN_ARGS:
         return None

@@ -272,17 +272,13 @@ Plan::make_array(const py::object& alloc, const Out& out)
         throw py::error_already_set();
     if (mSlots[0] >= 0) {
         // the slots of a fresh instance are empty: each takes a new reference
-        PyObject* o = a.ptr();
-        PyObject* vals[5] = { alloc.ptr(), out.dtype.ptr(), out.shape.ptr(), out.strides.ptr(), nullptr };
-        vals[4] = PyLong_FromLong(0);
-        if (!vals[4])
+        PyObject* zero = PyLong_FromLong(0);
+        if (!zero)
             throw py::error_already_set();
-        for (int i = 0; i < 5; i++) {
-            PyObject** slot = (PyObject**)((char*)o + mSlots[i]);
-            if (i < 4)
-                Py_INCREF(vals[i]);
-            Py_XSETREF(*slot, vals[i]);
-        }
+        PyObject* vals[5] = { Py_NewRef(alloc.ptr()), Py_NewRef(out.dtype.ptr()), Py_NewRef(out.shape.ptr()),
+                              Py_NewRef(out.strides.ptr()), zero };
+        for (int i = 0; i < 5; i++)
+            Py_XSETREF(*(PyObject**)((char*)a.ptr() + mSlots[i]), vals[i]);
         return a;
     }
     Names& nm = names();
