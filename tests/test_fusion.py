@@ -345,6 +345,22 @@ def test_row_broadcast_in_three_dimensions_and_reversed_views():
     np.testing.assert_array_equal(f, x[:, :, ::-1] - y)
 
 
+def test_threshold_per_device_kind(monkeypatch):
+    # GPUs hold from MIN_ELEMENTS_GPU elements, CPU devices (lavapipe) from MIN_ELEMENTS_CPU;
+    # MIN_ELEMENTS, where set (the environment variable), is the threshold on every device
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(_fuse, "MIN_ELEMENTS", None)
+    gpu, cpu = SimpleNamespace(kind="discrete"), SimpleNamespace(kind="cpu")
+    assert _fuse.min_elements(gpu) == _fuse.MIN_ELEMENTS_GPU > _fuse.MIN_ELEMENTS_CPU
+    assert _fuse.min_elements(cpu) == _fuse.MIN_ELEMENTS_CPU
+    dev = xp.asarray(1.0).device
+    want = _fuse.MIN_ELEMENTS_CPU if _fuse._launch.on_cpu(dev) else _fuse.MIN_ELEMENTS_GPU
+    assert _fuse.min_elements(dev) == want
+    monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 12)
+    assert _fuse.min_elements(gpu) == _fuse.min_elements(cpu) == 12
+
+
 def test_small_results_are_not_held(monkeypatch):
     monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 1000)
 
