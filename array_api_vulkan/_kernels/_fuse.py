@@ -55,15 +55,16 @@ def _unroll(dev):
     return UNROLL and not _launch.on_cpu(dev)
 
 ENV = "ARRAY_API_VULKAN_FUSION"
-# Results smaller than min_elements(dev) are not held: a small op's cost is the host's (holding
-# one is Python, 10-14 us on an H200's host, several times a compiled per-op plan's replay),
-# while a large one's is memory traffic, which fusion cuts. On a GPU an op of 1M float32 moves 8
-# MB (under 2 us at 4.8 TB/s), so a chain of such ops held is bound by the host where the same
-# ops unfused are bound by the GPU: logistic regression on 1M x 64 (2026-11-28 run 27) took
-# 4.1-5.0 ms held (and 6.6 in one suite process) against a steady 4.3 unheld. From about 4M
-# elements fusion pays on the GPU's side alone. lavapipe runs kernels on the host's cores, so
-# fusion pays there from smaller sizes. MIN_ELEMENTS (ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS), where
-# set, is the threshold on every device (0: every op; tests use that).
+# Results smaller than min_elements(dev) are not held. A small op's cost is the host's: holding
+# one is Python, 10-14 us on an H200's host, several times a compiled per-op plan's replay. A
+# large op's cost is memory traffic, which fusion cuts. On a GPU an op of 1M float32 moves 8 MB
+# (under 2 us at 4.8 TB/s), so a held chain of such ops is bound by the host where the same ops
+# unheld are bound by the GPU. Logistic regression on 1M x 64 (2026-11-28, run 27) took 4.1-5.0
+# ms held (6.6 in one suite process, probably the same cause) against a steady 4.3 unheld. From
+# about 4M elements fusion pays on the GPU's side alone. lavapipe runs kernels on the host's
+# cores, so fusion pays there from smaller sizes. MIN_ELEMENTS
+# (ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS), where set, is the threshold on every device (0: every
+# op; tests use that).
 _min_env = os.environ.get("ARRAY_API_VULKAN_FUSION_MIN_ELEMENTS")
 MIN_ELEMENTS = int(_min_env) if _min_env else None
 MIN_ELEMENTS_GPU = 1 << 22
@@ -75,6 +76,8 @@ def min_elements(dev):
     if MIN_ELEMENTS is not None:
         return MIN_ELEMENTS
     return MIN_ELEMENTS_CPU if _launch.on_cpu(dev) else MIN_ELEMENTS_GPU
+
+
 # The first large op may be recorded at once rather than held, so that the runtime submits it
 # and the GPU works while the host makes the next ops (ARRAY_API_VULKAN_FUSION_EAGER): "wait",
 # the first op after a host wait (a synchronize, a read), which the runtime then submits at
