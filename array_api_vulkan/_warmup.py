@@ -26,7 +26,14 @@ def warmup(device=None, dtypes=None):
     finally:
         _fuse.set_enabled(fusing)
     if fusing:
-        kept = [xp.ones(4, dtype=dt, device=dev) * 2.0 + 1.0 for dt in dtypes if dt.kind == "f"]
+        # at the size from which ops are held (_fuse.min_elements), each chain's operand made
+        # first, so that its first op does not come straight after a host wait (recorded at once)
+        n = max(1, _fuse.min_elements(dev))
+        kept = []
+        for dt in dtypes:
+            if dt.kind == "f":
+                x = xp.ones(n, dtype=dt, device=dev)
+                kept.append(x * 2.0 + 1.0)
         dev.synchronize()
         del kept
     dev.synchronize()

@@ -361,6 +361,17 @@ def test_threshold_per_device_kind(monkeypatch):
     assert _fuse.min_elements(gpu) == _fuse.min_elements(cpu) == 12
 
 
+def test_warmup_runs_the_fused_chain(monkeypatch):
+    # warmup() holds x * 2.0 + 1.0 per float dtype at the device's own threshold, with the first
+    # op after a host wait recorded at once as by default: one fused kernel each
+    monkeypatch.setattr(_fuse, "MIN_ELEMENTS", None)
+    monkeypatch.setattr(_fuse, "EAGER", "wait")
+    xp.synchronize()
+    xp.reset_runtime_stats()
+    xp.warmup()
+    assert xp.runtime_stats()["fused_kernels"] >= 1
+
+
 def test_small_results_are_not_held(monkeypatch):
     monkeypatch.setattr(_fuse, "MIN_ELEMENTS", 1000)
 
