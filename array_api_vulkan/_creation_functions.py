@@ -162,6 +162,14 @@ def _value_key(v):
     return None
 
 
+def _keep(key, plan):
+    """Keeps plan (None: nothing to keep) for _replay(key)."""
+    if plan is not None:
+        if len(_fill_plans) >= MAX_FILL_PLANS:
+            _fill_plans.clear()
+        _fill_plans[key] = plan
+
+
 def _replay(key):
     """The array of a kept call, or None (general path)."""
     try:
@@ -178,9 +186,7 @@ def _fill(fname, shape, fill_value, dtype, device, key=None):
     if _kernels.supports_fill("full", dtype, device):
         out = _kernels.full(shape, value, dtype, device)
         if key is not None:
-            if len(_fill_plans) >= MAX_FILL_PLANS:
-                _fill_plans.clear()
-            _fill_plans[key] = _kernels.full_plan(shape, value, dtype, device)
+            _keep(key, _kernels.full_plan(shape, value, dtype, device))
         return out
     return _fallback.call(fname, lambda: np.full(shape, value, dtype=dtype._np),
                           device=device, dtype=dtype)
@@ -327,28 +333,17 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
                           device=dev, dtype=dt)
 
 
-# A repeated linspace: its arguments as given -> the kernels layer's compiled plan for them (the
-# spec checks, dtype defaults and support questions are skipped; H100 host, run 26: 14.4 us a
-# call against torch's 10.1)
-_linspace_plans = {}
-
-
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     """num evenly spaced values from start to stop."""
-    key = None
-    if (start.__class__ in (int, float) and stop.__class__ in (int, float) and num.__class__ is int
-            and start == start and stop == stop):
-        # the call's arguments as given (-0.0 apart from 0.0) -> the plan its native call kept
-        key = (start.__class__, start, math.copysign(1.0, start), stop.__class__, stop,
-               math.copysign(1.0, stop), num, dtype, device, endpoint)
-        try:
-            plan = _linspace_plans.get(key)
-        except TypeError:  # an unhashable dtype or device: the checks below say what is wrong
-            plan = key = None
-        if plan is not None:
-            out = plan()
-            if out is not None:
-                return out
+    # A repeated linspace: its arguments as given -> the kernels layer's compiled plan for them
+    # (the spec checks, dtype defaults and support questions are skipped; H100 host, run 26:
+    # 14.4 us a call against torch's 10.1)
+    key = _kernels.linspace_bounds_key(start, stop) if num.__class__ is int else None
+    if key is not None:
+        key = ("linspace", num, dtype, device, endpoint) + key
+        out = _replay(key)
+        if out is not None:
+            return out
     dev = _device(device)
     for v in (start, stop):
         if not isinstance(v, (int, float, complex)) or isinstance(v, bool):
@@ -367,11 +362,7 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
     if _kernels.supports_linspace(dt, cdt, dev):
         out = _kernels.linspace(start, stop, num, endpoint, dt, cdt, dev)
         if key is not None:
-            plan = _kernels.linspace_plan(start, stop, num, endpoint, dt, cdt, dev)
-            if plan is not None:
-                if len(_linspace_plans) >= 256:
-                    _linspace_plans.clear()
-                _linspace_plans[key] = plan
+            _keep(key, _kernels.linspace_plan(start, stop, num, endpoint, dt, cdt, dev))
         return out
     return _fallback.call(
         "linspace", lambda: np.linspace(start, stop, num, endpoint=endpoint).astype(dt._np),

@@ -26,8 +26,8 @@ from ._sort import (repeat as sort_repeat, searchsorted, searchsorted_plan, sort
                     supports_sort, unique)
 from ._index import (compact, compact_values, gather, gather_plan, mask_count, mask_fill,  # noqa: F401
                      mask_scatter, scatter)
-from ._manip import (copies, copies_plan, copy_into, join, join_plan, linspace, linspace_plan,  # noqa: F401
-                     supports_transpose_copy, transpose_copy, tri)
+from ._manip import (copies, copies_plan, copy_into, join, join_plan, linspace,  # noqa: F401
+                     linspace_bounds_key, linspace_plan, supports_transpose_copy, transpose_copy, tri)
 from ._launch import contiguous, keep_on_second_call  # noqa: F401
 from ._index import supports_compact, supports_compact_values, supports_gather  # noqa: F401
 from . import _linalg  # noqa: F401

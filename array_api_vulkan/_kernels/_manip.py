@@ -220,14 +220,21 @@ def linspace_plan(start, stop, num, endpoint, dtype, cdt, dev):
     return plan or None
 
 
-def _linspace_key(start, stop, num, endpoint, dtype, cdt, dev):
-    """The arguments as a key (-0.0 apart from 0.0), or None: not kept (complex or NaN bounds)."""
-    key = [num, bool(endpoint), dtype, cdt, dev]
+def linspace_bounds_key(start, stop):
+    """start and stop as part of a plan's key (-0.0 apart from 0.0), or None: not kept (bounds
+    other than int and float, or NaN). The spec layer's repeated-call key shares it."""
+    key = []
     for v in (start, stop):
         if v.__class__ not in (int, float) or v != v:
             return None
         key += [v.__class__, v, math.copysign(1.0, v)]
     return tuple(key)
+
+
+def _linspace_key(start, stop, num, endpoint, dtype, cdt, dev):
+    """The arguments as a key, or None: not kept (see linspace_bounds_key)."""
+    bounds = linspace_bounds_key(start, stop)
+    return None if bounds is None else (num, bool(endpoint), dtype, cdt, dev) + bounds
 
 
 def _linspace_plan(dev, variant, words, tmp, dtype):
