@@ -9,7 +9,9 @@ import pytest
 import array_api_vulkan as xp
 from array_api_vulkan._runtime import compiler, device as rt_device
 
-pytestmark = pytest.mark.skipif(not compiler.available(), reason="built without glslang")
+# (the run-time compiler and its disk cache: the same whatever features are masked)
+pytestmark = [pytest.mark.skipif(not compiler.available(), reason="built without glslang"),
+              pytest.mark.feature_independent]
 
 SCALE = """#version 450
 #extension GL_GOOGLE_include_directive : require

@@ -5,6 +5,9 @@ import subprocess
 
 import pytest
 
+# GLSL compiled offline: files, not the device.
+pytestmark = pytest.mark.feature_independent
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INC = os.path.join(ROOT, 'glsl', 'include')
 

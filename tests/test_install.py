@@ -32,6 +32,9 @@ import zipfile
 
 import pytest
 
+# Packaging, which masks do not change (and minutes of builds).
+pytestmark = pytest.mark.feature_independent
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD_REQUIRES = ["setuptools", "wheel", "pybind11"]
 # Not copied from the checkout: environments, build outputs, caches.

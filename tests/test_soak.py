@@ -1,7 +1,12 @@
 """A short soak: tens of thousands of small ops keep memory flat (pool, pipelines, host RSS)."""
 import resource
 
+import pytest
+
 import array_api_vulkan as xp
+
+# Memory held over many float32 ops: the same whatever features are masked.
+pytestmark = pytest.mark.feature_independent
 
 
 def rss_mib():

@@ -3,7 +3,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# spv/ against glsl/: files, not the device.
+pytestmark = pytest.mark.feature_independent
 
 
 def test_spv_is_fresh():

@@ -7,9 +7,13 @@ import sys
 import threading
 
 import numpy as np
+import pytest
 
 import array_api_vulkan as xp
 from conftest import FLOAT
+
+# The recorder's locking across threads: the same whatever features are masked.
+pytestmark = pytest.mark.feature_independent
 
 
 def run_threads(fn, n):
