@@ -20,6 +20,10 @@ def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
     def v32(n=n):
         return rng_arr(n, "float32")
 
+    # torch itself (benchmarks/dataops.py) or array-api-compat's torch (benchmarks/suite.py)
+    raw_torch = m.__name__ == "torch"
+    torch_like = raw_torch or m.__name__ == "array_api_compat.torch"
+
     def shaped(a, shape):
         return xp.reshape(a, shape) if m is xp else a.reshape(shape)
 
@@ -47,16 +51,18 @@ def workloads(m, rng_arr, n=N, k=4096, k_small=1024, batch=64, k_batch=256):
         "stack_2x16M": (lambda: (v32(), v32()), lambda a, b: m.stack((a, b)), None),
         "roll_f32_16M": (lambda: (v32(),), lambda a: m.roll(a, 12345), None),
         "roll2d_4096sq": (lambda: (sq(k),), lambda a: m.roll(a, (7, -9), axis=(0, 1))
-                          if m.__name__ != "torch" else m.roll(a, (7, -9), dims=(0, 1)), None),
+                          if not raw_torch else m.roll(a, (7, -9), dims=(0, 1)), None),
         "repeat_f32_8M_x2": (lambda: (v32(n // 2),), lambda a: m.repeat_interleave(a, 2)
-                             if m.__name__ == "torch" else m.repeat(a, 2), None),
+                             if raw_torch else m.repeat(a, 2), None),
         "tile_2048sq_2x2": (lambda: (sq(k // 2),), lambda a: m.tile(a, (2, 2)), None),
+        # (torch's flip always copies; numpy's and CuPy's give a view)
         "flip_copy_f32_16M": (lambda: (v32(),), lambda a: m.asarray(m.flip(a), copy=True) if m is xp
-                              else (m.flip(a, (0,)) if m.__name__ == "torch" else m.flip(a).copy()),
+                              else (m.flip(a, (0,)) if raw_torch else m.flip(a) if torch_like
+                                    else m.flip(a).copy()),
                               None),
         "tril_4096sq": (lambda: (sq(k),), lambda a: m.tril(a), None),
         "linspace_f32_16M": (lambda: (), lambda: m.linspace(0.0, 1.0, n, dtype=m.float32, device="cuda")
-                             if m.__name__ == "torch" else m.linspace(0.0, 1.0, n, dtype=m.float32), None),
+                             if torch_like else m.linspace(0.0, 1.0, n, dtype=m.float32), None),
         "matmul_f32_1024": (lambda: (sq(k_small), sq(k_small)), lambda a, b: a @ b, 2 * k_small ** 3),
         "matmul_f32_4096": (lambda: (sq(k), sq(k)), lambda a, b: a @ b, 2 * k ** 3),
         "matmul_f64_4096": (lambda: (sq(k, "float64"), sq(k, "float64")), lambda a, b: a @ b, 2 * k ** 3),
