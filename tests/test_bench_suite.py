@@ -14,9 +14,6 @@ import array_api_vulkan as xp
 
 from conftest import has
 
-# The benchmark harness, not the device's features.
-pytestmark = pytest.mark.feature_independent
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 import suite  # noqa: E402
