@@ -199,6 +199,26 @@ class _Queue:
                 return True
         return False
 
+    def add_leaves(self, new):
+        """Takes in the leaves a held op added: {key: (index, _Leaf)}."""
+        for key, (li, lf) in new.items():
+            self.leaf_index[key] = li
+            self.leaves.append(lf)
+            self.lkeys.add(lf.alloc.key)
+            self.strided += lf.mode == "s"
+
+    def add_node(self, nd, scalar_words, shape):
+        """Appends held op nd (its result nd.alloc, of `shape`), which passes scalar_words."""
+        alloc = nd.alloc
+        self.scalar_words += scalar_words
+        self.produced[id(alloc)] = len(self.nodes)
+        self.keys.add(alloc.key)
+        self.live.append(len(self.nodes))
+        self.nodes.append(nd)
+        if len(self.nodes) == 1:
+            self.shape = shape
+            self.owner.arm(1)
+
     def on_record(self):
         """Records the held ops (blocking while another thread does)."""
         with self.lock:
@@ -443,24 +463,13 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
             q.flush()
         else:
             return False
-        for key, (li, lf) in new.items():
-            q.leaf_index[key] = li
-            q.leaves.append(lf)
-            q.lkeys.add(lf.alloc.key)
-            q.strided += lf.mode == "s"
+        q.add_leaves(new)
         nd = _Node()
         nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, out._dtype, family, tin, tout, opcode
         nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
         nd.sig = (family, tin, tout, opcode, out._dtype.name,
                   tuple([("s", r[2]) if r[0] == "s" else r for r in refs]))
-        q.scalar_words += sw
-        q.produced[id(alloc)] = len(q.nodes)
-        q.keys.add(alloc.key)
-        q.live.append(len(q.nodes))
-        q.nodes.append(nd)
-        if len(q.nodes) == 1:
-            q.shape = shape
-            q.owner.arm(1)
+        q.add_node(nd, sw, shape)
     # A held op counts as a dispatch with no plan, so that compile_since never takes an earlier
     # dispatch of the same call (an unheld cast of an operand) for the call's; hold_plan may
     # make the spec layer a plan of it from last_hold.
@@ -603,11 +612,7 @@ def hold_plan(mark, args, out):
                 if not _fits(q, shape, len(q.leaves) + nnew + 1 + len(q.live), sw2, ns2):
                     return None
             if newl:
-                for key, (li, lf) in newl.items():
-                    q.leaf_index[key] = li
-                    q.leaves.append(lf)
-                    q.lkeys.add(lf.alloc.key)
-                    q.strided += lf.mode == "s"
+                q.add_leaves(newl)
             if start:
                 q.window, q.window_held = wkey, True
             else:
@@ -621,14 +626,7 @@ def hold_plan(mark, args, out):
             nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, dtype, family, tin, tout, opcode
             nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
             nd.sig = sig_head + (tuple(sigrefs),)
-            q.scalar_words += sw
-            q.produced[id(alloc)] = len(q.nodes)
-            q.keys.add(alloc.key)
-            q.live.append(len(q.nodes))
-            q.nodes.append(nd)
-            if len(q.nodes) == 1:
-                q.shape = shape
-                q.owner.arm(1)
+            q.add_node(nd, sw, shape)
         st = _launch.state
         st.launches += 1
         st.last_plan = None
@@ -688,11 +686,8 @@ def hold_reduce(op, x, axes, keepdims, dtype):
         nd.part = dev.alloc(_groups(n) * dtype.itemsize)
         nd.rshape, nd.count = rshape, n
         # (an op reading the result, of another shape, records the queue first: see record)
-        q.produced[id(out._alloc)] = len(q.nodes)
-        q.keys.add(out._alloc.key)
         q.keys.add(nd.part.key)
-        q.live.append(len(q.nodes))
-        q.nodes.append(nd)
+        q.add_node(nd, 0, shape)
     st = _launch.state
     st.launches += 1
     st.last_plan = None
