@@ -104,6 +104,21 @@ def _kept_join(key, arrays):
     return plan(*arrays) if plan is not None else None
 
 
+def _join_start(fname, arrays, axis):
+    """(key, result) of a concat / stack: the kept plan's result where one serves, else None
+    after the checks both make first (at least one array, each an Array)."""
+    key = _join_key(fname, arrays, axis)
+    if key is not None:
+        out = _kept_join(key, arrays)
+        if out is not None:
+            return key, out
+    if not arrays:
+        raise ValueError(f"{fname}() needs at least one array")
+    for a in arrays:
+        _check(a, fname)
+    return key, None
+
+
 def _join(key, dev, dt, shape, pieces):
     out = _kernels.join(dev, dt, shape, pieces)
     if key is not None:
@@ -119,15 +134,9 @@ def _join(key, dev, dt, shape, pieces):
 def concat(arrays, /, *, axis=0):
     """Join arrays along an existing axis (flattened first when axis is None)."""
     arrays = tuple(arrays)
-    key = _join_key("concat", arrays, axis)
-    if key is not None:
-        out = _kept_join(key, arrays)
-        if out is not None:
-            return out
-    if not arrays:
-        raise ValueError("concat() needs at least one array")
-    for a in arrays:
-        _check(a, "concat")
+    key, out = _join_start("concat", arrays, axis)
+    if out is not None:
+        return out
     if len({a.device for a in arrays}) > 1:
         raise ValueError("concat(): arrays are on different devices")
     dt = _result_dtype(arrays)
@@ -168,15 +177,9 @@ def _new(dev, dtype, shape):
 def stack(arrays, /, *, axis=0):
     """Join arrays of equal shape along a new axis."""
     arrays = tuple(arrays)
-    key = _join_key("stack", arrays, axis)
-    if key is not None:
-        out = _kept_join(key, arrays)
-        if out is not None:
-            return out
-    if not arrays:
-        raise ValueError("stack() needs at least one array")
-    for a in arrays:
-        _check(a, "stack")
+    key, out = _join_start("stack", arrays, axis)
+    if out is not None:
+        return out
     if len({a.shape for a in arrays}) > 1:
         raise ValueError("stack(): arrays must have the same shape")
     if len({a.device for a in arrays}) > 1:
