@@ -440,6 +440,25 @@ def test_matmul_nvidia_knobs(monkeypatch, own_kernel):
     _matmul_case((3, 5000), (5000,), xp.float32)
 
 
+def test_matmul_update_tiles(monkeypatch):
+    """Updates take fast tiles of at most UPDATE_MOST_ACC accumulators an invocation, forced big
+    tiles too (NVIDIA's driver took a minute to compile an 8 x 8 update); products keep theirs."""
+    from types import SimpleNamespace
+
+    from array_api_vulkan._kernels import _matmul
+
+    nv = SimpleNamespace(info={"vendor_id": 0x10DE},
+                         limits={"max_compute_shared_memory_size": 49152})
+    for code, width in (("f", 4), ("d", 8)):
+        product = _matmul.fast_tiles(nv, code, 4096, 4096, 1)
+        update = _matmul.fast_tiles(nv, code, 4096, 4096, 1, update=True)
+        assert product[2] * product[3] > _matmul.UPDATE_MOST_ACC >= update[2] * update[3]
+        monkeypatch.setattr(_matmul, "FORCE_FAST", {width: _matmul.NVIDIA["FAST"][width]["big"]})
+        update = _matmul.fast_tiles(nv, code, 256, 256, 1, update=True)
+        assert update[2] * update[3] <= _matmul.UPDATE_MOST_ACC
+        monkeypatch.setattr(_matmul, "FORCE_FAST", None)
+
+
 @pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
 @pytest.mark.parametrize("static,exact", [(True, True), (True, False), (False, False)])
 @pytest.mark.parametrize("cfg", ["nvidia_big", "med"])

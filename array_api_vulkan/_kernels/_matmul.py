@@ -158,8 +158,16 @@ def _fast_shared(cfg, width):
     return 2 * tk * (wy * rm // vw + 1 + wx * rn // vw + 1) * 16
 
 
-def fast_tiles(dev, code, m, n, nbatch):
-    """(WX, WY, RM, RN, TK) of the fast path for m x n products (nbatch of them), or None."""
+# An update (matmul_update) takes the fast path's tiles only up to this many accumulators an
+# invocation, else the "med" tiles: with 8 x 8, its read-modify-write of C took NVIDIA's driver
+# 56-62 s to compile for float32 (7-9 s for float64; products 0.3-0.6 s) on an H200, however its
+# epilogue was written (docs/benchmarks.md, run 29)
+UPDATE_MOST_ACC = 16
+
+
+def fast_tiles(dev, code, m, n, nbatch, update=False):
+    """(WX, WY, RM, RN, TK) of the fast path for m x n products (nbatch of them; an update's
+    where `update`), or None."""
     if not USE_FAST or code not in "fd":
         return None
     width = 4 if code == "f" else 8
@@ -177,6 +185,8 @@ def fast_tiles(dev, code, m, n, nbatch):
     wx, wy, rm, rn, tk = cfgs[name]
     if FORCE_FAST and width in FORCE_FAST:
         wx, wy, rm, rn, tk = FORCE_FAST[width]
+    if update and rm * rn > UPDATE_MOST_ACC:
+        wx, wy, rm, rn, tk = cfgs["med"]
     vw = 16 // width
     if rm % vw or rn % vw or tk % vw:
         return None  # (a FORCE_FAST configuration the fast path cannot take)
@@ -209,7 +219,7 @@ DIRECT_MIN_CHUNK = 256
 DIRECT_KL = 8
 
 
-def _config(dev, code, m, n, k, nbatch, a, b):
+def _config(dev, code, m, n, k, nbatch, a, b, update=False):
     """(spec, groups, splits, kc, mode word) of a product; a, b: (off, rs, cs, batch strides) of
     A(m, k) and of B as B^T(n, k). Raises _No."""
     total = nbatch * m * n
@@ -230,7 +240,7 @@ def _config(dev, code, m, n, k, nbatch, a, b):
             kl = 1
         spec = [0, DIRECT_LOCAL, 1, 1, 1, kl, 1, 0]
         return spec, None, splits, kc, 0
-    cfg = fast_tiles(dev, code, m, n, nbatch)
+    cfg = fast_tiles(dev, code, m, n, nbatch, update)
     if cfg is not None:
         wx, wy, rm, rn, tk = cfg
         vw = 4 if code == "f" else 2
@@ -401,7 +411,7 @@ def matmul_update(c, x1, x2, alpha=1):
     u32 = 0xFFFFFFFF
     spec, gxy, _, _, mode = _config(dev, code, m, n, k, nbatch,
                                     (x1._offset, a_st[-2], a_st[-1], bs[0]),
-                                    (x2._offset, b_st[-1], b_st[-2], bs[1]))
+                                    (x2._offset, b_st[-1], b_st[-2], bs[1]), update=True)
     spec[7] = 1
     if len(spec) > 8:
         spec[8] &= ~256  # (an update stores element by element: w[19] below drops the bit too)
@@ -457,7 +467,7 @@ def _update_layout(c, x1, x2):
     if len(bsh) > 2:
         raise _No("more than two batch dimensions after collapsing")
     _config(c._alloc.device, _code(c._dtype), m, n, k, nbatch, (0, 0, 0, (0, 0)),
-            (0, 0, 0, (0, 0)))
+            (0, 0, 0, (0, 0)), update=True)
     if len(bsh) == 0:
         b1, bs = 1, [(0, 0)] * 3
     elif len(bsh) == 1:
