@@ -192,19 +192,26 @@ class Array(Storage):
 
     # --- indexing ---------------------------------------------------------------------------
     def _basic_index(self, key):
-        """A view for a tuple of ints, slices, None and at most one Ellipsis; None if the key
-        is not basic."""
+        """A view for a tuple of ints, slices, None and at most one Ellipsis, or of slices, None,
+        an Ellipsis and one Python bool (a new axis of one where True, of none where False, as
+        numpy gives); None if the key is not basic."""
         n_ell = 0
         n_idx = 0
+        n_int = n_bool = 0
         for k in key:
             if k is Ellipsis:
                 n_ell += 1
             elif k is None:
                 pass
+            elif isinstance(k, (bool, np.bool_)):
+                n_bool += 1
             elif isinstance(k, slice) or _is_int_key(k):
                 n_idx += 1
+                n_int += not isinstance(k, slice)
             else:
                 return None
+        if n_bool and (n_bool > 1 or n_int):
+            return None  # (numpy broadcasts bools with each other and with integers)
         if n_ell > 1:
             raise IndexError("an index can only have a single ellipsis ('...')")
         if n_idx > self.ndim:
@@ -220,6 +227,9 @@ class Array(Storage):
                     d += 1
             elif k is None:
                 shape.append(1)
+                strides.append(0)
+            elif isinstance(k, (bool, np.bool_)):
+                shape.append(1 if k else 0)
                 strides.append(0)
             elif isinstance(k, slice):
                 n = self._shape[d]

@@ -15,7 +15,7 @@ import operator
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
-from ._array_object import Array
+from ._array_object import Array, _is_int_key
 from ._manipulation_functions import _axis
 
 __all__ = ["take", "take_along_axis"]
@@ -134,7 +134,8 @@ def _parse(x, key):
     """The key's entries over x's dimensions, Ellipsis expanded: ("b", length, stride, offset)
     for a slice or None (a new axis), ("i", offset) for an integer, ("a", Array, n, stride) for
     an integer array, ("m", mask Array, [(n, stride)] of the dimensions it covers) for a
-    boolean mask. None for what the kernels do not take (Python bools, 0-d masks, a mask whose
+    boolean mask. None for what the kernels do not take (Python bools, 0-d masks beside integers
+or integer arrays, a mask whose
     shape differs from the dimensions it indexes: the fallback serves them, or raises as numpy
     does). Raises IndexError where numpy does (too many indices, an integer out of bounds)."""
     if sum(k is Ellipsis for k in key) > 1:
@@ -144,8 +145,8 @@ def _parse(x, key):
         if isinstance(k, (bool, np.bool_)):
             return None
         if isinstance(k, Array) and k._dtype == _dtypes.bool:
-            if k.ndim == 0:
-                return None
+            if k.ndim == 0 and sum(isinstance(j, Array) or _is_int_key(j) for j in key) > 1:
+                return None  # (numpy broadcasts it with the other advanced indices)
             consumed += k.ndim
         elif k is not None and k is not Ellipsis:
             consumed += 1
@@ -167,6 +168,9 @@ def _parse(x, key):
             m = len(range(start, stop, step))
             entries.append(("b", m, s * step, start * s if m > 0 else 0))
             d += 1
+        elif isinstance(k, Array) and k._dtype == _dtypes.bool and k.ndim == 0:
+            # a 0-d mask, the key's only advanced index: a new axis of one, kept where it is True
+            entries.append(("m", k._view([1], [0], k._offset), [(1, 0)]))
         elif isinstance(k, Array) and k._dtype == _dtypes.bool:
             dims = list(zip(x._shape[d:d + k.ndim], x._strides[d:d + k.ndim]))
             if k._shape != x._shape[d:d + k.ndim]:

@@ -7,8 +7,9 @@ ones wrap once first); duplicate scatter positions store one of the values (unsp
 More than two index arrays (and masks whose leading dimensions are more than two strided runs)
 are folded into one position array by elementwise kernels first. Boolean masks mixed with
 slices, integers, None and integer arrays (numpy's semantics: a mask stands for the integer
-arrays of its coordinates) are native too. Not native (counted host fallback): 0-d masks and
-Python bools in a key."""
+arrays of its coordinates) are native too, and so are a 0-d mask or one Python bool that is
+the key's only advanced index (a new axis of one or of none). Not native (counted host
+fallback): 0-d masks and Python bools beside integers or integer arrays, or several bools."""
 import numpy as np
 import pytest
 
@@ -379,9 +380,39 @@ def test_single_element_writes_are_one_dispatch():
     assert float(a[3, 3]) == 2.0
 
 
+@pytest.mark.parametrize("dt", DTYPES, ids=IDS)
+def test_zero_d_masks_and_bools(dt):
+    """A 0-d mask, or one Python bool, as the key's only advanced index (numpy: a new axis of
+    one where True, of none where False), anywhere among slices, None and an Ellipsis: read
+    and written on the device (the bool as a view), 0-d arrays too."""
+    rng = np.random.default_rng(12)
+    a0 = vals(dt, (2, 3, 4), rng)
+    for flag in (True, False):
+        for kind in ("mask", "bool"):
+            k = dev(np.bool_(flag)) if kind == "mask" else flag
+            hk = np.bool_(flag) if kind == "mask" else flag
+            for key in [(0,), (0, Ellipsis), (Ellipsis, 0), (slice(None), 0),
+                        (slice(None, None, -1), 0, slice(1, 3)), (None, 0), (0, None)]:
+                dkey = tuple(k if e == 0 and not isinstance(e, bool) and type(e) is int else e
+                             for e in key)
+                hkey = tuple(hk if e is k else e for e in dkey)
+                a = a0.copy()
+                da = dev(a)
+                same(da[dkey], a[hkey])
+                v = vals(dt, a[hkey].shape, rng)
+                da[dkey] = dev(v)
+                a[hkey] = v
+                same(da, a)
+            z = dev(a0[0, 0, :1].reshape(()))
+            same(z[k], a0[0, 0, :1].reshape(())[hk])
+
+
 def test_counted_fallbacks():
     a = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
-    same(dev(a)[dev(np.bool_(True))], a[np.bool_(True)])  # a 0-d mask
+    same(dev(a)[dev(np.bool_(True)), 0], a[np.bool_(True), 0])  # a 0-d mask beside an integer
+    assert xp.runtime_stats()["host_fallbacks"]
+    xp.reset_runtime_stats()
+    same(dev(a)[True, True], a[True, True])  # two bools: numpy broadcasts them
     assert xp.runtime_stats()["host_fallbacks"]
     # a mask whose shape differs from the axes it indexes: numpy's answer (an empty mask on an
     # axis of one selects nothing; any other difference raises)
