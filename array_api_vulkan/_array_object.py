@@ -112,15 +112,19 @@ class Array(Storage):
         return _fallback.from_host(self._host(), device, self._dtype)
 
     # --- conversions ----------------------------------------------------------------------
-    def _scalar(self, what):
-        if self.size != 1:
-            raise TypeError(f"only arrays of one element can be converted to Python {what}")
+    def _scalar(self, what, zero_d=True):
+        # int(), float(), complex() and operator.index() take 0-d arrays only, as numpy 2 (the
+        # standard defines them on zero-dimensional arrays); bool() any one-element array
+        if self.ndim if zero_d else self.size != 1:
+            raise TypeError(f"only 0-d arrays can be converted to Python {what}, not an array "
+                            f"of shape {self._shape}" if zero_d else
+                            f"only arrays of one element can be converted to Python {what}")
         return self._host().reshape(()).item()
 
     def __bool__(self, /):
         if self.size != 1:
             raise ValueError("the truth value of an array with more than one element is ambiguous")
-        return bool(self._scalar("bool"))
+        return bool(self._scalar("bool", zero_d=False))
 
     def __int__(self, /):
         if self._dtype.kind == "c":

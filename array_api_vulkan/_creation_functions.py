@@ -302,7 +302,8 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise TypeError("arange() arguments must be real Python scalars")
     if step == 0:
-        raise ValueError("arange(): step must not be zero")
+        # (numpy's and array-api-strict's type for it)
+        raise ZeroDivisionError("arange(): step must not be zero")
     all_int = all(isinstance(v, int) for v in (start, stop, step))
     dt = _dtype_for(dtype, dev) or _dtypes.defaults(dev)["integral" if all_int else
                                                        "real floating"]
@@ -327,6 +328,8 @@ def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
     n_cols = n_rows if n_cols is None else n_cols
     for v in (n_rows, n_cols, k):
         operator.index(v)
+    if n_rows < 0 or n_cols < 0:
+        raise ValueError(f"negative dimensions are not allowed: eye({n_rows}, {n_cols})")
     if _kernels.supports_fill("eye", dt, dev):
         return _kernels.eye(n_rows, n_cols, k, dt, dev)
     return _fallback.call("eye", lambda: np.eye(n_rows, n_cols, k=k, dtype=dt._np),

@@ -30,6 +30,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if not isinstance(x, Array):
         raise TypeError("astype() expects an array")
     _dtypes.check_dtype(dtype)
+    if x._dtype.kind == "c" and dtype.kind not in "cb":
+        raise TypeError(f"astype(): casting {x._dtype.name} to {dtype.name} would drop the "
+                        "imaginary part, which the standard does not permit; cast real(x) or "
+                        "imag(x) instead")
     if device is not None:
         dev = _runtime.get_device(device)
         if dev != x.device:

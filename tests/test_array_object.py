@@ -148,6 +148,12 @@ def test_scalar_conversions():
         int(xp.ones(3))
     with pytest.raises(ValueError):
         bool(xp.ones(3))
+    # one element but not 0-d: int, float, complex and index raise as numpy 2's do; bool takes it
+    one = xp.ones((1, 1), dtype=xp.int32)
+    for convert in (int, float, complex, lambda a: [1, 2][a]):
+        with pytest.raises(TypeError, match="0-d"):
+            convert(one)
+    assert bool(one) is True
 
 
 def test_dlpack_and_array_protocol():

@@ -47,6 +47,11 @@ def test_asarray_copy_semantics():
 def test_asarray_errors():
     with pytest.raises(OverflowError):
         xp.asarray(2**70)
+    for bad in (lambda: xp.eye(-1), lambda: xp.eye(3, -2), lambda: xp.zeros((2, -1))):
+        with pytest.raises(ValueError, match="negative"):
+            bad()
+    with pytest.raises(ZeroDivisionError):  # (numpy's type for it)
+        xp.arange(0, 5, 0)
     with pytest.raises(TypeError):
         xp.asarray([1, 2], dtype="float32")
     with pytest.raises(ValueError):
@@ -138,3 +143,10 @@ def test_astype_copy_and_device():
     assert xp.astype(x, xp.float32, device=x.device, copy=False) is x
     with pytest.raises(TypeError):
         xp.astype(x, "int32")
+    # complex to a real dtype: the standard does not permit it (to bool it does)
+    z = xp.asarray([1 + 2j, 0j], dtype=xp.complex64)
+    for dt in (xp.float32, xp.float64, xp.int32, xp.uint8):
+        with pytest.raises(TypeError, match="imaginary"):
+            xp.astype(z, dt)
+    assert host(xp.astype(z, xp.bool)).tolist() == [True, False]
+    assert xp.astype(z, xp.complex128).dtype == xp.complex128
