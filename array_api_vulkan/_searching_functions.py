@@ -118,6 +118,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None):
     dt, _ = _promote_args((x1, x2), "searchsorted")
     if sorter is not None and (not isinstance(sorter, Array) or sorter.dtype.kind not in "iu"):
         raise TypeError("searchsorted(): sorter must be an integer array")
+    if sorter is not None and sorter.shape != x1.shape:
+        raise ValueError(f"searchsorted(): sorter has shape {sorter.shape}, x1 {x1.shape}: "
+                         "they must match")
     out = _searchsorted_native(x1, x2, dt, side, sorter)
     if out is not None:
         if key is not None and x1.dtype == x2.dtype:

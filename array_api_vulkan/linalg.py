@@ -192,6 +192,12 @@ def inv(x, /):
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     dt = _float(x, "matrix_norm")
+    if ord is None:
+        ord = "fro"  # (numpy's default for None)
+    if not (ord in ("fro", "nuc") if isinstance(ord, str)
+            else isinstance(ord, (int, float)) and ord in (1, -1, 2, -2, math.inf, -math.inf)):
+        raise ValueError(f"matrix_norm(): invalid ord {ord!r} (1, -1, 2, -2, inf, -inf, 'fro' "
+                         "or 'nuc')")
     native = (ord == "fro" or (not isinstance(ord, str) and ord in (1, -1, math.inf, -math.inf)))
     if native and x.shape[-1] and x.shape[-2]:
         from ._elementwise_functions import abs as _abs, multiply, sqrt
@@ -241,8 +247,16 @@ def matrix_power(x, n, /):
     return _host("matrix_power", lambda a: np.linalg.matrix_power(a, n), x, dtype=x.dtype)
 
 
+def _check_rtol(fname, rtol):
+    if not (rtol is None or isinstance(rtol, Array) or
+            (isinstance(rtol, (int, float)) and not isinstance(rtol, bool))):
+        raise TypeError(f"{fname}(): rtol must be a float, an array or None, "
+                        f"not {type(rtol).__name__}")
+
+
 def matrix_rank(x, /, *, rtol=None):
     _float(x, "matrix_rank")
+    _check_rtol("matrix_rank", rtol)
     return _host("matrix_rank", lambda a, r: np.asarray(np.linalg.matrix_rank(a, rtol=r)), x,
                  rtol, dtype=_dtypes.defaults(x.device)["integral"])
 
@@ -260,6 +274,7 @@ def outer(x1, x2, /):
 
 def pinv(x, /, *, rtol=None):
     dt = _float(x, "pinv")
+    _check_rtol("pinv", rtol)
 
     def host(a, r):
         if r is None:

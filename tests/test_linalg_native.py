@@ -313,6 +313,23 @@ def test_matrix_norm_svd_ords_are_counted_fallbacks():
     _close(got, np.linalg.matrix_norm(a, ord=2), FLOATS[0], 3)
 
 
+def test_matrix_norm_invalid_ord():
+    """An ord outside the standard's set is a ValueError, before any host round trip."""
+    x = xp.asarray(_data((3, 3), FLOATS[0]))
+    before = dict(_fallbacks())
+    for bad in ("bad", 3, 0, 0.5, "inf"):
+        with pytest.raises(ValueError, match="invalid ord"):
+            linalg.matrix_norm(x, ord=bad)
+    assert _fallbacks() == before
+
+
+def test_rtol_must_be_a_number_or_an_array():
+    x = xp.asarray(_data((3, 3), FLOATS[0]))
+    for fn in (linalg.pinv, linalg.matrix_rank):
+        with pytest.raises(TypeError, match="rtol"):
+            fn(x, rtol="x")
+
+
 def test_repeated_calls_replay_plans():
     dt = FLOATS[0]
     a = _spd((4, 6, 6), dt)

@@ -452,6 +452,13 @@ def test_searchsorted_nan_scalar():
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
+def test_searchsorted_sorter_shape():
+    """A sorter whose shape is not x1's is a ValueError (as numpy's), not indices clamped."""
+    x1 = dev(np.arange(4, dtype=np.float32))
+    with pytest.raises(ValueError, match="sorter"):
+        xp.searchsorted(x1, x1, sorter=dev(np.array([0, 1], np.int32)))
+
+
 def test_repeated_call_skips_the_checks(monkeypatch):
     """A sort or argsort seen before (same dtype, shape, strides, axis, descending) runs the
     kernels layer's Repeat straight from the spec layer: the same values for other arrays of
