@@ -89,24 +89,79 @@ def _native(name, x, axes, sizes, norm, key=None):
     kind, inverse = _NATIVE[name]
     if name in ("hfft", "ihfft"):
         norm = _SWAP[norm]
-    if not _kernels.supports_fft(kind, x, axes, sizes):
-        return None
+    n = math.prod(sizes)
+    scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
     if name == "hfft":
         x = _conj(x)
+    if not _kernels.supports_fft(kind, x, axes, sizes):
+        return _real_via_c2c(name, kind, x, axes, sizes, scale, inverse and norm == "backward")
     # an inverse's "backward" scaling is VkFFT's own normalisation, in its last pass
     normalize = inverse and norm == "backward"
     try:
         y = _kernels.fft(kind, x, axes, sizes, inverse, normalize, owned=name == "hfft")  # (conj(x): ours)
     except _kernels.NotNative:
-        return None
-    n = math.prod(sizes)
-    scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
+        return _real_via_c2c(name, kind, x, axes, sizes, scale, normalize)
     if key is not None and name not in ("hfft", "ihfft"):
         repeat = _kernels.fft_repeat(kind, x, axes, sizes, inverse, normalize)
         if repeat is not None:
             if len(_resolved) >= 1024:
                 _resolved.clear()
             _resolved[key] = (repeat, scale)
+    if scale != 1.0:
+        y = y * scale
+    if name == "ihfft":
+        y = _conj(y)
+    return y
+
+
+def _real_via_c2c(name, kind, x, axes, sizes, scale, normalize):
+    """A real transform (r2c, c2r) that VkFFT does not plan (1.2.26 refuses its Bluestein
+    lengths above a device-dependent size) through complex transforms, or None where those are
+    not native either. r2c: the input cast to complex, transformed, the halved axis cut to
+    n // 2 + 1. c2r, as numpy's irfft(n): the other axes' inverse first, then the halved axis
+    cut or zero-padded to n // 2 + 1 bins and extended to n by its conjugate mirror, the
+    inverse, the real part (which drops what the DC and Nyquist bins' imaginary parts gave).
+    About twice the work of a real transform; `scale` as _native's (normalize: times 1 / n)."""
+    if kind == "c2c":
+        return None
+    from ._data_type_functions import astype
+    from ._elementwise_functions import real
+    from ._manipulation_functions import concat, flip
+
+    a, n = axes[-1], sizes[-1]
+    half = n // 2 + 1
+    cut = [slice(None)] * x.ndim
+
+    def part(arr, lo, hi):
+        cut[a] = slice(lo, hi)
+        return arr[tuple(cut)]
+
+    if kind == "r2c":
+        xc = astype(x, _complex(x.dtype))
+        if not _kernels.supports_fft("c2c", xc, axes, sizes):
+            return None
+        y = part(_kernels.fft("c2c", xc, axes, sizes, False, False, owned=True), 0, half)
+    else:
+        if len(axes) > 1:
+            if not _kernels.supports_fft("c2c", x, axes[:-1], sizes[:-1]):
+                return None
+            x = _kernels.fft("c2c", x, axes[:-1], sizes[:-1], True, False)
+        have = x.shape[a]
+        if have >= half:
+            x = part(x, 0, half)
+        else:
+            pad = list(x.shape)
+            pad[a] = half - have
+            from ._creation_functions import zeros
+
+            x = concat([x, zeros(tuple(pad), dtype=x.dtype, device=x.device)], axis=a)
+        if n - half:
+            x = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a)
+        if not _kernels.supports_fft("c2c", x, (a,), (n,)):
+            return None
+        y = real(_kernels.fft("c2c", x, (a,), (n,), True, False, owned=True))
+    if normalize:
+        scale /= math.prod(sizes)
     if scale != 1.0:
         y = y * scale
     if name == "ihfft":

@@ -466,6 +466,47 @@ def test_refused_plan_falls_back(monkeypatch):
 
 
 
+@pytest.mark.parametrize("dt", REAL)
+@pytest.mark.parametrize("n", [7, 8, 13])
+def test_real_transforms_through_c2c(dt, n, monkeypatch):
+    """Real transforms VkFFT does not plan go through complex ones (spec_fft._real_via_c2c),
+    natively: every real function, norm, n= cut and pad, and several axes, against numpy. The
+    kernels layer is made to refuse every r2c and c2r here."""
+    from array_api_vulkan import _kernels
+
+    real_supports = _kernels.supports_fft
+    monkeypatch.setattr(spec_fft, "_resolved", {})
+    monkeypatch.setattr(_kernels, "supports_fft",
+                        lambda kind, *a: kind == "c2c" and real_supports(kind, *a))
+    a = rng_r((3, n), dt)
+    c = np.fft.rfft(a) + 0.25j  # (imaginary DC and Nyquist parts: numpy's irfft drops them)
+    x, xc = xp.asarray(a), xp.asarray(c.astype(np.result_type(dt, np.complex64)))
+    for norm in ("backward", "ortho", "forward"):
+        check(xp.fft.rfft(x, norm=norm), np.fft.rfft(a, norm=norm), dt)
+        check(xp.fft.rfft(x, n=n + 3, axis=0, norm=norm), np.fft.rfft(a, n=n + 3, axis=0, norm=norm), dt)
+        check(xp.fft.ihfft(x, norm=norm), np.fft.ihfft(a, norm=norm), dt)
+        for m in (n, n - 2, 2 * n):  # the halved axis as it is, cut and padded
+            check(xp.fft.irfft(xc, n=m, norm=norm), np.fft.irfft(c, n=m, norm=norm), dt)
+            check(xp.fft.hfft(xc, n=m, norm=norm), np.fft.hfft(c, n=m, norm=norm), dt)
+        check(xp.fft.rfftn(x, norm=norm), np.fft.rfftn(a, norm=norm), dt)
+        check(xp.fft.irfftn(xc, s=(3, n), axes=(0, 1), norm=norm),
+              np.fft.irfftn(c, s=(3, n), axes=(0, 1), norm=norm), dt)
+    y = xp.fft.irfft(xc, n=n)
+    assert y.dtype == x.dtype and y.shape == (3, n)
+    assert xp.fft.rfft(x).dtype == xc.dtype
+
+
+@pytest.mark.parametrize("dt", REAL)
+def test_real_transforms_of_long_prime_lengths(dt):
+    """rfft / irfft of prime lengths VkFFT 1.2.26 takes only through Bluestein (it refused
+    real ones of 2053 on lavapipe): native, whichever way the device answers."""
+    for n in (2053, 4099):
+        a = rng_r((n,), dt, seed=n)
+        y = xp.fft.rfft(xp.asarray(a))
+        check(y, np.fft.rfft(a), dt)
+        check(xp.fft.irfft(y, n=n), a, dt)
+
+
 def test_repeated_layout_takes_the_kept_recipe(monkeypatch):
     """A layout read in place a second time skips the checks (_fft._direct): the same values,
     the input untouched, for other arrays of that layout (another allocation, a view at another
