@@ -180,6 +180,9 @@ def _replay(key):
 
 
 def _fill(fname, shape, fill_value, dtype, device, key=None):
+    if isinstance(fill_value, (complex, np.complexfloating)) and dtype.kind not in "cb":
+        raise TypeError(f"{fname}(): a complex fill_value ({fill_value!r}) for a {dtype.name} "
+                        "array")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         value = np.array(fill_value, dtype=dtype._np).item()

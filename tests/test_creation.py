@@ -52,6 +52,10 @@ def test_asarray_errors():
             bad()
     with pytest.raises(ZeroDivisionError):  # (numpy's type for it)
         xp.arange(0, 5, 0)
+    with pytest.raises(TypeError, match="complex fill_value"):
+        xp.full((2,), 1j, dtype=xp.float32)
+    with pytest.raises(TypeError, match="complex fill_value"):
+        xp.full_like(xp.ones(2, dtype=xp.int32), 1 + 2j)
     with pytest.raises(TypeError):
         xp.asarray([1, 2], dtype="float32")
     with pytest.raises(ValueError):
