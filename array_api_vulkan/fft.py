@@ -124,6 +124,23 @@ def _real_via_c2c(name, kind, x, axes, sizes, scale, normalize):
     About twice the work of a real transform; `scale` as _native's (normalize: times 1 / n)."""
     if kind == "c2c":
         return None
+    try:
+        y = _real_c2c_steps(kind, x, axes, sizes)
+    except _kernels.NotNative:  # (VkFFT refused a complex plan too)
+        return None
+    if y is None:
+        return None
+    if normalize:
+        scale /= math.prod(sizes)
+    if scale != 1.0:
+        y = y * scale
+    if name == "ihfft":
+        y = _conj(y)
+    return y
+
+
+def _real_c2c_steps(kind, x, axes, sizes):
+    """_real_via_c2c's transform, unnormalised; None where a complex transform is not native."""
     from ._data_type_functions import astype
     from ._elementwise_functions import real
     from ._manipulation_functions import concat, flip
@@ -142,10 +159,11 @@ def _real_via_c2c(name, kind, x, axes, sizes, scale, normalize):
             return None
         y = part(_kernels.fft("c2c", xc, axes, sizes, False, False, owned=True), 0, half)
     else:
+        ours = False  # (whether x is an intermediate of ours, which the last c2c may overwrite)
         if len(axes) > 1:
             if not _kernels.supports_fft("c2c", x, axes[:-1], sizes[:-1]):
                 return None
-            x = _kernels.fft("c2c", x, axes[:-1], sizes[:-1], True, False)
+            x, ours = _kernels.fft("c2c", x, axes[:-1], sizes[:-1], True, False), True
         have = x.shape[a]
         if have >= half:
             x = part(x, 0, half)
@@ -155,17 +173,12 @@ def _real_via_c2c(name, kind, x, axes, sizes, scale, normalize):
             from ._creation_functions import zeros
 
             x = concat([x, zeros(tuple(pad), dtype=x.dtype, device=x.device)], axis=a)
+            ours = True
         if n - half:
-            x = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a)
+            x, ours = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a), True
         if not _kernels.supports_fft("c2c", x, (a,), (n,)):
             return None
-        y = real(_kernels.fft("c2c", x, (a,), (n,), True, False, owned=True))
-    if normalize:
-        scale /= math.prod(sizes)
-    if scale != 1.0:
-        y = y * scale
-    if name == "ihfft":
-        y = _conj(y)
+        y = real(_kernels.fft("c2c", x, (a,), (n,), True, False, owned=ours))
     return y
 
 
