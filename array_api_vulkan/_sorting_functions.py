@@ -1,9 +1,11 @@
 """Sorting functions."""
+import operator
+
 import numpy as np
 
 from . import _dtypes, _fallback, _kernels
 from ._array_object import Array
-from ._manipulation_functions import _axis
+from ._manipulation_functions import AxisError, _axis
 
 __all__ = ["argsort", "sort"]
 
@@ -13,6 +15,8 @@ def _prep(fname, x, axis):
         raise TypeError(f"{fname}() expects an array")
     if x.dtype.kind == "c":
         raise TypeError(f"{fname}() does not accept complex input")
+    if x.ndim == 0 and operator.index(axis) not in (0, -1):
+        raise AxisError(f"axis {axis} is out of bounds for a 0-d array (0 and -1 sort its value)")
     return _axis(axis, max(x.ndim, 1))
 
 
