@@ -112,19 +112,21 @@ class Array(Storage):
         return _fallback.from_host(self._host(), device, self._dtype)
 
     # --- conversions ----------------------------------------------------------------------
-    def _scalar(self, what, zero_d=True):
+    def _item(self):
+        return self._host().reshape(()).item()
+
+    def _scalar(self, what):
         # int(), float(), complex() and operator.index() take 0-d arrays only, as numpy 2 (the
         # standard defines them on zero-dimensional arrays); bool() any one-element array
-        if self.ndim if zero_d else self.size != 1:
+        if self.ndim:
             raise TypeError(f"only 0-d arrays can be converted to Python {what}, not an array "
-                            f"of shape {self._shape}" if zero_d else
-                            f"only arrays of one element can be converted to Python {what}")
-        return self._host().reshape(()).item()
+                            f"of shape {self._shape}")
+        return self._item()
 
     def __bool__(self, /):
         if self.size != 1:
             raise ValueError("the truth value of an array with more than one element is ambiguous")
-        return bool(self._scalar("bool", zero_d=False))
+        return bool(self._item())
 
     def __int__(self, /):
         if self._dtype.kind == "c":

@@ -136,7 +136,8 @@ def _parse(x, key):
     an integer array, ("m", mask Array, [(n, stride)] of the dimensions it covers) for a
     boolean mask. None for what the kernels do not take (Python bools, 0-d masks beside integers
     or integer arrays, a mask whose shape differs from the dimensions it indexes: the fallback
-    serves them, or raises as numpy does). Raises IndexError where numpy does (too many indices, an integer out of bounds)."""
+    serves them, or raises as numpy does). Raises IndexError where numpy does (too many
+    indices, an integer out of bounds)."""
     if sum(k is Ellipsis for k in key) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     consumed = 0

@@ -89,24 +89,32 @@ def _native(name, x, axes, sizes, norm, key=None):
     kind, inverse = _NATIVE[name]
     if name in ("hfft", "ihfft"):
         norm = _SWAP[norm]
-    n = math.prod(sizes)
-    scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
     if name == "hfft":
         x = _conj(x)
-    if not _kernels.supports_fft(kind, x, axes, sizes):
-        return _real_via_c2c(name, kind, x, axes, sizes, scale, inverse and norm == "backward")
     # an inverse's "backward" scaling is VkFFT's own normalisation, in its last pass
     normalize = inverse and norm == "backward"
-    try:
-        y = _kernels.fft(kind, x, axes, sizes, inverse, normalize, owned=name == "hfft")  # (conj(x): ours)
-    except _kernels.NotNative:
-        return _real_via_c2c(name, kind, x, axes, sizes, scale, normalize)
-    if key is not None and name not in ("hfft", "ihfft"):
-        repeat = _kernels.fft_repeat(kind, x, axes, sizes, inverse, normalize)
-        if repeat is not None:
-            if len(_resolved) >= 1024:
-                _resolved.clear()
-            _resolved[key] = (repeat, scale)
+    n = math.prod(sizes)
+    scale = {"backward": 1.0, "ortho": 1.0 / math.sqrt(n), "forward": 1.0 if inverse else 1.0 / n}[norm]
+    y = None
+    if _kernels.supports_fft(kind, x, axes, sizes):
+        try:
+            y = _kernels.fft(kind, x, axes, sizes, inverse, normalize, owned=name == "hfft")  # (conj(x): ours)
+        except _kernels.NotNative:
+            pass
+        else:
+            if key is not None and name not in ("hfft", "ihfft"):
+                repeat = _kernels.fft_repeat(kind, x, axes, sizes, inverse, normalize)
+                if repeat is not None:
+                    if len(_resolved) >= 1024:
+                        _resolved.clear()
+                    _resolved[key] = (repeat, scale)
+    if y is None and kind != "c2c":
+        try:
+            y = _real_via_c2c(kind, x, axes, sizes, normalize)
+        except _kernels.NotNative:  # (VkFFT refused a complex plan too)
+            pass
+    if y is None:
+        return None
     if scale != 1.0:
         y = y * scale
     if name == "ihfft":
@@ -114,33 +122,15 @@ def _native(name, x, axes, sizes, norm, key=None):
     return y
 
 
-def _real_via_c2c(name, kind, x, axes, sizes, scale, normalize):
+def _real_via_c2c(kind, x, axes, sizes, normalize):
     """A real transform (r2c, c2r) that VkFFT does not plan (1.2.26 refuses its Bluestein
     lengths above a device-dependent size) through complex transforms, or None where those are
     not native either. r2c: the input cast to complex, transformed, the halved axis cut to
     n // 2 + 1. c2r, as numpy's irfft(n): the other axes' inverse first, then the halved axis
     cut or zero-padded to n // 2 + 1 bins and extended to n by its conjugate mirror, the
     inverse, the real part (which drops what the DC and Nyquist bins' imaginary parts gave).
-    About twice the work of a real transform; `scale` as _native's (normalize: times 1 / n)."""
-    if kind == "c2c":
-        return None
-    try:
-        y = _real_c2c_steps(kind, x, axes, sizes)
-    except _kernels.NotNative:  # (VkFFT refused a complex plan too)
-        return None
-    if y is None:
-        return None
-    if normalize:
-        scale /= math.prod(sizes)
-    if scale != 1.0:
-        y = y * scale
-    if name == "ihfft":
-        y = _conj(y)
-    return y
-
-
-def _real_c2c_steps(kind, x, axes, sizes):
-    """_real_via_c2c's transform, unnormalised; None where a complex transform is not native."""
+    About twice the work of a real transform; normalize as transform()'s (each inverse pass
+    scales by its own lengths, 1 / prod(sizes) in all)."""
     from ._data_type_functions import astype
     from ._elementwise_functions import real
     from ._manipulation_functions import concat, flip
@@ -157,29 +147,26 @@ def _real_c2c_steps(kind, x, axes, sizes):
         xc = astype(x, _complex(x.dtype))
         if not _kernels.supports_fft("c2c", xc, axes, sizes):
             return None
-        y = part(_kernels.fft("c2c", xc, axes, sizes, False, False, owned=True), 0, half)
-    else:
-        ours = False  # (whether x is an intermediate of ours, which the last c2c may overwrite)
-        if len(axes) > 1:
-            if not _kernels.supports_fft("c2c", x, axes[:-1], sizes[:-1]):
-                return None
-            x, ours = _kernels.fft("c2c", x, axes[:-1], sizes[:-1], True, False), True
-        have = x.shape[a]
-        if have >= half:
-            x = part(x, 0, half)
-        else:
-            pad = list(x.shape)
-            pad[a] = half - have
-            from ._creation_functions import zeros
-
-            x = concat([x, zeros(tuple(pad), dtype=x.dtype, device=x.device)], axis=a)
-            ours = True
-        if n - half:
-            x, ours = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a), True
-        if not _kernels.supports_fft("c2c", x, (a,), (n,)):
+        return part(_kernels.fft("c2c", xc, axes, sizes, False, False, owned=True), 0, half)
+    ours = False  # (whether x is an intermediate of ours, which the last c2c may overwrite)
+    if len(axes) > 1:
+        if not _kernels.supports_fft("c2c", x, axes[:-1], sizes[:-1]):
             return None
-        y = real(_kernels.fft("c2c", x, (a,), (n,), True, False, owned=ours))
-    return y
+        x, ours = _kernels.fft("c2c", x, axes[:-1], sizes[:-1], True, normalize), True
+    have = x.shape[a]
+    if have >= half:
+        x = part(x, 0, half)
+    else:
+        pad = list(x.shape)
+        pad[a] = half - have
+        from ._creation_functions import zeros
+
+        x, ours = concat([x, zeros(tuple(pad), dtype=x.dtype, device=x.device)], axis=a), True
+    if n - half:
+        x, ours = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a), True
+    if not _kernels.supports_fft("c2c", x, (a,), (n,)):
+        return None
+    return real(_kernels.fft("c2c", x, (a,), (n,), True, normalize, owned=ours))
 
 
 # A call seen before whose transform the kernels layer repeats as it is (an input read where it

@@ -198,7 +198,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             else isinstance(ord, (int, float)) and ord in (1, -1, 2, -2, math.inf, -math.inf)):
         raise ValueError(f"matrix_norm(): invalid ord {ord!r} (1, -1, 2, -2, inf, -inf, 'fro' "
                          "or 'nuc')")
-    native = (ord == "fro" or (not isinstance(ord, str) and ord in (1, -1, math.inf, -math.inf)))
+    native = ord not in ("nuc", 2, -2)  # (those need singular values)
     if native and x.shape[-1] and x.shape[-2]:
         from ._elementwise_functions import abs as _abs, multiply, sqrt
         from ._manipulation_functions import reshape
