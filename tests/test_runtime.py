@@ -519,3 +519,16 @@ print(xp.runtime_stats()["wait_seconds"] > 0)
 """
     out = run_python(code, timeout=300, ARRAY_API_VULKAN_SPIN_US="0", ARRAY_API_VULKAN_YIELD_US=yield_us)
     assert out.strip().splitlines()[-1] == "True"
+
+
+def test_host_pointer_maps_host_allocations(dev):
+    """Allocation.host_pointer (for diagnostics) is where the host sees a host-visible
+    allocation's bytes, which kernels reach at its device address; 0 for device memory."""
+    import ctypes
+
+    staged, out = dev.staging.alloc(16), dev.alloc(16)
+    assert out.host_pointer == 0 and staged.host_pointer != 0
+    words = (ctypes.c_uint32 * 4).from_address(staged.host_pointer)
+    words[:] = [7, 8, 9, 10]
+    copy(dev, out, staged)
+    np.testing.assert_array_equal(dev.host_bytes(out).view(np.uint32), [7, 8, 9, 10])

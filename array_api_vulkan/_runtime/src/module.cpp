@@ -181,6 +181,13 @@ PYBIND11_MODULE(_vkcore, m)
       .def_property_readonly("buffer",
                              [](const Allocation& a) { return a.arena ? a.arena->buffer : std::shared_ptr<Buffer>(); })
       .def_property_readonly("address", &Allocation::address)
+      // (diagnostics: the host's mapping of a host-visible allocation, 0 for device memory)
+      .def_property_readonly("host_pointer",
+                             [](const Allocation& a) -> uintptr_t {
+                                 if (!a.arena || !a.arena->buffer->host)
+                                     return 0;
+                                 return (uintptr_t)a.arena->buffer->tensor->rawData() + a.offset;
+                             })
       .def_readonly("offset", &Allocation::offset)
       .def_readonly("nbytes", &Allocation::nbytes)
       .def_readonly("block", &Allocation::block)
