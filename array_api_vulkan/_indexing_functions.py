@@ -17,6 +17,7 @@ import numpy as np
 from . import _dtypes, _fallback, _kernels
 from ._array_object import Array, _is_int_key
 from ._manipulation_functions import _axis
+from ._searching_functions import count_nonzero
 
 __all__ = ["take", "take_along_axis"]
 
@@ -417,6 +418,29 @@ def _getitem_key(x, key):
     return (x._dtype, x._shape, x._strides, x._alloc.device, tuple(sig))
 
 
+def _empty_selection(x, key):
+    """The shape of x[key] where it selects nothing: x is empty, or an integer index array is
+    (the result is empty whatever the other entries are); None otherwise. numpy places the
+    indexed axes and raises IndexError for a bad key, from stand-ins of the key's arrays: a
+    mask's first count_nonzero(mask) entries True (read from the device where the mask is
+    not empty: the count is the shape), integer arrays of zeros. Nothing else is read."""
+    if x.size != 0 and not any(k.__class__ is Array and k._dtype.kind in "iu" and k.size == 0 for k in key):
+        return None
+    proxy = []
+    for k in key:
+        if k.__class__ is Array:
+            if k._dtype == _dtypes.bool:
+                m = np.zeros(k._shape, bool)
+                if k.size:
+                    m.reshape(-1)[:int(count_nonzero(k))] = True
+                proxy.append(m)
+            else:
+                proxy.append(np.zeros(k._shape, np.intp))
+        else:
+            proxy.append(k)
+    return np.empty(x._shape, bool)[tuple(proxy)].shape
+
+
 def getitem_native(x, key):
     """x[key] on the device for integer-array and boolean-mask keys, or None where the kernels
     layer answers that it is not native (nothing was recorded then). A key of integer arrays
@@ -435,6 +459,9 @@ def getitem_native(x, key):
                 out = plan(x, *arrays, x._offset + const)
                 if out is not None:
                     return out
+    shape = _empty_selection(x, key)
+    if shape is not None:
+        return Array._new(x.device.alloc(0), x._dtype, shape)
     entries = _parse(x, key)
     if entries is None:
         return None
@@ -492,6 +519,13 @@ def _value_words(x, value):
 def setitem_native(x, key, value):
     """x[key] = value on the device for integer-array and boolean-mask keys; False where the
     kernels layer answers that it is not native (nothing was written then)."""
+    shape = _empty_selection(x, key)
+    if shape is not None:
+        # nothing to write; the value must still broadcast to the (empty) selection
+        if isinstance(value, Array) and _bshape(value._shape, shape) != tuple(shape):
+            raise ValueError(f"cannot assign a value of shape {value._shape} to the "
+                             f"{tuple(shape)} elements indexed")
+        return True
     entries = _parse(x, key)
     if entries is None:
         return False

@@ -8,7 +8,8 @@ More than two index arrays (and masks whose leading dimensions are more than two
 are folded into one position array by elementwise kernels first. Boolean masks mixed with
 slices, integers, None and integer arrays (numpy's semantics: a mask stands for the integer
 arrays of its coordinates) are native too, and so are a 0-d mask or one Python bool that is
-the key's only advanced index (a new axis of one or of none). Not native (counted host
+the key's only advanced index (a new axis of one or of none), and keys that select nothing
+(an empty x or an empty index array: numpy's shape, nothing written). Not native (counted host
 fallback): 0-d masks and Python bools beside integers or integer arrays, or several bools."""
 import numpy as np
 import pytest
@@ -353,6 +354,35 @@ def test_mixed_edge_cases():
             i = np.array([1, -1], idt._np)
             same(da[dev(i), dev(i), dev(i)], a[i, i, i])
             same(da[dev(i), 1:, dev(i), dev(i[:1] * 0)], a[i, 1:, i, i[:1] * 0])
+
+
+@pytest.mark.parametrize("dt", [DTYPES[0], DTYPES[-1]], ids=[IDS[0], IDS[-1]])
+def test_empty_selections(dt):
+    """Keys that select nothing (an empty x, an empty mask, an empty index array) give numpy's
+    shapes and write nothing, on the device: a mask's count is the one read."""
+    rng = np.random.default_rng(11)
+    a = vals(dt, (3, 4, 2), rng)[:, :, :0]
+    da = dev(a)
+    empty_mask, empty_ix = np.zeros(0, bool), ix(np.zeros(0))
+    for key in [(ix([1]), slice(-2, None, 2), empty_mask), (np.array([True, False, True]),),
+                (np.array([True, False, True]), None, 1), (slice(None), np.zeros((4, 0), bool)),
+                (ix([2, -1]), ix([0, 3]), Ellipsis)]:
+        dkey = tuple(dev(k) if isinstance(k, np.ndarray) else k for k in key)
+        same(da[dkey], a[key])
+        da[dkey] = scalar(dt)
+    b = vals(dt, (5, 3), rng)
+    db = dev(b)
+    same(db[dev(empty_ix)], b[empty_ix])
+    same(db[dev(empty_ix), 1:], b[empty_ix, 1:])
+    db[dev(empty_ix)] = scalar(dt)
+    db[dev(empty_ix), :] = dev(vals(dt, (3,), rng))
+    same(db, b)
+    with pytest.raises(ValueError):
+        db[dev(empty_ix)] = dev(vals(dt, (2, 3), rng))
+    with pytest.raises(IndexError):
+        dev(vals(dt, (0,), rng))[dev(ix([0]))]  # an index into an axis of none
+    with pytest.raises(IndexError):
+        db[dev(empty_ix), dev(ix([0, 1]))]  # 0 vs 2: no broadcast
 
 
 def test_mixed_errors():
