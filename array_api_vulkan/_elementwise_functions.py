@@ -396,8 +396,20 @@ _TABLE = [
     ("trunc", 1, "real numeric", "same", np.trunc),
 ]
 
+class _Pow(ElementwiseOp):
+    """pow: numpy's ValueError for an integer array to a negative Python integer power. (An
+    array of exponents is not checked: that would read it back; such elements give what
+    integer repeated squaring gives, 0 but for bases 1 and -1.)"""
+
+    def __call__(self, *args):
+        if (len(args) == 2 and args[1].__class__ is int and args[1] < 0 and args[0].__class__ is Array
+                and args[0]._dtype.kind in "iu"):
+            raise ValueError("integers to negative integer powers are not allowed")
+        return ElementwiseOp.__call__(self, *args)
+
+
 for _row in _TABLE:
-    globals()[_row[0]] = ElementwiseOp(*_row)
+    globals()[_row[0]] = (_Pow if _row[0] == "pow" else ElementwiseOp)(*_row)
     __all__.append(_row[0])
 del _row
 

@@ -59,6 +59,13 @@ def test_scalar_rules_errors_and_numpy_fallbacks():
         xp.add(1, 2)
     with pytest.raises(TypeError):
         xp.add(xp.ones(2), "1")
+    # as numpy: an integer array to a negative integer power
+    ints = xp.asarray([2, 3], dtype=small)
+    for power in (lambda: ints ** -1, lambda: xp.pow(ints, -2)):
+        with pytest.raises(ValueError):
+            power()
+    assert np.asarray(ints ** 2).tolist() == [4, 9]
+    assert np.asarray(xp.asarray([2.0]) ** -1).tolist() == [0.5]
 
 
 def test_where_and_clip_take_scalars():
