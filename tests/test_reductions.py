@@ -318,6 +318,36 @@ def test_nan_and_empty():
         assert np.asarray(op(e, axis=1)).shape == (0,)
 
 
+def test_complex_products_with_infinities():
+    """A complex product multiplies its elements only, never the identity 1 + 0j: that gave
+    (1 + 0j) * (-inf + 1j) = -inf + NaN j, and so NaN for every product with an infinity. The
+    reference is the elements' product from the first (numpy's scalar multiplication); numpy's
+    own prod multiplies the identity by the first element, which is the same where that element
+    is finite."""
+    import functools
+    import itertools
+    import operator
+
+    rows = [[1 + 2j, -np.inf + 1j], [1e-38 + 2.5j, -np.inf + 1j], [2j, np.inf + 0j],
+            [1 + 1j, 3e38 + 3e38j], [1 + 2j, 3 - 1j, 0.5j], [np.nan + 1j, 2j]]
+    for dt in DTYPES:
+        if dt._np.kind != "c":
+            continue
+        for row in rows:
+            h = np.array(row, dt._np)
+            with np.errstate(all="ignore"):
+                want = functools.reduce(operator.mul, h)
+                cwant = np.array(list(itertools.accumulate(h, operator.mul)), dt._np)
+                if np.isfinite(h[0]):
+                    np.testing.assert_array_equal(want, np.prod(h))
+                rows_want = [want, functools.reduce(operator.mul, h[::-1])]
+            np.testing.assert_array_equal(np.asarray(xp.prod(dev(h))), want)
+            np.testing.assert_array_equal(np.asarray(xp.cumulative_prod(dev(h))), cwant)
+            # rows reduced along the last axis: each its own product
+            h2 = np.stack([h, h[::-1]])
+            np.testing.assert_array_equal(np.asarray(xp.prod(dev(h2), axis=1)), rows_want)
+
+
 def test_dtype_argument():
     """dtype=: the input is converted first (natively), then reduced in dtype."""
     h = np.arange(-50, 50, dtype=np.int32).reshape(10, 10)

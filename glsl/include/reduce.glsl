@@ -79,9 +79,20 @@ uint avk_row_base(uint r)
 #define T_TRUTH(x) ((x) != T_C(0))
 #endif
 
-// Complex or real product.
+// Complex or real product. A complex factor that is exactly 1 (the accumulators' start, a tree's
+// padding) gives the other unchanged: (1 + 0j) * (-inf + 1j) by the formula is -inf + NaN j
+// (0 * -inf), which made every product with an infinity NaN. numpy's reduction starts from the
+// first element and never multiplies by the identity.
 #if R_K == K_CPLX
-#define R_MUL(a, b) R_C((a).x * (b).x - (a).y * (b).y, (a).x * (b).y + (a).y * (b).x)
+R_C r_cmul(R_C a, R_C b)
+{
+    if (a == R_C(1, 0))
+        return b;
+    if (b == R_C(1, 0))
+        return a;
+    return R_C(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x);
+}
+#define R_MUL(a, b) r_cmul(a, b)
 #else
 #define R_MUL(a, b) ((a) * (b))
 #endif
