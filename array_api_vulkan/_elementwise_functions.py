@@ -403,7 +403,7 @@ class _Pow(ElementwiseOp):
 
     def __call__(self, *args):
         if (len(args) == 2 and args[1].__class__ is int and args[1] < 0 and args[0].__class__ is Array
-                and args[0]._dtype.kind in "iu"):
+                and args[0]._dtype.kind == "i"):  # (unsigned: -1 is out of range, OverflowError)
             raise ValueError("integers to negative integer powers are not allowed")
         return ElementwiseOp.__call__(self, *args)
 
