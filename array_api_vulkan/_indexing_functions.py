@@ -489,14 +489,19 @@ def _source_supported(x, value):
     return _kernels.supports_fill("full", x._dtype, x.device)
 
 
+def _check_fits(value, shape):
+    """ValueError where value (an Array) does not broadcast to the indexed shape."""
+    if _bshape(value._shape, shape) != tuple(shape):
+        raise ValueError(f"cannot assign a value of shape {value._shape} to the "
+                         f"{tuple(shape)} elements indexed")
+
+
 def _source(x, value, shape):
     """value (an Array whose dtype promotes to x's, or a Python scalar) as a new C-contiguous
     array of x's dtype and `shape`. After _source_supported. ValueError where the value does
     not broadcast to the indexed shape."""
     if isinstance(value, Array):
-        if _bshape(value._shape, shape) != tuple(shape):
-            raise ValueError(f"cannot assign a value of shape {value._shape} to the "
-                             f"{tuple(shape)} elements indexed")
+        _check_fits(value, shape)
         v = value if value._dtype == x._dtype else _kernels.astype(value, x._dtype)
         return _kernels.contiguous(v, shape)
     return _kernels.full(tuple(shape), _dtypes.scalar_value(value, x._dtype), x._dtype,
@@ -522,9 +527,8 @@ def setitem_native(x, key, value):
     shape = _empty_selection(x, key)
     if shape is not None:
         # nothing to write; the value must still broadcast to the (empty) selection
-        if isinstance(value, Array) and _bshape(value._shape, shape) != tuple(shape):
-            raise ValueError(f"cannot assign a value of shape {value._shape} to the "
-                             f"{tuple(shape)} elements indexed")
+        if isinstance(value, Array):
+            _check_fits(value, shape)
         return True
     entries = _parse(x, key)
     if entries is None:
@@ -541,9 +545,6 @@ def setitem_native(x, key, value):
             return True
         if _source_supported(x, value):
             mc = _prepare_mask(m, x)
-            if n == 0:
-                _source(x, value, (0,) + tuple(row))
-                return True
             counted = _kernels.mask_count(x, mc, n)
             src = _source(x, value, (counted[-1],) + tuple(row))
             _kernels.mask_scatter(x, n, off, st, mc, src, counted, d, rs)

@@ -131,6 +131,7 @@ def _real_via_c2c(kind, x, axes, sizes, normalize):
     inverse, the real part (which drops what the DC and Nyquist bins' imaginary parts gave).
     About twice the work of a real transform; normalize as transform()'s (each inverse pass
     scales by its own lengths, 1 / prod(sizes) in all)."""
+    from ._creation_functions import zeros
     from ._data_type_functions import astype
     from ._elementwise_functions import real
     from ._manipulation_functions import concat, flip
@@ -159,8 +160,6 @@ def _real_via_c2c(kind, x, axes, sizes, normalize):
     else:
         pad = list(x.shape)
         pad[a] = half - have
-        from ._creation_functions import zeros
-
         x, ours = concat([x, zeros(tuple(pad), dtype=x.dtype, device=x.device)], axis=a), True
     if n - half:
         x, ours = concat([x, _conj(flip(part(x, 1, n - half + 1), axis=a))], axis=a), True

@@ -81,8 +81,9 @@ uint avk_row_base(uint r)
 
 // Complex or real product. A complex factor that is exactly 1 (the accumulators' start, a tree's
 // padding) gives the other unchanged: (1 + 0j) * (-inf + 1j) by the formula is -inf + NaN j
-// (0 * -inf), which made every product with an infinity NaN. numpy's reduction starts from the
-// first element and never multiplies by the identity.
+// (0 * -inf), which made every product with an infinity NaN. A product is then its elements'
+// from the first; numpy's prod multiplies the identity by the first element, which is the same
+// where that element is finite.
 #if R_K == K_CPLX
 R_C r_cmul(R_C a, R_C b)
 {
