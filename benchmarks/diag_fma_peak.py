@@ -60,16 +60,21 @@ void main()
 """
 
 INNER = HEAD + """
-const uint WX = 16u, WY = NT / 16u, RM = BRM, RN = BRN;
+const uint WX = BWX, WY = NT / BWX, RM = BRM, RN = BRN;
 const uint TMV = WY * RM / VW + 1u, TNV = WX * RN / VW + 1u;
 shared TV As[TK * TMV];
 shared TV Bs[TK * TNV];
 void main()
 {
     uint lid = gl_LocalInvocationIndex;
+#if LANES_X
+    // a 32-wide subgroup is one row of invocations: its reads of A are one address
+    uint tx = lid % WX, ty = lid / WX;
+#else
     uint wg = lid / 32u, lane = lid - wg * 32u;
     uint tx = (wg % (WX / 8u)) * 8u + (lane & 7u);
     uint ty = (wg / (WX / 8u)) * 4u + (lane >> 3u);
+#endif
     for (uint i = lid; i < TK * TMV; i += NT)
         As[i] = TV(T(i % 7u) * T(0.25) + T(p.seed));
     for (uint i = lid; i < TK * TNV; i += NT)
@@ -129,10 +134,11 @@ void main()
 TYPES = {"f32": ("float", "vec4", 4, 16), "f64": ("double", "dvec2", 2, 8)}
 
 
-def source(kind, dt, barrier=False, nt=256, prefetch=False, rm=8, rn=8):
+def source(kind, dt, barrier=False, nt=256, prefetch=False, rm=8, rn=8, wx=16, lanes_x=False):
     t, tv, vw, tk = TYPES[dt]
     defs = (f"#define T {t}\n#define TV {tv}\n#define VW {vw}u\n#define TK {tk}u\n"
-            f"#define NT {nt}u\n#define PREFETCH {int(prefetch)}\n#define BRM {rm}u\n#define BRN {rn}u\n")
+            f"#define NT {nt}u\n#define PREFETCH {int(prefetch)}\n#define BRM {rm}u\n#define BRN {rn}u\n"
+            f"#define BWX {wx}u\n#define LANES_X {int(lanes_x)}\n")
     body = (FMA if kind == "fma" else INNER).replace("BARRIER", "barrier();" if barrier else "")
     return body.replace("#version 450\n", "#version 450\n" + defs, 1)
 
@@ -148,7 +154,9 @@ def main():
     ap = parser(__doc__, libs=None)
     ap.add_argument("--blocks", default="",
                     help="only the inner loop, float64, 128 invocations with a barrier, at these "
-                         "register blocks: e.g. 8x8,12x8,10x8 (the default runs every kernel above)")
+                         "register blocks: e.g. 8x8,12x8,10x8 (the default runs every kernel above); "
+                         "a block ending in 'x' (8x8x) has 32 x 4 invocations, a subgroup one row "
+                         "of them (its reads of A one address)")
     args = ap.parse_args()
     dev = xp.asarray(np.ones(1, np.float32)).device
     groups = 8 if args.quick else 132 * 16
@@ -157,7 +165,8 @@ def main():
            "iters": iters, "kernels": {}}
     dst = dev.alloc(groups * 256 * 8)
     have64 = xp.float64 in xp.__array_namespace_info__().dtypes().values()
-    blocks = [tuple(int(v) for v in b.split("x")) for b in args.blocks.split(",") if b]
+    blocks = [tuple(int(v) for v in b.rstrip("x").split("x")) + (b.endswith("x"),)
+              for b in args.blocks.split(",") if b]
     for kind in ("fma", "inner") if not blocks else ():
         for dt in ("f32", "f64"):
             if dt == "f64" and not have64:
@@ -190,10 +199,11 @@ def main():
                 if stats:
                     row["stats"] = stats[0][1]
                 out["kernels"][label] = row
-    for rm, rn in blocks if have64 else ():
-        label = f"inner_f64_barrier_nt128_{rm}x{rn}"
+    for rm, rn, lanes_x in blocks if have64 else ():
+        label = f"inner_f64_barrier_nt128_{rm}x{rn}" + ("_lanes_x" if lanes_x else "")
         try:
-            name = compiler.shader(source("inner", "f64", True, 128, rm=rm, rn=rn), tag="peak")
+            name = compiler.shader(source("inner", "f64", True, 128, rm=rm, rn=rn,
+                                          wx=32 if lanes_x else 16, lanes_x=lanes_x), tag="peak")
         except Exception as e:
             out["kernels"][label] = {"error": f"{type(e).__name__}: {e}"[:300]}
             continue
