@@ -7,7 +7,7 @@ matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1,
 -inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh up to 256 x 256
 (cyclic Jacobi, one workgroup a matrix). Larger eigh and eigvalsh, eig,
 eigvals, svd, svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
-host (counted fallbacks).
+host (counted fallbacks), except on empty input, whose results (zeros, or empty) are made here.
 """
 import math
 import operator
@@ -77,6 +77,13 @@ def _complex(dt):
 
 def _host(fname, fn, *args, dtype=None):
     return _fallback.call(fname, lambda *h: fn(*h), *args, dtype=dtype)
+
+
+def _zeros(shape, dtype, x):
+    """Zeros on x's device: what the functions below give for empty matrices, as numpy does."""
+    from ._creation_functions import zeros
+
+    return zeros(shape, dtype=dtype, device=x.device)
 
 
 def cholesky(x, /, *, upper=False):
@@ -199,7 +206,14 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         raise ValueError(f"matrix_norm(): invalid ord {ord!r} (1, -1, 2, -2, inf, -inf, 'fro' "
                          "or 'nuc')")
     native = ord not in ("nuc", 2, -2)  # (those need singular values)
-    if native and x.shape[-1] and x.shape[-2]:
+    m, n = x.shape[-2:]
+    if not x.size:
+        # empty matrices: numpy's norms are 0, except where a minimum is taken over nothing (an
+        # empty stack of matrices gives an empty result)
+        if not (m and n) and (ord == -2 or (ord == -1 and not n) or (ord == -math.inf and not m)):
+            raise ValueError(f"matrix_norm(): ord={ord} of empty matrices (a minimum over nothing)")
+        return _zeros(x.shape[:-2] + ((1, 1) if keepdims else ()), _real(dt), x)
+    if native:
         from ._elementwise_functions import abs as _abs, multiply, sqrt
         from ._manipulation_functions import reshape
         from ._statistical_functions import max as _max, min as _min, sum as _sum
@@ -257,6 +271,8 @@ def _check_rtol(fname, rtol):
 def matrix_rank(x, /, *, rtol=None):
     _float(x, "matrix_rank")
     _check_rtol("matrix_rank", rtol)
+    if not x.size:
+        return _zeros(x.shape[:-2], _dtypes.defaults(x.device)["integral"], x)
     return _host("matrix_rank", lambda a, r: np.asarray(np.linalg.matrix_rank(a, rtol=r)), x,
                  rtol, dtype=_dtypes.defaults(x.device)["integral"])
 
@@ -275,6 +291,8 @@ def outer(x1, x2, /):
 def pinv(x, /, *, rtol=None):
     dt = _float(x, "pinv")
     _check_rtol("pinv", rtol)
+    if not x.size:
+        return _zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dt, x)
 
     def host(a, r):
         if r is None:
@@ -348,6 +366,8 @@ def svd(x, /, *, full_matrices=True):
 
 def svdvals(x, /):
     dt = _float(x, "svdvals")
+    if not x.size:
+        return _zeros(x.shape[:-2] + (min(x.shape[-2:]),), _real(dt), x)
     return _host("svdvals", np.linalg.svdvals, x, dtype=_real(dt))
 
 
@@ -371,7 +391,17 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if isinstance(ax, tuple) and len(ax) == 1:
         ax = ax[0]
     number = isinstance(ord, (int, float)) and not isinstance(ord, bool)
-    if number and not (x.size == 0 and ord in (math.inf, -math.inf)) and not math.isnan(ord):
+    reduced = math.prod(x.shape if ax is None else
+                        [x.shape[a] for a in (ax if isinstance(ax, tuple) else (ax,))])
+    if number and ord in (math.inf, -math.inf) and not reduced:
+        # over no elements: numpy's maximum of absolute values is 0, a minimum has no identity
+        if ord < 0:
+            raise ValueError("vector_norm(): ord=-inf over no elements (a minimum over nothing)")
+        axes = range(x.ndim) if ax is None else (ax if isinstance(ax, tuple) else (ax,))
+        shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape)
+                      if keepdims or i not in axes)
+        return _zeros(shape, _real(dt), x)
+    if number and not math.isnan(ord):
         from ._data_type_functions import astype
         from ._elementwise_functions import abs as _abs, multiply, pow as _pow, sqrt
         from ._searching_functions import count_nonzero

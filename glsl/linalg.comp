@@ -634,7 +634,8 @@ void cholesky(uint b)
         for (uint j = 0; j < nb; j++) {
             barrier();
             T_R d = re(gS[j * nb + j]);
-            if (!(d > T_R(0))) {
+            // (a pivot <= 0 fails, as numpy's OpenBLAS potrf; a NaN one goes on: NaN results)
+            if (d <= T_R(0)) {
                 info = k0 + j + 1;
                 break;
             }
@@ -664,7 +665,7 @@ void cholesky(uint b)
     for (uint j = k0; j < k1; j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
-        if (!(d > T_R(0))) {
+        if (d <= T_R(0)) {  // (NaN goes on, as above)
             info = j + 1;
             break;
         }
@@ -2195,7 +2196,7 @@ void chol_panel()
     for (uint j = 0; j < nb; j++) {
         uint cur = (j & 1u) * buf, nxt = buf - cur;
         T_R d = re(gS[cur + j]);
-        if (!(d > T_R(0))) {
+        if (d <= T_R(0)) {  // (NaN goes on, as in the other panels)
             info = k0 + j + 1;
             jend = j;
             break;
