@@ -70,9 +70,51 @@ def unique_all(x, /):
                                     return_counts=True))
 
 
+# isin compares every pair of elements (one broadcast equal and an any) up to this many pairs;
+# beyond, it sorts x2 and searches it (complex, which has no order: through numpy).
+ISIN_PAIRS = 1 << 20
+
+
+def _isin_native(x1, x2, dt, dev, invert):
+    """isin on the device (elementwise ops, reductions, sort and searchsorted), or None."""
+    from ._creation_functions import asarray, full
+    from ._data_type_functions import astype
+    from ._elementwise_functions import equal, logical_not, minimum
+    from ._indexing_functions import take
+    from ._manipulation_functions import expand_dims, reshape
+    from ._searching_functions import searchsorted, where
+    from ._sorting_functions import sort
+    from ._utility_functions import any as _any
+
+    if not _kernels.supports_elementwise("equal", [dt, dt], _dtypes.bool, dev):
+        return None  # (bool results not computed on here: one round trip, not one an op)
+    a1, a2 = (astype(a, dt, copy=False) if isinstance(a, Array) else asarray(a, dtype=dt, device=dev)
+              for a in (x1, x2))
+    v = reshape(a2, (-1,))
+    if v.shape[0] == 0:
+        return full(a1.shape, bool(invert), dtype=_dtypes.bool, device=dev)
+    if dt == _dtypes.bool:
+        # x1's True found where x2 has a True, its False where x2 has a False
+        found = where(a1, _any(v), _any(logical_not(v)))
+    elif a1.size * v.shape[0] <= ISIN_PAIRS:
+        found = _any(equal(expand_dims(a1, axis=-1), v), axis=-1)
+    elif dt.kind == "c":
+        return None
+    else:
+        # each x1 element against the first sorted x2 element not below it (NaNs sort last and
+        # equal nothing; -0.0 and 0.0 search alike and compare equal)
+        s = sort(v)
+        at = minimum(reshape(searchsorted(s, a1), (-1,)), v.shape[0] - 1)
+        found = equal(reshape(take(s, at), a1.shape), a1)
+    return logical_not(found) if invert else found
+
+
 def isin(x1, x2, /, *, invert=False):
     """Whether each element of x1 occurs in x2."""
     dt, dev = _promote_args((x1, x2), "isin")
+    found = _isin_native(x1, x2, dt, dev, invert)
+    if found is not None:
+        return found
     return _fallback.call(
         "isin", lambda a, b: np.asarray(np.isin(np.asarray(a, dt._np), np.asarray(b, dt._np),
                                                 invert=invert)),
