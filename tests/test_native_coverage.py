@@ -72,6 +72,7 @@ CALLS = {
     "unique_all": lambda: xp.unique_all(V), "unique_counts": lambda: xp.unique_counts(V),
     "unique_inverse": lambda: xp.unique_inverse(M), "unique_values": lambda: xp.unique_values(M),
     "argsort": lambda: xp.argsort(M, axis=0, descending=True), "sort": lambda: xp.sort(M, axis=1),
+    "isin": lambda: xp.isin(M, V[::3]), "isin_sorted": lambda: xp.isin(V, xp.concat([V] * 30000)),
     # statistics and utilities
     "cumulative_prod": lambda: xp.cumulative_prod(M, axis=1, include_initial=True),
     "cumulative_sum": lambda: xp.cumulative_sum(V), "max": lambda: xp.max(M, axis=0),
@@ -120,3 +121,21 @@ def test_runs_on_the_device(name):
         assert fb, f"{name} is documented as a host fallback but none was counted"
     else:
         assert fb == {}, f"{name} fell back to the host: {fb}"
+
+
+# Functions that read no array data on the device (dtype and shape rules, the runtime's own
+# controls), clip (an elementwise family, swept with them) and from_dlpack (an import).
+NO_DATA = {"broadcast_shapes", "can_cast", "finfo", "iinfo", "isdtype", "result_type",
+           "runtime_stats", "reset_runtime_stats", "set_gpu_timing", "synchronize", "warmup",
+           "clip", "from_dlpack"}
+
+
+def test_every_function_has_a_call():
+    """Every function of the namespace, linalg and fft that is not elementwise has a call above
+    (its name, or its name and a suffix), so a new one cannot be missed."""
+    from array_api_vulkan import _elementwise_functions as ew
+
+    missing = [n for mod in (xp, xp.linalg, xp.fft) for n in mod.__all__
+               if callable(getattr(mod, n)) and not isinstance(getattr(mod, n), (type, ew.ElementwiseOp))
+               and n not in NO_DATA and not any(k == n or k.startswith(n + "_") for k in CALLS)]
+    assert missing == []
