@@ -6,7 +6,8 @@ kernels layer first and falls back to numpy on the host (counted in runtime_stat
 __array_api_version__ = "2025.12"
 __version__ = "0.1.0"
 
-from ._runtime import reset_runtime_stats, runtime_stats, set_gpu_timing, synchronize  # noqa: E402
+from ._runtime import (HostFallbackError, reset_runtime_stats, runtime_stats,  # noqa: E402
+                       set_gpu_timing, set_strict, synchronize)
 
 from ._array_object import Array  # noqa: E402
 from ._constants import *  # noqa: E402,F401,F403
@@ -33,7 +34,8 @@ from . import (_constants, _creation_functions, _data_type_functions,  # noqa: E
                _sorting_functions, _statistical_functions, _utility_functions)
 
 __all__ = (["__array_api_version__", "__array_namespace_info__", "Array", "fft", "linalg",
-            "runtime_stats", "reset_runtime_stats", "set_gpu_timing", "synchronize", "warmup",
+            "runtime_stats", "reset_runtime_stats", "set_gpu_timing", "set_strict",
+            "HostFallbackError", "synchronize", "warmup",
             "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
             "float32", "float64", "complex64", "complex128"]
            + _constants.__all__ + _creation_functions.__all__ + _data_type_functions.__all__

@@ -126,7 +126,7 @@ def test_runs_on_the_device(name):
 # Functions that read no array data on the device (dtype and shape rules, the runtime's own
 # controls), clip (an elementwise family, swept with them) and from_dlpack (an import).
 NO_DATA = {"broadcast_shapes", "can_cast", "finfo", "iinfo", "isdtype", "result_type",
-           "runtime_stats", "reset_runtime_stats", "set_gpu_timing", "synchronize", "warmup",
+           "runtime_stats", "reset_runtime_stats", "set_gpu_timing", "set_strict", "synchronize", "warmup",
            "clip", "from_dlpack"}
 
 
@@ -139,3 +139,30 @@ def test_every_function_has_a_call():
                if callable(getattr(mod, n)) and not isinstance(getattr(mod, n), (type, ew.ElementwiseOp))
                and n not in NO_DATA and not any(k == n or k.startswith(n + "_") for k in CALLS)]
     assert missing == []
+
+
+def test_strict_mode_raises_instead_of_falling_back():
+    """set_strict(True): a host fallback raises HostFallbackError before any data moves (nothing
+    counted), native calls run as before; ARRAY_API_VULKAN_STRICT=1 turns it on at import."""
+    import subprocess
+    import sys
+
+    if not computes_natively(xp.float32, IDX.dtype, xp.bool, xp.complex64):
+        pytest.skip("a capability profile without the dtypes these calls take")
+    xp.reset_runtime_stats()
+    assert xp.set_strict(True) is False
+    try:
+        with pytest.raises(xp.HostFallbackError, match=r"svd\(\) would run through numpy"):
+            CALLS["svd"]()
+        for name in ("sum", "sort", "isin", "qr", "fft"):
+            CALLS[name]()
+    finally:
+        assert xp.set_strict(False) is True
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+    CALLS["svd"]()
+    assert xp.runtime_stats()["host_fallbacks"] == {"svd": 1}
+    code = ("import array_api_vulkan as xp\n"
+            "try:\n    xp.linalg.svd(xp.ones((2, 2)))\nexcept xp.HostFallbackError:\n    print('raised')")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env={**__import__("os").environ, "ARRAY_API_VULKAN_STRICT": "1"})
+    assert out.stdout.strip() == "raised", out.stderr[-2000:]

@@ -9,7 +9,8 @@ from . import stats
 from .device import Device
 
 __all__ = ["Allocation", "Device", "devices", "default_device", "get_device", "synchronize",
-           "runtime_stats", "reset_runtime_stats", "count_fallback"]
+           "runtime_stats", "reset_runtime_stats", "count_fallback", "set_strict",
+           "HostFallbackError"]
 
 _devices = None
 _default = None
@@ -26,6 +27,14 @@ def __getattr__(name):
 
 class NoVulkanDeviceError(RuntimeError):
     pass
+
+
+class HostFallbackError(RuntimeError):
+    """A function would have run through numpy on the host while strict mode is on."""
+
+
+# Strict mode: a host round trip raises HostFallbackError instead of running (set_strict).
+_strict = os.environ.get("ARRAY_API_VULKAN_STRICT", "0") not in ("", "0")
 
 
 def devices():
@@ -113,8 +122,22 @@ def set_gpu_timing(on):
     return prev
 
 
+def set_strict(on):
+    """Strict mode on or off: while on, a function that would go through numpy on the host
+    (a counted host fallback) raises HostFallbackError instead, before moving any data.
+    Off by default (ARRAY_API_VULKAN_STRICT=1: on). Returns the previous setting."""
+    global _strict
+    prev, _strict = _strict, bool(on)
+    return prev
+
+
 def count_fallback(name):
-    """Records one host round trip of the spec layer's function `name`."""
+    """Records one host round trip of the spec layer's function `name` (in strict mode:
+    raises HostFallbackError instead)."""
+    if _strict:
+        raise HostFallbackError(
+            f"{name}() would run through numpy on the host here, and strict mode is on "
+            "(array_api_vulkan.set_strict(False) or ARRAY_API_VULKAN_STRICT=0 allows it)")
     stats.host_fallbacks[name] += 1
 
 
