@@ -301,9 +301,9 @@ class Array(Storage):
             return
         if view is None and _indexing().setitem_native(self, tkey, value):
             return
+        _runtime.count_fallback("__setitem__")
         if isinstance(value, Array):
             value = value._host()
-        _runtime.count_fallback("__setitem__")
         hkey = tuple(k._host() if isinstance(k, Array) else k for k in tkey)
         self._write_host(hkey, value)
 
