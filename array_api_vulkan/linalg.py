@@ -5,9 +5,11 @@ solve, inv, qr (_kernels/_linalg.py: one dispatch each for small matrices, one c
 blocked steps for large ones), matmul, tensordot, vecdot, matrix_power (repeated squaring on
 matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf,
 -inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh up to 256 x 256
-(cyclic Jacobi, one workgroup a matrix). Larger eigh and eigvalsh, eig,
-eigvals, svd, svdvals, pinv, matrix_rank and matrix_norm's 'nuc', 2 and -2 go through numpy.linalg on the
-host (counted fallbacks), except on empty input, whose results (zeros, or empty) are made here.
+(cyclic Jacobi, one workgroup a matrix), svd, svdvals, pinv, matrix_rank and matrix_norm's
+'nuc', 2 and -2 up to min(M, N) = 256 (a QR, then one-sided Jacobi of R; _svd_native); lower
+limits on CPU devices (lavapipe's loop limit, docs/kernels.md). Larger ones, eig and eigvals
+go through numpy.linalg on the host (counted fallbacks), except on empty input, whose results
+(zeros, or empty) are made here.
 """
 import math
 import operator
@@ -84,6 +86,62 @@ def _zeros(shape, dtype, x):
     from ._creation_functions import zeros
 
     return zeros(shape, dtype=dtype, device=x.device)
+
+
+def _svd_native(x, vectors, full_matrices=False):
+    """(U, S, Vh), or S without vectors, of x on the device: a QR first where x is not square
+    (its R is square; U = Q U_R), the conjugate transpose's where x is wide; one-sided Jacobi of
+    the square matrices (_kernels._linalg.svd). None where that is not native here."""
+    m, n = x.shape[-2:]
+    if m < n:
+        from ._elementwise_functions import conj
+
+        xt = matrix_transpose(x)
+        out = _svd_native(conj(xt) if x.dtype.kind == "c" else xt, vectors, full_matrices)
+        if out is None or not vectors:
+            return out
+        u, s, vh = out
+        ut, vt = matrix_transpose(vh), matrix_transpose(u)
+        if x.dtype.kind == "c":
+            ut, vt = conj(ut), conj(vt)
+        return ut, s, vt
+    if min(m, n) > _klinalg.SVD_MAX or not x.size:
+        return None
+    q = None
+    r = x
+    if m > n:
+        if not _klinalg.supports("qr", x):
+            return None
+        q, r = _klinalg.qr(x, bool(vectors and full_matrices))
+        r = r[..., :n, :]
+    if not _klinalg.supports("svd", r):
+        return None
+    s, ur, vh, st = _klinalg.svd(r, bool(vectors))
+    if (st == 1).any():  # (a NaN, or no convergence; an inf alone gives NaNs, as numpy)
+        raise np.linalg.LinAlgError("SVD did not converge")
+    if not vectors:
+        return s
+    if q is None:
+        return ur, s, vh
+    u = matmul(q[..., :, :n], ur)
+    if q.shape[-1] > n:
+        from ._manipulation_functions import concat
+
+        u = concat([u, q[..., :, n:]], axis=-1)
+    return u, s, vh
+
+
+def _cutoff(s, rtol, mn):
+    """rtol (default max(M, N) eps) times each stack's largest singular value, as (..., 1)."""
+    from ._statistical_functions import max as _max
+
+    if rtol is None:
+        rtol = mn * float(np.finfo(s.dtype._np).eps)
+    elif isinstance(rtol, Array):
+        from ._manipulation_functions import expand_dims
+
+        rtol = expand_dims(rtol, axis=-1)
+    return _max(s, axis=-1, keepdims=True) * rtol
 
 
 def cholesky(x, /, *, upper=False):
@@ -205,7 +263,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             else isinstance(ord, (int, float)) and ord in (1, -1, 2, -2, math.inf, -math.inf)):
         raise ValueError(f"matrix_norm(): invalid ord {ord!r} (1, -1, 2, -2, inf, -inf, 'fro' "
                          "or 'nuc')")
-    native = ord not in ("nuc", 2, -2)  # (those need singular values)
+    native = ord not in ("nuc", 2, -2)  # (those from the singular values)
     m, n = x.shape[-2:]
     if not x.size:
         # empty matrices: numpy's norms are 0, except where a minimum is taken over nothing (an
@@ -226,6 +284,13 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
             red = _max if ord > 0 else _min
             r = red(_sum(a, axis=inner, keepdims=True), axis=outer, keepdims=True)
         return r if keepdims else reshape(r, x.shape[:-2])
+    sv = _svd_native(x, False)
+    if sv is not None:
+        from ._manipulation_functions import expand_dims
+        from ._statistical_functions import max as _max, min as _min, sum as _sum
+
+        r = (_sum if ord == "nuc" else _max if ord == 2 else _min)(sv, axis=-1)
+        return expand_dims(r, axis=(-2, -1)) if keepdims else r
     return _host("matrix_norm",
                  lambda a: np.asarray(np.linalg.matrix_norm(a, keepdims=keepdims, ord=ord)),
                  x, dtype=_real(dt))
@@ -273,6 +338,14 @@ def matrix_rank(x, /, *, rtol=None):
     _check_rtol("matrix_rank", rtol)
     if not x.size:
         return _zeros(x.shape[:-2], _dtypes.defaults(x.device)["integral"], x)
+    s = _svd_native(x, False)
+    if s is not None:
+        from ._data_type_functions import astype
+        from ._elementwise_functions import greater
+        from ._searching_functions import count_nonzero
+
+        return astype(count_nonzero(greater(s, _cutoff(s, rtol, max(x.shape[-2:]))), axis=-1),
+                      _dtypes.defaults(x.device)["integral"], copy=False)
     return _host("matrix_rank", lambda a, r: np.asarray(np.linalg.matrix_rank(a, rtol=r)), x,
                  rtol, dtype=_dtypes.defaults(x.device)["integral"])
 
@@ -293,6 +366,20 @@ def pinv(x, /, *, rtol=None):
     _check_rtol("pinv", rtol)
     if not x.size:
         return _zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dt, x)
+    usv = _svd_native(x, True)
+    if usv is not None:
+        from ._elementwise_functions import conj, divide, greater, multiply
+        from ._manipulation_functions import expand_dims
+        from ._searching_functions import where
+
+        u, sv, vh = usv
+        # V diag(1 / s, where s > the cutoff, else 0) U^H
+        inv = where(greater(sv, _cutoff(sv, rtol, max(x.shape[-2:]))), divide(1.0, sv), 0.0)
+        v = matrix_transpose(vh)
+        uh = matrix_transpose(u)
+        if dt.kind == "c":
+            v, uh = conj(v), conj(uh)
+        return matmul(multiply(v, expand_dims(inv, axis=-2)), uh)
 
     def host(a, r):
         if r is None:
@@ -358,6 +445,9 @@ def solve(x1, x2, /):
 
 def svd(x, /, *, full_matrices=True):
     dt = _float(x, "svd")
+    usv = _svd_native(x, True, full_matrices) if x.size else None
+    if usv is not None:
+        return SVDResult(*usv)
     u, s, vh = _host("svd", lambda a: tuple(np.linalg.svd(a, full_matrices=full_matrices)), x)
     from ._data_type_functions import astype
     return SVDResult(astype(u, dt, copy=False), astype(s, _real(dt), copy=False),
@@ -368,6 +458,9 @@ def svdvals(x, /):
     dt = _float(x, "svdvals")
     if not x.size:
         return _zeros(x.shape[:-2] + (min(x.shape[-2:]),), _real(dt), x)
+    sv = _svd_native(x, False)
+    if sv is not None:
+        return sv
     return _host("svdvals", np.linalg.svdvals, x, dtype=_real(dt))
 
 

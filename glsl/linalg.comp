@@ -94,6 +94,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define OP_TRSM 8
 #define OP_AUX 9
 #define OP_EIGH 10
+#define OP_SVD 11
 #define FLAG_VECTORS 8192u
 #define FLAG_SHARED 16384u
 #define FLAG_SLOTS 32768u
@@ -1857,20 +1858,21 @@ bool e_zero(T_C v) { return v == T_R(0); }
 #endif
 
 // the workgroup's sum (max where !add) of v, the same in every invocation
+shared T_R wgr_v[NT];
 T_R wg_reduce(T_R v, bool add)
 {
     uint lid = gl_LocalInvocationID.x;
     sync();
-    red_v[lid] = v;
+    wgr_v[lid] = v;
     sync();
     if (lid == 0) {
-        T_R r = red_v[0];
+        T_R r = wgr_v[0];
         for (uint i = 1; i < NT; i++)
-            r = add ? r + red_v[i] : max(r, red_v[i]);
-        red_v[0] = r;
+            r = add ? r + wgr_v[i] : max(r, wgr_v[i]);
+        wgr_v[0] = r;
     }
     sync();
-    T_R r = red_v[0];
+    T_R r = wgr_v[0];
     sync();
     return r;
 }
@@ -2072,6 +2074,262 @@ void eigh(uint b)
         for (uint e = lid; e < nn; e += NT) {
             uint i = e / n, j = e - i * n;
             O2.v[b * nn + i * n + red_i[j]] = V.v[b * nn + e];
+        }
+    }
+}
+
+// One-sided (Hestenes) Jacobi SVD of an m x n matrix, m >= n (the kernels layer passes QR's R;
+// m <= GS): the columns of W (a column-major copy scaled by a power of two, as eigh's) are
+// rotated in pairs, in eigh's round-robin order, each step's pairs at once: the pair's Gram
+// entries alpha = |w_p|^2, beta = |w_q|^2, gamma = w_p^H w_q (NT / P invocations a pair, partial
+// sums in gS), then eigh's rotation of [[alpha, gamma], [gamma^*, beta]] applied to the columns
+// of W and of V. A rotation is skipped where |gamma| <= sqrt(m) eps sqrt(alpha beta) (LAPACK
+// gesvj's tolerance) or eps^3 ||A||_F^2; the sweeps end after one without a rotation, or after
+// w[4] (status 1, as where A holds NaN or inf: numpy's "SVD did not converge"). The singular
+// values are the column norms, descending (ties by index); Vh's rows V's columns conjugated;
+// U's columns W's normalized, except those of singular values at most sqrt(m) eps s_max, made
+// an orthonormal completion (Gram-Schmidt twice from the first unit vector whose residual is
+// at least half of the smallest that must exist).
+void svdj(uint b)
+{
+    uint m = p.w[0], n = p.w[1], flags = p.w[3], maxsw = p.w[4];
+    uint lid = gl_LocalInvocationID.x;
+    bool vec = (flags & FLAG_VECTORS) != 0u;
+    uint mn = m * n, nn = n * n;
+    uint wb = b * mn, vb = b * nn;
+    MatT W = MatT(addr(20));
+    MatT V = MatT(addr(22));
+    OutR S = OutR(addr(24));
+    MatT U = MatT(addr(26));
+    MatT VH = MatT(addr(28));
+    UintB ST = UintB(addr(30));
+    InT A = InT(addr(16));
+    uint base = p.w[5] + b * p.w[8], rs = p.w[6], cs = p.w[7];
+    // the largest |re| + |im|; bad: 2 where a NaN is found, 1 where only infinities are
+    T_R mx = T_R(0), badv = T_R(0);
+    for (uint e = lid; e < mn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        T_C v = T_C(A.v[base + i * rs + j * cs]);
+#if T_K == K_CPLX
+        bool vnan = any(isnan(v));
+#else
+        bool vnan = isnan(v);
+#endif
+        if (vnan)
+            badv = T_R(2);
+        else if (e_bad(v))
+            badv = max(badv, T_R(1));
+        else
+            mx = max(mx, cabs1(v));
+    }
+    T_R bad = wg_reduce(badv, false);
+    if (bad > T_R(0)) {
+        // every output NaN; status 1 (numpy raises) for a NaN, 2 (numpy gives NaNs) for an inf
+        T_R nv = eigh_nan();
+        for (uint i = lid; i < n; i += NT)
+            S.v[b * n + i] = nv;
+        if (vec)
+            for (uint e = lid; e < mn; e += NT) {
+                U.v[wb + e] = T_S(T_C(nv));
+                if (e < nn)
+                    VH.v[vb + e] = T_S(T_C(nv));
+            }
+        if (lid == 0u)
+            ST.v[b] = bad > T_R(1) ? 1u : 2u;
+        return;
+    }
+    mx = wg_reduce(mx, false);
+    int ex = 0;
+    if (mx > T_R(0))
+        frexp(mx, ex);
+#ifdef EIGH_DOUBLE
+    ex = clamp(ex, -1020, 1020);
+#else
+    ex = clamp(ex, -124, 124);
+#endif
+    T_R sc = ldexp(T_R(1), -ex);
+    T_R ss = T_R(0);
+    for (uint e = lid; e < mn; e += NT) {
+        uint i = e / n, j = e - i * n;
+        T_C v = cscale(T_C(A.v[base + i * rs + j * cs]), sc);
+        W.v[wb + j * m + i] = T_S(v);
+        ss += abs2(v);
+    }
+    if (vec)
+        for (uint e = lid; e < nn; e += NT)
+            V.v[vb + e] = T_S(creal(e / n == e % n ? T_R(1) : T_R(0)));
+    T_R fro2 = wg_reduce(ss, true);
+    T_R eps = T_R(EIGH_EPS);
+    T_R floor_ = eps * eps * eps * fro2;
+    T_R tol = eps * sqrt(T_R(m));
+    uint mp = n + (n & 1u), P = mp / 2u;
+    uint G = NT / P;
+    uint rows = m + (vec ? n : 0u);
+    bool conv = false;
+    for (uint sw = 0; sw < maxsw; sw++) {
+        T_R rot = T_R(0);
+        for (uint st = 0; st + 1u < mp; st++) {
+            // (1) the partial Gram entries of each pair
+            uint k = lid / G, r = lid - k * G;
+            T_R pa = T_R(0), pb = T_R(0);
+            T_C pg = creal(T_R(0));
+            if (k < P) {
+                uint ia = k == 0u ? 0u : ((k - 1u + st) % (mp - 1u)) + 1u;
+                uint kb = mp - 1u - k;
+                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (mp - 1u)) + 1u;
+                uint pi = min(ia, ib), qi = max(ia, ib);
+                if (qi < n) {
+                    for (uint i = r; i < m; i += G) {
+                        T_C a = T_C(W.v[wb + pi * m + i]), d = T_C(W.v[wb + qi * m + i]);
+                        pa += abs2(a);
+                        pb += abs2(d);
+                        pg += cmul(cconj(a), d);
+                    }
+                }
+            }
+            gS[lid] = pg;
+            gS[NT + lid] = creal(pa);
+            gS[2u * NT + lid] = creal(pb);
+            sync();
+            // (2) each pair's rotation
+            for (uint k2 = lid; k2 < P; k2 += NT) {
+                uint ia = k2 == 0u ? 0u : ((k2 - 1u + st) % (mp - 1u)) + 1u;
+                uint kb = mp - 1u - k2;
+                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (mp - 1u)) + 1u;
+                uint pi = min(ia, ib), qi = max(ia, ib);
+                T_R c = T_R(1);
+                T_C sg = creal(T_R(0));
+                if (qi < n) {
+                    T_R al = T_R(0), be = T_R(0);
+                    T_C g = creal(T_R(0));
+                    for (uint r2 = 0; r2 < G; r2++) {
+                        g += gS[k2 * G + r2];
+                        al += re(gS[NT + k2 * G + r2]);
+                        be += re(gS[2u * NT + k2 * G + r2]);
+                    }
+                    T_R aa = cabs(g);
+                    if (aa > floor_ && aa > tol * sqrt(al) * sqrt(be)) {
+                        T_R th = (be - al) / (T_R(2) * aa);
+                        T_R at = abs(th);
+                        T_R t = at * eps > T_R(1) ? T_R(0.5) / at : T_R(1) / (at + sqrt(at * at + T_R(1)));
+                        if (th < T_R(0))
+                            t = -t;
+                        c = T_R(1) / sqrt(t * t + T_R(1));
+                        sg = cscale(g, t * c / aa);
+                        rot += T_R(1);
+                    }
+                }
+                red_v[k2] = c;
+                red_c[k2] = sg;
+                red_i[k2] = pi | (qi << 16);
+            }
+            sync();
+            // (3) the pairs' columns of W (m rows) and V (n rows)
+            for (uint e = lid; e < P * rows; e += NT) {
+                uint k2 = e / rows, i = e - k2 * rows;
+                T_C sg = red_c[k2];
+                T_R c = red_v[k2];
+                uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
+                if (e_zero(sg)) {
+                } else if (i < m) {
+                    uint ep = wb + pi * m + i, eq = wb + qi * m + i;
+                    T_C a = T_C(W.v[ep]), d = T_C(W.v[eq]);
+                    W.v[ep] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
+                    W.v[eq] = T_S(cmul(a, sg) + cscale(d, c));
+                } else {
+                    uint ep = vb + pi * n + i - m, eq = vb + qi * n + i - m;
+                    T_C a = T_C(V.v[ep]), d = T_C(V.v[eq]);
+                    V.v[ep] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
+                    V.v[eq] = T_S(cmul(a, sg) + cscale(d, c));
+                }
+            }
+            sync();
+        }
+        if (wg_reduce(rot, true) == T_R(0)) {
+            conv = true;
+            break;
+        }
+    }
+    // the column norms, their ranks (descending, ties by index) and the singular values
+    for (uint j = lid; j < n; j += NT) {
+        T_R s = T_R(0);
+        for (uint i = 0; i < m; i++)
+            s += abs2(T_C(W.v[wb + j * m + i]));
+        red_v[j] = sqrt(s);
+    }
+    sync();
+    T_R us = ldexp(T_R(1), ex);
+    T_R smax = T_R(0);
+    for (uint j = 0; j < n; j++)
+        smax = max(smax, red_v[j]);
+    T_R tiny = smax * tol;
+    uint nz = 0;
+    for (uint j = 0; j < n; j++)
+        if (red_v[j] > tiny)
+            nz++;
+    for (uint j = lid; j < n; j += NT) {
+        T_R sj = red_v[j];
+        uint r = 0;
+        for (uint jj = 0; jj < n; jj++) {
+            T_R sk = red_v[jj];
+            if (sk > sj || (sk == sj && jj < j))
+                r++;
+        }
+        red_i[j] = r;
+        S.v[b * n + r] = sj * us;
+    }
+    if (lid == 0u)
+        ST.v[b] = conv ? 0u : 1u;
+    if (!vec)
+        return;
+    sync();
+    for (uint e = lid; e < nn; e += NT) {
+        uint j = e / n, i = e - j * n;
+        VH.v[vb + red_i[j] * n + i] = T_S(cconj(T_C(V.v[vb + e])));
+    }
+    for (uint e = lid; e < mn; e += NT) {
+        uint j = e / m, i = e - j * m;
+        T_R sj = red_v[j];
+        T_C v = sj > tiny ? cscale(T_C(W.v[wb + e]), T_R(1) / sj) : creal(T_R(0));
+        U.v[wb + i * n + red_i[j]] = T_S(v);
+    }
+    sync();
+    // the completion: columns nz.. of U (rank order) orthonormal to the ones before
+    for (uint r = nz; r < n; r++) {
+        for (uint t = 0; t < m; t++) {
+            uint c0 = (r + t) % m;  // (e_r first: the completion of an identity or zero block)
+            for (uint i = lid; i < m; i += NT) {
+                T_C acc = creal(i == c0 ? T_R(1) : T_R(0));
+                for (uint s = 0; s < r; s++)
+                    acc -= cmul(T_C(U.v[wb + i * n + s]), cconj(T_C(U.v[wb + c0 * n + s])));
+                gS[i] = acc;
+            }
+            sync();
+            for (uint s = lid; s < r; s += NT) {
+                T_C co = creal(T_R(0));
+                for (uint i = 0; i < m; i++)
+                    co += cmul(cconj(T_C(U.v[wb + i * n + s])), gS[i]);
+                red_c[s] = co;
+            }
+            sync();
+            T_R part = T_R(0);
+            for (uint i = lid; i < m; i += NT) {
+                T_C acc = gS[i];
+                for (uint s = 0; s < r; s++)
+                    acc -= cmul(T_C(U.v[wb + i * n + s]), red_c[s]);
+                gS[i] = acc;
+                part += abs2(acc);
+            }
+            T_R nrm2 = wg_reduce(part, true);
+            // (the residuals' squares of the m unit vectors add up to the m - r missing
+            // dimensions, so one of them is at least 1 / m)
+            if (nrm2 > T_R(0.5) / T_R(m)) {
+                T_R inv = T_R(1) / sqrt(nrm2);
+                for (uint i = lid; i < m; i += NT)
+                    U.v[wb + i * n + r] = T_S(cscale(gS[i], inv));
+                sync();
+                break;
+            }
         }
     }
 }
@@ -2285,4 +2543,6 @@ void main()
         lu_panel(b);
     else if (OP == OP_EIGH)
         eigh(b);
+    else if (OP == OP_SVD)
+        svdj(b);
 }

@@ -77,13 +77,17 @@ def _check(a, w, v, dt, s=1.0):
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 16, 33, 64, 100])
 def test_eigh_sizes(dt, n):
+    """(Native where supports() says so: on CPU devices, orders whose sweeps stay within
+    lavapipe's loop limit; 100 is past it there.)"""
     a = _sym((n, n), dt)
     x = xp.asarray(a)
-    with native(dt):
+    on = _klinalg.supports("eigh", x)
+    with native(dt, on=on):
         w, v = linalg.eigh(x)
         wv = linalg.eigvalsh(x)
     _check(a, w, v, dt)
-    np.testing.assert_array_equal(np.asarray(wv), np.asarray(w))
+    if on:  # (one kernel: the same values; numpy's two routines differ in the last bits)
+        np.testing.assert_array_equal(np.asarray(wv), np.asarray(w))
 
 
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)

@@ -338,8 +338,10 @@ def test_empty_inputs_are_native(shape):
     assert _fallbacks() == before
 
 
-def test_matrix_norm_svd_ords_are_counted_fallbacks():
-    a = _data((3, 3), FLOATS[0])
+def test_matrix_norm_svd_ords_beyond_svd_max_are_counted_fallbacks():
+    from array_api_vulkan._kernels import _linalg as kl
+
+    a = _data((kl.SVD_MAX + 1, kl.SVD_MAX + 1), FLOATS[0])
     before = _fallbacks().get("matrix_norm", 0)
     got = linalg.matrix_norm(xp.asarray(a), ord=2)
     assert _fallbacks().get("matrix_norm", 0) == before + 1
@@ -695,3 +697,119 @@ def test_kernels_raise_not_native():
     with pytest.raises(NotNative, match="beyond a blocked step's grid"):
         _klinalg._begin("linalg_cholesky", a, _klinalg.MAX_Z + 1)
     assert _klinalg._plans == plans
+
+
+# -- svd class: one-sided Jacobi (glsl/linalg.comp svdj) after a QR -----------------------------
+def _native_bool():
+    """native(), where bool results are computed on the device (not without 8-bit storage)."""
+    import contextlib
+
+    return native() if computes_natively(xp.bool) else contextlib.nullcontext()
+
+
+def _svd_checks(x, a, dt, full):
+    u, s, vh = (np.asarray(t) for t in linalg.svd(x, full_matrices=full))
+    wu, ws, wvh = np.linalg.svd(a, full_matrices=full)
+    assert (u.shape, s.shape, vh.shape) == (wu.shape, ws.shape, wvh.shape)
+    assert (u.dtype, s.dtype, vh.dtype) == (wu.dtype, ws.dtype, wvh.dtype)
+    k = min(a.shape[-2:])
+    n = max(a.shape[-2:])
+    _close(s, ws, dt, 4 * n)
+    _close((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], a, dt, 4 * n)
+    for q in (u, np.conj(np.swapaxes(vh, -1, -2))):
+        _close(np.conj(np.swapaxes(q, -1, -2)) @ q, np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2), dt, 4 * n)
+
+
+@pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1, 1), (6, 6), (7, 3), (3, 7), (2, 9, 4), (2, 4, 9), (40, 12),
+                                   (2, 1, 17, 17)])
+def test_svd(dt, shape):
+    """svd (both full_matrices), svdvals, pinv, matrix_rank and the 2, -2 and nuclear norms of
+    square, tall (a QR first) and wide (the conjugate transpose's) stacks, against numpy, on the
+    device."""
+    a = _data(shape, dt)
+    x = xp.asarray(a)
+    with native():
+        for full in (True, False):
+            _svd_checks(x, a, dt, full)
+        _close(linalg.svdvals(x), np.linalg.svdvals(a), dt, 4 * max(shape))
+    with _native_bool():  # (pinv and matrix_rank compare: bool results)
+        _close(linalg.pinv(x), np.linalg.pinv(a, rtol=max(shape[-2:]) * np.finfo(_np(dt)).eps), dt, 40 * max(shape))
+        np.testing.assert_array_equal(np.asarray(linalg.matrix_rank(x)), np.linalg.matrix_rank(a))
+    with native():
+        for o in (2, -2, "nuc"):
+            _close(linalg.matrix_norm(x, ord=o, keepdims=True),
+                   np.linalg.matrix_norm(a, ord=o, keepdims=True), dt, 4 * max(shape))
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_svd_rank_deficient_and_special(dt):
+    """Zero, rank-deficient (U completed to an orthonormal basis), repeated-column and graded
+    matrices; matrix_rank and pinv with rtol arrays; NaN or inf: numpy's LinAlgError."""
+    n = 12
+    lo = _data((3, n, 4), dt) @ _data((3, 4, n), dt)
+    cases = [np.zeros((n, n), _np(dt)), lo, np.diag(np.logspace(0, -20, n)).astype(_np(dt))]
+    dup = _data((n, n), dt)
+    dup[:, 3] = dup[:, 7]
+    cases.append(dup)
+    for a in cases:
+        with native():
+            _svd_checks(xp.asarray(a), a, dt, True)
+    rt = np.array([1e-5, 0.5, 1e-3])
+    with _native_bool():
+        np.testing.assert_array_equal(np.asarray(linalg.matrix_rank(xp.asarray(lo))), [4, 4, 4])
+        np.testing.assert_array_equal(np.asarray(linalg.matrix_rank(xp.asarray(lo), rtol=xp.asarray(rt))),
+                                      np.linalg.matrix_rank(lo, rtol=rt))
+        _close(linalg.pinv(xp.asarray(lo)), np.linalg.pinv(lo, rtol=n * np.finfo(_np(dt)).eps), dt, 1e4)
+    a = _data((2, 4, 4), dt)
+    a[1, 2, 1] = np.nan
+    for fn in (linalg.svd, linalg.svdvals, linalg.pinv, linalg.matrix_rank):
+        with pytest.raises(np.linalg.LinAlgError):
+            getattr(np.linalg, fn.__name__)(a)
+        with _native_bool(), pytest.raises(np.linalg.LinAlgError, match="SVD did not converge"):
+            fn(xp.asarray(a))
+    # an inf without a NaN: numpy's NaN singular values (and rank 0), no error
+    a[1, 2, 1] = np.inf
+    with _native_bool():
+        s = np.asarray(linalg.svdvals(xp.asarray(a)))
+        r = np.asarray(linalg.matrix_rank(xp.asarray(a)))
+    assert np.isnan(s[1]).all() and np.isnan(np.linalg.svdvals(a)[1]).all()
+    _close(s[0], np.linalg.svdvals(a)[0], dt, 16)
+    np.testing.assert_array_equal(r, np.linalg.matrix_rank(a))
+
+
+def test_jacobi_orders_within_the_cpu_loop_limit():
+    """eigh and svd of orders whose loops would pass lavapipe's CPU_LOOP_LIMIT go through numpy
+    there (counted) and stay native on GPUs; either way the results are right (at order 128, the
+    limit used to end eigh's sweeps early: wrong eigenvectors, silently)."""
+    from array_api_vulkan._kernels import _launch
+
+    dt = FLOATS[-1] if computes_natively(xp.float64) else FLOATS[0]
+    n = 128
+    a = _data((n, n), dt)
+    h = a + np.conj(a.T)
+    x = xp.asarray(h)
+    cpu = _launch.on_cpu(x._alloc.device)
+    before = _fallbacks()
+    w, v = (np.asarray(t) for t in linalg.eigh(x))
+    s = np.asarray(linalg.svdvals(xp.asarray(a)))
+    counted = {k: v - before.get(k, 0) for k, v in _fallbacks().items() if v != before.get(k, 0)}
+    assert counted == ({"eigh": 1, "svdvals": 1} if cpu else {}), counted
+    _close(w, np.linalg.eigvalsh(h), dt, 4 * n)
+    _close(np.conj(v.T) @ v, np.eye(n), dt, 4 * n)
+    _close(s, np.linalg.svdvals(a), dt, 4 * n)
+
+
+def test_long_single_workgroup_loops_take_the_blocked_paths():
+    """A tall QR of few columns and a solve of many right-hand sides, whose one-workgroup paths
+    would loop past CPU_LOOP_LIMIT on lavapipe (wrong results, silently), are right."""
+    dt = FLOATS[0]
+    a = _data((3000, 16), dt)
+    with native():
+        for mode in ("reduced", "complete"):
+            q, r = (np.asarray(t) for t in linalg.qr(xp.asarray(a), mode=mode))
+            _close(q @ r, a, dt, 3000)
+            _close(np.conj(q.T) @ q, np.eye(q.shape[1]), dt, 3000)
+        m = _data((16, 16), dt) + 8 * np.eye(16, dtype=_np(dt))
+        b = _data((16, 20000), dt)
+        _close(linalg.solve(xp.asarray(m), xp.asarray(b)), np.linalg.solve(m, b), dt, 16 * 16)

@@ -218,6 +218,21 @@ def device_supports(dev, code):
     return True
 
 
+# lavapipe (Mesa's llvmpipe) ends every loop of an invocation for good once that invocation has
+# run 65535 loop iterations in all, nested loops and later loops included (gallivm's loop
+# limiter), without an error: measured here, a 1000 x 100 nested loop ran 64251 inner
+# iterations, and a loop after it one. Kernels whose one workgroup would loop longer take
+# another path on CPU devices (cpu_loops_fit).
+CPU_LOOP_LIMIT = 65535
+
+
+def cpu_loops_fit(dev, iterations):
+    """Whether a kernel whose invocations run about `iterations` loop iterations each runs
+    whole on dev: always on GPUs; on CPU devices within half of CPU_LOOP_LIMIT (the estimates
+    count the main loops only)."""
+    return not on_cpu(dev) or iterations <= CPU_LOOP_LIMIT // 2
+
+
 def on_cpu(dev):
     """Whether dev is a CPU implementation (lavapipe), where kernels choose CPU settings; a
     device without a kind (a test's stand-in) counts as one."""

@@ -83,6 +83,24 @@ def local_size(n):
     return 256
 
 
+def _cdiv(a, b):
+    return -(-a // b)
+
+
+def _small_fits(dev, op, m, n, k=0):
+    """Whether the one-workgroup path of op (qr of m x n with k columns of Q, solve of order n
+    with k right-hand sides) stays within CPU_LOOP_LIMIT on dev: else the blocked path."""
+    nt = local_size(max(m, n) if op == "qr" else n)
+    if op == "qr":
+        kmin = min(m, n)
+        # Q's formation: each invocation a column of Q, down all m rows, for each reflector
+        its = 2 * m * kmin * _cdiv(k, nt) + kmin * _cdiv(m, nt) * (2 + _cdiv(n, 64))
+    else:
+        # the substitutions: each invocation a right-hand side, n x n steps
+        its = 2 * _cdiv(k, nt) * n * n + n * _cdiv(n * n, nt)
+    return _launch.cpu_loops_fit(dev, its)
+
+
 def _groups(nbatch):
     gx = min(nbatch, MAX_GRID)
     return (gx, -(-nbatch // gx), 1)
@@ -121,7 +139,8 @@ def _expanded(a, batch):
 
 
 _OPS = {"cholesky": "linalg_cholesky", "det": "linalg_det", "slogdet": "linalg_slogdet",
-        "solve": "linalg_solve", "inv": "linalg_solve", "qr": "linalg_qr", "eigh": "linalg_eigh"}
+        "solve": "linalg_solve", "inv": "linalg_solve", "qr": "linalg_qr", "eigh": "linalg_eigh",
+        "svd": "linalg_svd"}
 _BLOCKED_OPS = {"cholesky": ("linalg_gemm", "linalg_trsm", "linalg_aux"),
                 "qr": ("linalg_gemm", "linalg_aux")}
 
@@ -145,14 +164,24 @@ def supports(op, x, b=None):
     if op == "eigh":
         # one workgroup a matrix, the rotations of a step in its reduction arrays
         # (NT >= n), O(n^3) a sweep in one workgroup: larger ones go to the host
-        return x._shape[-1] <= EIGH_MAX
+        n = x._shape[-1]
+        return n <= EIGH_MAX and _launch.cpu_loops_fit(dev, _jacobi_loops(dev, n, True, False))
+    if op == "svd":
+        # square matrices (the spec layer reduces others by a QR) in one workgroup, as eigh
+        n = x._shape[-1]
+        return (n == x._shape[-2] <= SVD_MAX
+                and _launch.cpu_loops_fit(dev, _jacobi_loops(dev, n, True, True)))
     if op == "qr":
         order = min(x._shape[-2:])
         batch = x._shape[:-2]
+        blocked = order > BLOCKED_MIN or not _small_fits(dev, "qr", *x._shape[-2:], x._shape[-2])
     else:
         order = x._shape[-1]
         batch = _solve_batch(x, b) if b is not None else x._shape[:-2]
-    if order > BLOCKED_MIN:
+        k = b._shape[-1] if b is not None and b.ndim >= 2 else order
+        blocked = order > BLOCKED_MIN or (op in ("solve", "inv")
+                                          and not _small_fits(dev, "solve", order, order, k))
+    if blocked:
         if math.prod(batch) > MAX_Z:
             return False
         extra = _BLOCKED_OPS.get(op, ("linalg_lu", "linalg_gemm", "linalg_trsm", "linalg_aux"))
@@ -334,7 +363,7 @@ def solve(a, b, inv=False):
     shape = batch + (n, k)
     if nbatch == 0 or n == 0 or k == 0:
         return _empty(dev, dt, shape), np.zeros(0, np.uint32)
-    if n > BLOCKED_MIN:
+    if n > BLOCKED_MIN or not _small_fits(dev, "solve", n, n, k):
         return _solve_blocked(s, k, inv)
     nt = local_size(n)
 
@@ -377,7 +406,7 @@ def qr(x, complete):
         from . import eye
 
         return _launch.contiguous(eye(m, m, 0, dt, dev), qshape), _empty(dev, dt, rshape)
-    if kmin > BLOCKED_MIN:
+    if kmin > BLOCKED_MIN or not _small_fits(dev, "qr", m, n, q):
         return _qr_blocked(s, m, complete)
     nt = local_size(max(m, n))
 
@@ -403,6 +432,36 @@ def qr(x, complete):
 # sweeps (Jacobi converges quadratically: 6 to 12 sweeps in float64 are usual)
 EIGH_MAX = 256
 EIGH_SWEEPS = 30
+# the most sweeps of eigh and svd on CPU devices, where every loop iteration counts against
+# CPU_LOOP_LIMIT (float64 Jacobi converges in 6 to 12 sweeps at the orders served there)
+JACOBI_SWEEPS_CPU = 16
+
+
+def _sweeps(dev, sweeps):
+    return min(sweeps, JACOBI_SWEEPS_CPU) if _launch.on_cpu(dev) else sweeps
+
+
+def _jacobi_loops(dev, n, vectors, svd):
+    """About the most loop iterations an invocation of eigh (svd: of the one-sided Jacobi SVD)
+    of order n runs: the sweeps' steps, and the set-up and the ordering (svd: the completion of
+    U where every singular value is 0)."""
+    nt = _eigh_nt(n)
+    mp = n + (n & 1)
+    pairs = mp // 2
+    if svd:
+        g = max(nt // pairs, 1)
+        step = _cdiv(n, g) + g + 2 + _cdiv(pairs * (2 * n if vectors else n), nt)
+        ends = 2 * n + 3 * _cdiv(n * n, nt)
+        if vectors:
+            ends += n * (3 * n * _cdiv(n, nt) + n + nt)
+        sweeps = _sweeps(dev, SVD_SWEEPS)
+    else:
+        step = 2 + _cdiv(pairs * pairs, nt) + (_cdiv(n * pairs, nt) if vectors else 0)
+        ends = n * _cdiv(n, nt) + 3 * _cdiv(n * n, nt)
+        sweeps = _sweeps(dev, EIGH_SWEEPS)
+    return sweeps * ((mp - 1) * (step + 1) + nt + 2) + ends + 3 * nt
+
+
 FLAG_VECTORS, FLAG_SHARED = 8192, 16384
 
 
@@ -441,7 +500,7 @@ def eigh(x, want_vectors):
     def build():
         w = [0] * PUSH_WORDS
         flags = (FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
-        w[0:5] = [n, n, nbatch, flags, EIGH_SWEEPS]
+        w[0:5] = [n, n, nbatch, flags, _sweeps(dev, EIGH_SWEEPS)]
         _matrix_words(w, W_A, x, bst)
         outs = [(nbatch * n * rdt.itemsize, rdt, wshape, _launch._c_strides(wshape))]
         bufs = [(ARG, 0, False, A_IN, W_A), (OUT, 0, True, A_O1, None)]
@@ -457,6 +516,51 @@ def eigh(x, want_vectors):
     key = ("eigh", dt, x._shape, x._strides, bool(want_vectors), dev)
     out = _cached(key, build, x)
     return out[0], out[1] if want_vectors else None
+
+
+# svd: the largest order served natively (one workgroup a matrix, as eigh) and the most sweeps
+# (one-sided Jacobi converges quadratically: 6 to 12 sweeps are usual; more: status 1)
+SVD_MAX = 256
+SVD_SWEEPS = 60
+
+
+def svd(x, want_vectors):
+    """(singular values descending (real dtype), U, Vh (None without vectors), status ndarray per
+    matrix: 1 where x held a NaN or the sweeps did not converge, 2 where it held an inf (its
+    results NaN)) of square matrices x, by one-sided Jacobi: the caller has asked
+    supports("svd", x)."""
+    if x._shape[-1] > SVD_MAX or x._shape[-1] != x._shape[-2]:
+        raise NotNative(f"svd of {x._shape[-2:]}: square matrices up to SVD_MAX ({SVD_MAX}) only")
+    dev, dt, shader, (x,), (bst,), batch, nbatch, n = _setup("linalg_svd", x)
+    sshape, ushape = batch + (n,), batch + (n, n)
+    rdt = _real(dt)
+    if nbatch == 0 or n == 0:
+        u = _empty(dev, dt, ushape) if want_vectors else None
+        return _empty(dev, rdt, sshape), u, u, np.zeros(0, np.uint32)
+    nt = _eigh_nt(n)
+
+    def build():
+        w = [0] * PUSH_WORDS
+        w[0:5] = [n, n, nbatch, FLAG_VECTORS if want_vectors else 0, _sweeps(dev, SVD_SWEEPS)]
+        _matrix_words(w, W_A, x, bst)
+        outs = [(nbatch * n * rdt.itemsize, rdt, sshape, _launch._c_strides(sshape)),
+                (nbatch * 4, _dtypes().uint32, (nbatch,), (1,))]
+        bufs = [(ARG, 0, False, A_IN, W_A), (TMP, 0, True, A_W, None), (OUT, 0, True, A_O1, None),
+                (OUT, 1, True, A_ST, None)]
+        temps = [nbatch * n * n * dt.itemsize]
+        if want_vectors:
+            outs += [(nbatch * n * n * dt.itemsize, dt, ushape, _launch._c_strides(ushape))] * 2
+            temps.append(nbatch * n * n * dt.itemsize)
+            bufs += [(TMP, 1, True, A_P, None), (OUT, 2, True, A_O2, None), (OUT, 3, True, A_O3, None)]
+        step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, 1024)
+        return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
+
+    key = ("svd", dt, x._shape, x._strides, bool(want_vectors), dev)
+    out = _cached(key, build, x)
+    st = _status(out[1])
+    if want_vectors:
+        return out[0], out[2], out[3], st
+    return out[0], None, None, st
 
 
 # -- blocked paths: every step of a factorization recorded as one compiled plan per layout ----

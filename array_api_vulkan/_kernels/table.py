@@ -180,7 +180,7 @@ _ROWS.append(("matmul", "matmul", _same(_NUMERIC, 2)))
 
 # -- linalg: factorizations (glsl/linalg.comp), one workgroup per matrix of a batch ----------
 for _n in ("linalg_cholesky", "linalg_det", "linalg_slogdet", "linalg_solve", "linalg_qr",
-           "linalg_lu", "linalg_gemm", "linalg_trsm", "linalg_aux", "linalg_eigh"):
+           "linalg_lu", "linalg_gemm", "linalg_trsm", "linalg_aux", "linalg_eigh", "linalg_svd"):
     _ROWS.append((_n, "linalg", _same(_FLOAT, 1)))
 
 # -- fft: transforms through VkFFT (the runtime's FFTPlan, _fft.py; no shader of ours) -------
