@@ -803,13 +803,19 @@ def test_jacobi_orders_within_the_cpu_loop_limit():
 def test_long_single_workgroup_loops_take_the_blocked_paths():
     """A tall QR of few columns and a solve of many right-hand sides, whose one-workgroup paths
     would loop past CPU_LOOP_LIMIT on lavapipe (wrong results, silently), are right."""
+    from array_api_vulkan._kernels import _linalg as kl
+
     dt = FLOATS[0]
-    a = _data((3000, 16), dt)
+    dev = xp.asarray(1.0)._alloc.device
     with native():
-        for mode in ("reduced", "complete"):
+        for m, mode in ((5000, "reduced"), (1100, "complete")):
+            q_cols = m if mode == "complete" else 8
+            assert not kl._small_fits(dev, "qr", m, 8, q_cols) or not kl._launch.on_cpu(dev)
+            a = _data((m, 8), dt)
             q, r = (np.asarray(t) for t in linalg.qr(xp.asarray(a), mode=mode))
-            _close(q @ r, a, dt, 3000)
-            _close(np.conj(q.T) @ q, np.eye(q.shape[1]), dt, 3000)
+            _close(q @ r, a, dt, m)
+            _close(np.conj(q.T) @ q, np.eye(q.shape[1]), dt, m)
+        assert not kl._small_fits(dev, "solve", 16, 16, 20000) or not kl._launch.on_cpu(dev)
         m = _data((16, 16), dt) + 8 * np.eye(16, dtype=_np(dt))
         b = _data((16, 20000), dt)
         _close(linalg.solve(xp.asarray(m), xp.asarray(b)), np.linalg.solve(m, b), dt, 16 * 16)
