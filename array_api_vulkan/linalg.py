@@ -88,16 +88,46 @@ def _zeros(shape, dtype, x):
     return zeros(shape, dtype=dtype, device=x.device)
 
 
-def _svd_native(x, vectors, full_matrices=False):
+def _svd_native(x, vectors, full_matrices=False, scaled=False):
     """(U, S, Vh), or S without vectors, of x on the device: a QR first where x is not square
     (its R is square; U = Q U_R), the conjugate transpose's where x is wide; one-sided Jacobi of
     the square matrices (_kernels._linalg.svd). None where that is not native here."""
     m, n = x.shape[-2:]
+    if not scaled and m != n and x.size and min(m, n) <= _klinalg.SVD_MAX:
+        # each matrix scaled by about a power of two first, so that the QR's squares neither
+        # overflow nor underflow (LAPACK's gesvd scales too; the Jacobi kernel scales square
+        # ones itself); S scaled back
+        from ._elementwise_functions import abs as _abs, clip, divide, floor, log2, maximum, multiply, pow
+        from ._statistical_functions import max as _max
+
+        info = np.finfo(_real(x.dtype)._np)
+        big = 1000.0 if info.maxexp > 200 else 120.0
+        amax = _max(_abs(x), axis=(-2, -1), keepdims=True)
+        sc = pow(2.0, clip(-floor(log2(maximum(amax, float(info.tiny)))), -big, big))
+        try:
+            out = _svd_native(multiply(x, sc), vectors, full_matrices, scaled=True)
+        except np.linalg.LinAlgError:
+            # an inf without a NaN: numpy's NaN results (the QR, or a complex scaling, made
+            # NaNs of it; here for the whole stack); a NaN or no convergence: numpy's error
+            from ._elementwise_functions import isinf, isnan
+            from ._utility_functions import any as _any
+
+            if bool(_any(isnan(x))) or not bool(_any(isinf(x))):
+                raise
+            return _svd_nan(x, vectors, full_matrices)
+        if out is None:
+            return None
+        from ._manipulation_functions import squeeze
+
+        sc = squeeze(sc, axis=-1)
+        if not vectors:
+            return divide(out, sc)
+        return out[0], divide(out[1], sc), out[2]
     if m < n:
         from ._elementwise_functions import conj
 
         xt = matrix_transpose(x)
-        out = _svd_native(conj(xt) if x.dtype.kind == "c" else xt, vectors, full_matrices)
+        out = _svd_native(conj(xt) if x.dtype.kind == "c" else xt, vectors, full_matrices, scaled)
         if out is None or not vectors:
             return out
         u, s, vh = out
@@ -128,6 +158,21 @@ def _svd_native(x, vectors, full_matrices=False):
         from ._manipulation_functions import concat
 
         u = concat([u, q[..., :, n:]], axis=-1)
+    return u, s, vh
+
+
+def _svd_nan(x, vectors, full_matrices):
+    """svd's results of the shapes numpy's would have, every element NaN."""
+    from ._creation_functions import full
+
+    m, n = x.shape[-2:]
+    k = min(m, n)
+    b = x.shape[:-2]
+    s = full(b + (k,), math.nan, dtype=_real(x.dtype), device=x.device)
+    if not vectors:
+        return s
+    u = full(b + (m, m if full_matrices else k), math.nan, dtype=x.dtype, device=x.device)
+    vh = full(b + (n if full_matrices else k, n), math.nan, dtype=x.dtype, device=x.device)
     return u, s, vh
 
 
