@@ -1858,21 +1858,20 @@ bool e_zero(T_C v) { return v == T_R(0); }
 #endif
 
 // the workgroup's sum (max where !add) of v, the same in every invocation
-shared T_R wgr_v[NT];
 T_R wg_reduce(T_R v, bool add)
 {
     uint lid = gl_LocalInvocationID.x;
     sync();
-    wgr_v[lid] = v;
+    red_v[lid] = v;
     sync();
     if (lid == 0) {
-        T_R r = wgr_v[0];
+        T_R r = red_v[0];
         for (uint i = 1; i < NT; i++)
-            r = add ? r + wgr_v[i] : max(r, wgr_v[i]);
-        wgr_v[0] = r;
+            r = add ? r + red_v[i] : max(r, red_v[i]);
+        red_v[0] = r;
     }
     sync();
-    T_R r = wgr_v[0];
+    T_R r = red_v[0];
     sync();
     return r;
 }
@@ -2228,10 +2227,11 @@ void svdj(uint b)
             for (uint e = lid; e < P * rows; e += NT) {
                 uint k2 = e / rows, i = e - k2 * rows;
                 T_C sg = red_c[k2];
+                if (e_zero(sg))
+                    continue;
                 T_R c = red_v[k2];
                 uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
-                if (e_zero(sg)) {
-                } else if (i < m) {
+                if (i < m) {
                     uint ep = wb + pi * m + i, eq = wb + qi * m + i;
                     T_C a = T_C(W.v[ep]), d = T_C(W.v[eq]);
                     W.v[ep] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
