@@ -184,6 +184,11 @@ def supports(op, x, b=None):
     if blocked:
         if math.prod(batch) > MAX_Z:
             return False
+        if op == "qr" and not _launch.cpu_loops_fit(
+                dev, 3 * min(_nb("qr"), order) * _cdiv(x._shape[-2], 256)):
+            # a panel's one workgroup walks all M rows for each of its columns: past the CPU
+            # loop limit from about 100000 rows (200000 x 65 came out wrong), so numpy there
+            return False
         extra = _BLOCKED_OPS.get(op, ("linalg_lu", "linalg_gemm", "linalg_trsm", "linalg_aux"))
         if any(_shader(e, dt, dev) is None for e in extra):
             return False
