@@ -88,6 +88,14 @@ def _zeros(shape, dtype, x):
     return zeros(shape, dtype=dtype, device=x.device)
 
 
+def _mh(a):
+    """The conjugate transpose of a stack of matrices (a view for real dtypes)."""
+    from ._elementwise_functions import conj
+
+    t = matrix_transpose(a)
+    return conj(t) if a.dtype.kind == "c" else t
+
+
 def _svd_native(x, vectors, full_matrices=False, scaled=False):
     """(U, S, Vh), or S without vectors, of x on the device: a QR first where x is not square
     (its R is square; U = Q U_R), the conjugate transpose's where x is wide; one-sided Jacobi of
@@ -124,17 +132,11 @@ def _svd_native(x, vectors, full_matrices=False, scaled=False):
             return divide(out, sc)
         return out[0], divide(out[1], sc), out[2]
     if m < n:
-        from ._elementwise_functions import conj
-
-        xt = matrix_transpose(x)
-        out = _svd_native(conj(xt) if x.dtype.kind == "c" else xt, vectors, full_matrices, scaled)
+        out = _svd_native(_mh(x), vectors, full_matrices, scaled)
         if out is None or not vectors:
             return out
         u, s, vh = out
-        ut, vt = matrix_transpose(vh), matrix_transpose(u)
-        if x.dtype.kind == "c":
-            ut, vt = conj(ut), conj(vt)
-        return ut, s, vt
+        return _mh(vh), s, _mh(u)
     if min(m, n) > _klinalg.SVD_MAX or not x.size:
         return None
     q = None
@@ -413,18 +415,14 @@ def pinv(x, /, *, rtol=None):
         return _zeros(x.shape[:-2] + (x.shape[-1], x.shape[-2]), dt, x)
     usv = _svd_native(x, True)
     if usv is not None:
-        from ._elementwise_functions import conj, divide, greater, multiply
+        from ._elementwise_functions import divide, greater, multiply
         from ._manipulation_functions import expand_dims
         from ._searching_functions import where
 
         u, sv, vh = usv
         # V diag(1 / s, where s > the cutoff, else 0) U^H
         inv = where(greater(sv, _cutoff(sv, rtol, max(x.shape[-2:]))), divide(1.0, sv), 0.0)
-        v = matrix_transpose(vh)
-        uh = matrix_transpose(u)
-        if dt.kind == "c":
-            v, uh = conj(v), conj(uh)
-        return matmul(multiply(v, expand_dims(inv, axis=-2)), uh)
+        return matmul(multiply(_mh(vh), expand_dims(inv, axis=-2)), _mh(u))
 
     def host(a, r):
         if r is None:
@@ -529,13 +527,11 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     if isinstance(ax, tuple) and len(ax) == 1:
         ax = ax[0]
     number = isinstance(ord, (int, float)) and not isinstance(ord, bool)
-    reduced = math.prod(x.shape if ax is None else
-                        [x.shape[a] for a in (ax if isinstance(ax, tuple) else (ax,))])
-    if number and ord in (math.inf, -math.inf) and not reduced:
+    axes = range(x.ndim) if ax is None else (ax if isinstance(ax, tuple) else (ax,))
+    if number and ord in (math.inf, -math.inf) and not math.prod(x.shape[a] for a in axes):
         # over no elements: numpy's maximum of absolute values is 0, a minimum has no identity
         if ord < 0:
             raise ValueError("vector_norm(): ord=-inf over no elements (a minimum over nothing)")
-        axes = range(x.ndim) if ax is None else (ax if isinstance(ax, tuple) else (ax,))
         shape = tuple(1 if i in axes else d for i, d in enumerate(x.shape)
                       if keepdims or i not in axes)
         return _zeros(shape, _real(dt), x)
