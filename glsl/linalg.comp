@@ -1833,6 +1833,17 @@ void aux()
 #else
 #define EIGH_EPS 1.1920929e-07
 #endif
+// Pair k (p < q) of step st of a round-robin ("circle") ordering of m indices (m even): every
+// index in one pair a step, every pair once in m - 1 steps.
+void rr_pair(uint k, uint st, uint m, out uint pi, out uint qi)
+{
+    uint ia = k == 0u ? 0u : ((k - 1u + st) % (m - 1u)) + 1u;
+    uint kb = m - 1u - k;
+    uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (m - 1u)) + 1u;
+    pi = min(ia, ib);
+    qi = max(ia, ib);
+}
+
 bool e_sh;
 uint e_wb;
 
@@ -1958,10 +1969,8 @@ void eigh(uint b)
         for (uint st = 0; st + 1u < m; st++) {
             // (1) the rotations of this step's pairs
             for (uint k = lid; k < P; k += NT) {
-                uint ia = k == 0u ? 0u : ((k - 1u + st) % (m - 1u)) + 1u;
-                uint kb = m - 1u - k;
-                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (m - 1u)) + 1u;
-                uint pi = min(ia, ib), qi = max(ia, ib);
+                uint pi, qi;
+                rr_pair(k, st, m, pi, qi);
                 T_R c = T_R(1), dp = T_R(0), dq = T_R(0);
                 T_C sg = creal(T_R(0));
                 if (qi < n) {
@@ -2173,10 +2182,8 @@ void svdj(uint b)
             T_R pa = T_R(0), pb = T_R(0);
             T_C pg = creal(T_R(0));
             if (k < P) {
-                uint ia = k == 0u ? 0u : ((k - 1u + st) % (mp - 1u)) + 1u;
-                uint kb = mp - 1u - k;
-                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (mp - 1u)) + 1u;
-                uint pi = min(ia, ib), qi = max(ia, ib);
+                uint pi, qi;
+                rr_pair(k, st, mp, pi, qi);
                 if (qi < n) {
                     for (uint i = r; i < m; i += G) {
                         T_C a = T_C(W.v[wb + pi * m + i]), d = T_C(W.v[wb + qi * m + i]);
@@ -2192,10 +2199,8 @@ void svdj(uint b)
             sync();
             // (2) each pair's rotation
             for (uint k2 = lid; k2 < P; k2 += NT) {
-                uint ia = k2 == 0u ? 0u : ((k2 - 1u + st) % (mp - 1u)) + 1u;
-                uint kb = mp - 1u - k2;
-                uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (mp - 1u)) + 1u;
-                uint pi = min(ia, ib), qi = max(ia, ib);
+                uint pi, qi;
+                rr_pair(k2, st, mp, pi, qi);
                 T_R c = T_R(1);
                 T_C sg = creal(T_R(0));
                 if (qi < n) {
