@@ -66,13 +66,10 @@ layout(constant_id = 6) const uint SMALL = 0;
 layout(constant_id = 7) const uint UPDATE = 0;
 // The fast path's mode word fixed at pipeline creation (0: read from w[19] at run time): the
 // word | FM_STATIC, plus FM_EXACT where M, N and K are multiples of the tiles (no edge tests).
-// The driver then compiles one load path per operand, not all four. FM_LANES_X: invocation
-// lid is (lid % WX, lid / WX), so with WX = 32 a subgroup is one row of invocations and its
-// reads of A's shared tile are one address (else 8 x 4 invocations a subgroup, below).
+// The driver then compiles one load path per operand, not all four.
 layout(constant_id = 8) const uint FMODE = 0;
 const uint FM_EXACT = 512u;
 const uint FM_STATIC = 1024u;
-const uint FM_LANES_X = 2048u;
 const uint TM = WY * RM;
 const uint TN = WX * RN;
 const uint NT = WX * WY;
@@ -356,7 +353,7 @@ void fast()
     const bool exact = (FMODE & FM_EXACT) != 0u;
     uint lid = gl_LocalInvocationID.y * WX + gl_LocalInvocationID.x;
     uint tx, ty;
-    if ((FMODE & FM_LANES_X) == 0u && WX % 8u == 0u && WY % 4u == 0u && NT % 32u == 0u) {
+    if (WX % 8u == 0u && WY % 4u == 0u && NT % 32u == 0u) {
         // a 32-wide subgroup covers 8 x 4 invocations: its reads of a shared row are 8 vectors
         uint wg = lid / 32u, lane = lid - wg * 32u;
         tx = (wg % (WX / 8u)) * 8u + (lane & 7u);

@@ -495,28 +495,6 @@ def test_matmul_fast_static_modes(dt, static, exact, cfg, monkeypatch, own_kerne
                  _data((k, n), dt), -0.75, dt)
 
 
-@pytest.mark.parametrize("dt", FAST_DTYPES, ids=lambda d: d.name)
-def test_matmul_fast_lanes_along_x(dt, monkeypatch, own_kernel):
-    """Tiles 32 invocations wide with LANES_ALONG_X (a subgroup one row of invocations,
-    FM_LANES_X in specialisation constant 8): products on whole and ragged tiles, operands
-    transposed in place, agree with numpy; tiles of another width leave the bit clear."""
-    from array_api_vulkan._kernels import _matmul
-
-    width = np.dtype(dt.name).itemsize
-    monkeypatch.setattr(_matmul, "LANES_ALONG_X", True)
-    monkeypatch.setattr(_matmul, "_plans", {})
-    specs = plan_specs(monkeypatch, "matmul")
-    for tiles, lanes in [((32, 4, 8, 8, 16 if width == 4 else 8), True), ((16, 8, 8, 8, 8), False)]:
-        monkeypatch.setattr(_matmul, "FORCE_FAST", {width: tiles})
-        for ta, tb in [(False, False), (True, True)]:
-            for mm, kk, nn in [(64, 32, 512), (61, 33, 517)]:
-                specs.clear()
-                _matmul._plans.clear()
-                _fast_case(mm, kk, nn, dt, ta, tb)
-                (spec,) = specs
-                assert spec[1] == tiles[0] and bool(spec[8] & _matmul.FM_LANES_X) == lanes, spec
-
-
 FROZEN_DTYPES = [d for d in (xp.int64, xp.uint64, xp.float64, xp.complex128) if computes_natively(d)]
 
 

@@ -139,10 +139,7 @@ GEMM_STEP_CODES = ""
 # paths a product takes; False: the word is read from the push block (one pipeline for all).
 STATIC_MODES = True
 EXACT_TILES = True
-FM_EXACT, FM_STATIC, FM_LANES_X = 512, 1024, 2048
-# Fast-path tiles with WX = 32 (with STATIC_MODES): a subgroup is one row of 32 invocations
-# (FM_LANES_X), so its reads of A's shared tile are one address, not four.
-LANES_ALONG_X = False
+FM_EXACT, FM_STATIC = 512, 1024
 # Whether the generic tiled path takes the frozen variants (_frozen) where they are built.
 # On the H100 (2026-11-23 run 11) complex128 1024^2 ran at 14.5 TFLOP/s with, 1.9 without.
 USE_FROZEN = True
@@ -261,8 +258,7 @@ def _config(dev, code, m, n, k, nbatch, a, b, update=False):
                 | (256 if n % vw == 0 else 0))
         if STATIC_MODES:
             exact = EXACT_TILES and m % (wy * rm) == 0 and n % (wx * rn) == 0 and k % tk == 0
-            lanes = FM_LANES_X if _knob(dev, "LANES_ALONG_X") and wx == 32 else 0
-            spec.append(mode | FM_STATIC | (FM_EXACT if exact else 0) | lanes)
+            spec.append(mode | FM_STATIC | (FM_EXACT if exact else 0))
     return spec, (gx, gy), splits, kc, mode
 
 
