@@ -6,8 +6,10 @@ blocked steps for large ones), matmul, tensordot, vecdot, matrix_power (repeated
 matmul), trace, diagonal (a view), outer, cross, vector_norm and matrix_norm (1, -1, inf,
 -inf, 'fro') through elementwise ops and reductions, eigh and eigvalsh up to 256 x 256
 (cyclic Jacobi, one workgroup a matrix), svd, svdvals, pinv, matrix_rank and matrix_norm's
-'nuc', 2 and -2 up to min(M, N) = 256 (a QR, then one-sided Jacobi of R; _svd_native); lower
-limits on CPU devices (lavapipe's loop limit, docs/kernels.md). Larger ones, eig and eigvals
+'nuc', 2 and -2 up to min(M, N) = 256 (a QR, then one-sided Jacobi of R; _svd_native), on GPUs
+where that is expected to beat numpy's round trip (stacks and tall matrices: _kernels._linalg.
+svd_pays; always in strict mode); lower limits on CPU devices (lavapipe's loop limit,
+docs/kernels.md). Larger ones, single large svd-class matrices on GPUs, eig and eigvals
 go through numpy.linalg on the host (counted fallbacks), except on empty input, whose results
 (zeros, or empty) are made here.
 """
@@ -101,6 +103,8 @@ def _svd_native(x, vectors, full_matrices=False, scaled=False):
     (its R is square; U = Q U_R), the conjugate transpose's where x is wide; one-sided Jacobi of
     the square matrices (_kernels._linalg.svd). None where that is not native here."""
     m, n = x.shape[-2:]
+    if not scaled and x.size and not _klinalg.svd_pays(x):
+        return None
     if not scaled and m != n and x.size and min(m, n) <= _klinalg.SVD_MAX:
         # each matrix scaled by about a power of two first, so that the QR's squares neither
         # overflow nor underflow (LAPACK's gesvd scales too; the Jacobi kernel scales square

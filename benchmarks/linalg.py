@@ -35,6 +35,7 @@ def workloads(m, to_dev, n, batch):
     """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
     a, s, b, small = host_inputs(n, batch)
     cov, syms = sym_inputs()
+    tall = np.random.default_rng(2).standard_normal((4096, 64))
     la = m.linalg
     f64 = "float64"
 
@@ -67,6 +68,12 @@ def workloads(m, to_dev, n, batch):
         "eigvalsh_f64_64": (lambda: (dev(cov),), lambda x: la.eigvalsh(x), None),
         "batched_eigh_f32_1000x32": (lambda: (dev(syms, "float32"),), lambda x: la.eigh(x), None),
         "batched_eigh_f64_1000x32": (lambda: (dev(syms),), lambda x: la.eigh(x), None),
+        # svd: ours a one-sided Jacobi (one workgroup a matrix) after a QR where tall
+        "svd_f64_256": (lambda: (dev(a[:256, :256]),), lambda x: la.svd(x), None),
+        "svdvals_f32_256": (lambda: (dev(a[:256, :256], "float32"),), lambda x: la.svdvals(x), None),
+        "svd_f64_4096x64": (lambda: (dev(tall),), lambda x: la.svd(x, full_matrices=False), None),
+        "pinv_f64_4096x64": (lambda: (dev(tall),), lambda x: la.pinv(x), None),
+        "batched_svd_f32_1000x32": (lambda: (dev(syms, "float32"),), lambda x: la.svd(x), None),
     }
     return w
 

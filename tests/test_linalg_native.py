@@ -700,11 +700,25 @@ def test_kernels_raise_not_native():
 
 
 # -- svd class: one-sided Jacobi (glsl/linalg.comp svdj) after a QR -----------------------------
+class native_svd(native):
+    """native() with strict mode on, so that the svd class takes its native path even where
+    numpy's round trip is expected to be faster (single larger matrices on GPUs: svd_pays)."""
+
+    def __enter__(self):
+        super().__enter__()
+        self.prev = xp.set_strict(True)
+
+    def __exit__(self, *exc):
+        xp.set_strict(self.prev)
+        super().__exit__(*exc)
+
+
 def _native_bool():
-    """native(), where bool results are computed on the device (not without 8-bit storage)."""
+    """native_svd(), where bool results are computed on the device (not without 8-bit
+    storage)."""
     import contextlib
 
-    return native() if computes_natively(xp.bool) else contextlib.nullcontext()
+    return native_svd() if computes_natively(xp.bool) else contextlib.nullcontext()
 
 
 def _svd_checks(x, a, dt, full):
@@ -729,14 +743,14 @@ def test_svd(dt, shape):
     device."""
     a = _data(shape, dt)
     x = xp.asarray(a)
-    with native():
+    with native_svd():
         for full in (True, False):
             _svd_checks(x, a, dt, full)
         _close(linalg.svdvals(x), np.linalg.svdvals(a), dt, 4 * max(shape))
     with _native_bool():  # (pinv and matrix_rank compare: bool results)
         _close(linalg.pinv(x), np.linalg.pinv(a, rtol=max(shape[-2:]) * np.finfo(_np(dt)).eps), dt, 40 * max(shape))
         np.testing.assert_array_equal(np.asarray(linalg.matrix_rank(x)), np.linalg.matrix_rank(a))
-    with native():
+    with native_svd():
         for o in (2, -2, "nuc"):
             _close(linalg.matrix_norm(x, ord=o, keepdims=True),
                    np.linalg.matrix_norm(a, ord=o, keepdims=True), dt, 4 * max(shape))
@@ -753,7 +767,7 @@ def test_svd_rank_deficient_and_special(dt):
     dup[:, 3] = dup[:, 7]
     cases.append(dup)
     for a in cases:
-        with native():
+        with native_svd():
             _svd_checks(xp.asarray(a), a, dt, True)
     rt = np.array([1e-5, 0.5, 1e-3])
     with _native_bool():
@@ -778,6 +792,42 @@ def test_svd_rank_deficient_and_special(dt):
     np.testing.assert_array_equal(r, np.linalg.matrix_rank(a))
 
 
+@pytest.mark.parametrize("shape", [(256, 256), (200, 200), (2000, 256), (96, 640)])
+def test_svd_large_orders_native_on_gpus(shape):
+    """svd up to SVD_MAX (256) runs on GPUs (lavapipe's loop limit sends these to numpy, counted)
+    with numpy's accuracy: square, tall (QR first) and wide."""
+    from array_api_vulkan._kernels import _launch
+
+    dt = FLOATS[-1] if computes_natively(xp.float64) else FLOATS[0]
+    a = _data(shape, dt)
+    x = xp.asarray(a)
+    if _launch.on_cpu(x._alloc.device):
+        pytest.skip("order past lavapipe's loop budget: a counted fallback there")
+    with native_svd():
+        _svd_checks(x, a, dt, False)
+
+
+def test_svd_pays_sends_single_large_matrices_to_numpy_on_gpus(monkeypatch):
+    """On GPUs the svd class runs natively where the Jacobi's estimate beats numpy's round trip
+    (stacks, tall matrices, small orders) and goes through numpy, counted, for single larger
+    matrices; CPU devices and strict mode always take the native path."""
+    from array_api_vulkan._kernels import _launch, _linalg as kl
+
+    def pays(shape):
+        return kl.svd_pays(xp.empty(shape, dtype=FLOATS[0]))
+
+    if _launch.on_cpu(xp.asarray(1.0)._alloc.device):
+        assert all(pays(s) for s in [(256, 256), (64, 64), (3, 200, 200)])
+    monkeypatch.setattr(_launch, "on_cpu", lambda dev: False)
+    assert [pays(s) for s in [(6, 6), (2, 9, 4), (4096, 64), (64, 4096), (100, 64, 64), (1000, 32, 32)]] == [True] * 6
+    assert [pays(s) for s in [(64, 64), (128, 128), (256, 256), (2000, 256), (2, 200, 200)]] == [False] * 5
+    prev = xp.set_strict(True)
+    try:
+        assert pays((256, 256))
+    finally:
+        xp.set_strict(prev)
+
+
 def test_jacobi_orders_within_the_cpu_loop_limit():
     """eigh and svd of orders whose loops would pass lavapipe's CPU_LOOP_LIMIT go through numpy
     there (counted) and stay native on GPUs; either way the results are right (at order 128, the
@@ -792,7 +842,11 @@ def test_jacobi_orders_within_the_cpu_loop_limit():
     cpu = _launch.on_cpu(x._alloc.device)
     before = _fallbacks()
     w, v = (np.asarray(t) for t in linalg.eigh(x))
-    s = np.asarray(linalg.svdvals(xp.asarray(a)))
+    prev = xp.set_strict(not cpu)  # (on GPUs a single 128^2 svd goes to numpy unless strict)
+    try:
+        s = np.asarray(linalg.svdvals(xp.asarray(a)))
+    finally:
+        xp.set_strict(prev)
     counted = {k: v - before.get(k, 0) for k, v in _fallbacks().items() if v != before.get(k, 0)}
     assert counted == ({"eigh": 1, "svdvals": 1} if cpu else {}), counted
     _close(w, np.linalg.eigvalsh(h), dt, 4 * n)

@@ -233,6 +233,14 @@ def cpu_loops_fit(dev, iterations):
     return not on_cpu(dev) or iterations <= CPU_LOOP_LIMIT // 2
 
 
+def strict():
+    """Whether the runtime's strict mode is on: the host is never used, so a native path is
+    taken even where numpy would be faster."""
+    from .. import _runtime
+
+    return _runtime.strict()
+
+
 def on_cpu(dev):
     """Whether dev is a CPU implementation (lavapipe), where kernels choose CPU settings; a
     device without a kind (a test's stand-in) counts as one."""

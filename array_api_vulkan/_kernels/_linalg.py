@@ -87,10 +87,24 @@ def _cdiv(a, b):
     return -(-a // b)
 
 
-def _small_fits(dev, op, m, n, k=0):
+# QR's one-workgroup path walks all M rows for each column, serially per invocation: on the
+# H200 (run 31, float64) 4096 x 64 took 72 ms there against 2.6 in the blocked path (whose
+# panels hold their rows in subgroups' registers and whose updates are GEMMs over many
+# workgroups). Over 64 to 2048 rows, 8 to 64 columns and stacks of 1 to 256
+# (benchmarks/diag_qr_tall.py --cross) the blocked path was 1.7 to 12 times faster everywhere
+# (64 x 8: 50 us against 182; 256 of them: 77 against 190). So on GPUs the small path is kept
+# only below that grid, for at most QR_SMALL_ROWS_GPU rows, and for stacks too long for the
+# blocked path's grid (MAX_Z).
+QR_SMALL_ROWS_GPU = 32
+
+
+def _small_fits(dev, op, m, n, k=0, nbatch=1):
     """Whether the one-workgroup path of op (qr of m x n with k columns of Q, solve of order n
-    with k right-hand sides) stays within CPU_LOOP_LIMIT on dev: else the blocked path."""
+    with k right-hand sides) is taken on dev: on CPU devices where it stays within
+    CPU_LOOP_LIMIT, on GPUs for QR where it is the faster path; else the blocked path."""
     nt = local_size(max(m, n) if op == "qr" else n)
+    if op == "qr" and not _launch.on_cpu(dev) and m > QR_SMALL_ROWS_GPU and nbatch <= MAX_Z:
+        return False
     if op == "qr":
         kmin = min(m, n)
         # Q's formation: each invocation a column of Q, down all m rows, for each reflector
@@ -174,7 +188,8 @@ def supports(op, x, b=None):
     if op == "qr":
         order = min(x._shape[-2:])
         batch = x._shape[:-2]
-        blocked = order > BLOCKED_MIN or not _small_fits(dev, "qr", *x._shape[-2:], x._shape[-2])
+        blocked = order > BLOCKED_MIN or not _small_fits(dev, "qr", *x._shape[-2:], x._shape[-2],
+                                                          math.prod(batch))
     else:
         order = x._shape[-1]
         batch = _solve_batch(x, b) if b is not None else x._shape[:-2]
@@ -411,7 +426,7 @@ def qr(x, complete):
         from . import eye
 
         return _launch.contiguous(eye(m, m, 0, dt, dev), qshape), _empty(dev, dt, rshape)
-    if kmin > BLOCKED_MIN or not _small_fits(dev, "qr", m, n, q):
+    if kmin > BLOCKED_MIN or not _small_fits(dev, "qr", m, n, q, nbatch):
         return _qr_blocked(s, m, complete)
     nt = local_size(max(m, n))
 
@@ -527,6 +542,37 @@ def eigh(x, want_vectors):
 # (one-sided Jacobi converges quadratically: 6 to 12 sweeps are usual; more: status 1)
 SVD_MAX = 256
 SVD_SWEEPS = 60
+# Whether the native svd pays on a GPU (svd_pays). The one-sided Jacobi runs a matrix in one
+# workgroup: fine for stacks, slow for one large matrix. H200, run 31 (benchmarks/diag_svd.py),
+# float64: a step of order n takes about SVD_STEP_US[0] + SVD_STEP_US[1] n^2 us (64: 10.5,
+# 128: 30, 256: 110), about SVD_TYPICAL_SWEEPS sweeps of n - 1 steps, SVD_CONCURRENT matrices at
+# once; a tall matrix's blocked QR about SVD_QR_US per element (4096 x 64: 2.6 ms). numpy's svd
+# with the round trip: about SVD_HOST_US[0] + SVD_HOST_US[1] m n^2 us a matrix (64^2: 0.6 ms,
+# 256^2: 12.5, 4096 x 64: 13.6). So one 256^2 matrix took 299 ms native, 100 of 64^2 6.2 ms
+# against numpy's 68.
+SVD_STEP_US = (3.0, 1.7e-3)
+SVD_TYPICAL_SWEEPS = 10
+SVD_CONCURRENT = 256
+SVD_QR_US = 0.01
+SVD_HOST_US = (300.0, 8e-4)
+
+
+def svd_pays(x):
+    """Whether the native svd of x (any shape the spec layer serves natively) is expected to
+    beat numpy's with its round trip: always on CPU devices (the native path is what they test)
+    and in strict mode (which never leaves the device); on GPUs by the estimates above."""
+    dev = x._alloc.device
+    if _launch.on_cpu(dev) or _launch.strict():
+        return True
+    m, n = sorted(x._shape[-2:], reverse=True)
+    nbatch = math.prod(x._shape[:-2])
+    waves = _cdiv(nbatch, SVD_CONCURRENT)
+    step = SVD_STEP_US[0] + SVD_STEP_US[1] * n * n
+    native = waves * SVD_TYPICAL_SWEEPS * max(n - 1, 1) * step
+    if m > n:
+        native += SVD_QR_US * nbatch * m * n
+    host = nbatch * (SVD_HOST_US[0] + SVD_HOST_US[1] * m * n * n)
+    return native <= host
 
 
 def svd(x, want_vectors):

@@ -131,6 +131,11 @@ def set_strict(on):
     return prev
 
 
+def strict():
+    """Whether strict mode is on (set_strict)."""
+    return _strict
+
+
 def count_fallback(name):
     """Records one host round trip of the spec layer's function `name` (in strict mode:
     raises HostFallbackError instead)."""
