@@ -807,6 +807,22 @@ def test_svd_large_orders_native_on_gpus(shape):
         _svd_checks(x, a, dt, False)
 
 
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+@pytest.mark.parametrize("shape", [(1100, 8), (2, 1500, 5), (1024, 3)])
+def test_svd_of_tall_matrices_by_tsqr(dt, shape, monkeypatch):
+    """A tall svd (reduced, or values only) reduces by TSQR: chunks of TSQR_CHUNK rows QR'd as a
+    stack, then their R's (with a remainder chunk); right against numpy."""
+    calls = []
+    qr = linalg._klinalg.qr
+    monkeypatch.setattr(linalg._klinalg, "qr", lambda x, c: calls.append(x.shape) or qr(x, c))
+    a = _data(shape, dt)
+    x = xp.asarray(a)
+    with native_svd():
+        _svd_checks(x, a, dt, False)
+        _close(linalg.svdvals(x), np.linalg.svdvals(a), dt, 4 * max(shape))
+    assert shape[:-2] + (2, linalg.TSQR_CHUNK, shape[-1]) in calls, calls
+
+
 def test_svd_pays_sends_single_large_matrices_to_numpy_on_gpus(monkeypatch):
     """On GPUs the svd class runs natively where the Jacobi's estimate beats numpy's round trip
     (stacks, tall matrices, small orders) and goes through numpy, counted, for single larger
