@@ -2086,6 +2086,29 @@ void eigh(uint b)
     }
 }
 
+// svdj's working copies W (m x n, column-major) and V (n x n): in gS after the step's partial
+// sums (s_wo, s_vo) where FLAG_SHARED (small matrices: no device-memory latency in the sweeps'
+// loops), else in the temporaries at s_wb, s_vb
+bool s_sh;
+uint s_wb, s_vb, s_wo, s_vo;
+
+T_C sw_ld(MatT W, uint e) { return s_sh ? gS[s_wo + e] : T_C(W.v[s_wb + e]); }
+void sw_st(MatT W, uint e, T_C v)
+{
+    if (s_sh)
+        gS[s_wo + e] = v;
+    else
+        W.v[s_wb + e] = T_S(v);
+}
+T_C sv_ld(MatT V, uint e) { return s_sh ? gS[s_vo + e] : T_C(V.v[s_vb + e]); }
+void sv_st(MatT V, uint e, T_C v)
+{
+    if (s_sh)
+        gS[s_vo + e] = v;
+    else
+        V.v[s_vb + e] = T_S(v);
+}
+
 // One-sided (Hestenes) Jacobi SVD of an m x n matrix, m >= n (the kernels layer passes QR's R;
 // m <= GS): the columns of W (a column-major copy scaled by a power of two, as eigh's) are
 // rotated in pairs, in eigh's round-robin order, each step's pairs at once: the pair's Gram
@@ -2112,6 +2135,11 @@ void svdj(uint b)
     MatT VH = MatT(addr(28));
     UintB ST = UintB(addr(30));
     InT A = InT(addr(16));
+    s_sh = (flags & FLAG_SHARED) != 0u;
+    s_wb = wb;
+    s_vb = vb;
+    s_wo = 3u * NT;
+    s_vo = 3u * NT + mn;
     uint base = p.w[5] + b * p.w[8], rs = p.w[6], cs = p.w[7];
     // the largest |re| + |im|; bad: 2 where a NaN is found, 1 where only infinities are
     T_R mx = T_R(0), badv = T_R(0);
@@ -2160,12 +2188,12 @@ void svdj(uint b)
     for (uint e = lid; e < mn; e += NT) {
         uint i = e / n, j = e - i * n;
         T_C v = cscale(T_C(A.v[base + i * rs + j * cs]), sc);
-        W.v[wb + j * m + i] = T_S(v);
+        sw_st(W, j * m + i, v);
         ss += abs2(v);
     }
     if (vec)
         for (uint e = lid; e < nn; e += NT)
-            V.v[vb + e] = T_S(creal(e / n == e % n ? T_R(1) : T_R(0)));
+            sv_st(V, e, creal(e / n == e % n ? T_R(1) : T_R(0)));
     T_R fro2 = wg_reduce(ss, true);
     T_R eps = T_R(EIGH_EPS);
     T_R floor_ = eps * eps * eps * fro2;
@@ -2186,7 +2214,7 @@ void svdj(uint b)
                 rr_pair(k, st, mp, pi, qi);
                 if (qi < n) {
                     for (uint i = r; i < m; i += G) {
-                        T_C a = T_C(W.v[wb + pi * m + i]), d = T_C(W.v[wb + qi * m + i]);
+                        T_C a = sw_ld(W, pi * m + i), d = sw_ld(W, qi * m + i);
                         pa += abs2(a);
                         pb += abs2(d);
                         pg += cmul(cconj(a), d);
@@ -2237,15 +2265,15 @@ void svdj(uint b)
                 T_R c = red_v[k2];
                 uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
                 if (i < m) {
-                    uint ep = wb + pi * m + i, eq = wb + qi * m + i;
-                    T_C a = T_C(W.v[ep]), d = T_C(W.v[eq]);
-                    W.v[ep] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
-                    W.v[eq] = T_S(cmul(a, sg) + cscale(d, c));
+                    uint ep = pi * m + i, eq = qi * m + i;
+                    T_C a = sw_ld(W, ep), d = sw_ld(W, eq);
+                    sw_st(W, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                    sw_st(W, eq, cmul(a, sg) + cscale(d, c));
                 } else {
-                    uint ep = vb + pi * n + i - m, eq = vb + qi * n + i - m;
-                    T_C a = T_C(V.v[ep]), d = T_C(V.v[eq]);
-                    V.v[ep] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
-                    V.v[eq] = T_S(cmul(a, sg) + cscale(d, c));
+                    uint ep = pi * n + i - m, eq = qi * n + i - m;
+                    T_C a = sv_ld(V, ep), d = sv_ld(V, eq);
+                    sv_st(V, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                    sv_st(V, eq, cmul(a, sg) + cscale(d, c));
                 }
             }
             sync();
@@ -2259,7 +2287,7 @@ void svdj(uint b)
     for (uint j = lid; j < n; j += NT) {
         T_R s = T_R(0);
         for (uint i = 0; i < m; i++)
-            s += abs2(T_C(W.v[wb + j * m + i]));
+            s += abs2(sw_ld(W, j * m + i));
         red_v[j] = sqrt(s);
     }
     sync();
@@ -2290,12 +2318,12 @@ void svdj(uint b)
     sync();
     for (uint e = lid; e < nn; e += NT) {
         uint j = e / n, i = e - j * n;
-        VH.v[vb + red_i[j] * n + i] = T_S(cconj(T_C(V.v[vb + e])));
+        VH.v[vb + red_i[j] * n + i] = T_S(cconj(sv_ld(V, e)));
     }
     for (uint e = lid; e < mn; e += NT) {
         uint j = e / m, i = e - j * m;
         T_R sj = red_v[j];
-        T_C v = sj > tiny ? cscale(T_C(W.v[wb + e]), T_R(1) / sj) : creal(T_R(0));
+        T_C v = sj > tiny ? cscale(sw_ld(W, e), T_R(1) / sj) : creal(T_R(0));
         U.v[wb + i * n + red_i[j]] = T_S(v);
     }
     sync();

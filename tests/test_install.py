@@ -6,8 +6,9 @@ there with cwd=/tmp: it must run on the device (no host fallback), with the SPIR
 from the installed package's own spv/, which must hold every module of the checkout's spv/.
 
 - test_wheel: `pip wheel .`, then the wheel installed; Kompute is the one already built for the
-  development environment (KOMPUTE_PREFIX), to keep it fast;
-- test_pip_install_dot: `pip install .` (not editable), likewise;
+  development environment (KOMPUTE_PREFIX), to keep it fast. `pip install .` (not editable) goes
+  through the same PEP 517 wheel build, so this covers it too (a separate test of it built the
+  extension a second time: minutes of `make test` on 2 cores for no further coverage);
 - test_sdist_then_wheel_builds_kompute: `python -m build` (an sdist, then a wheel from the sdist)
   with no Kompute anywhere, so that setup.py builds Kompute from the kp 0.9.0 sdist ($KP_SDIST,
   or downloaded) in the sdist's build tree. Marked slow; about 2 minutes on 2 cores.
@@ -183,15 +184,6 @@ def test_wheel(tmp_path, pip_env, source):
     assert any(n.startswith("array_api_vulkan/_runtime/_vkcore") and n.endswith(".so") for n in names)
     assert not [n for n in names if n.endswith((".cpp", ".hpp"))]
     _run([py, "-m", "pip", "install", "-q", whl], env)
-    _check(py, env, source)
-
-
-def test_pip_install_dot(tmp_path, pip_env, source):
-    env = dict(pip_env)
-    if _dev_kompute():
-        env["KOMPUTE_PREFIX"] = _dev_kompute()
-    py = _venv(tmp_path / "venv", env)
-    _run([py, "-m", "pip", "install", "-q", source], env)
     _check(py, env, source)
 
 

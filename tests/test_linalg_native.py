@@ -757,6 +757,31 @@ def test_svd(dt, shape):
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_svd_working_copies_in_device_memory(dt, monkeypatch):
+    """Small svds keep W and V in shared memory (FLAG_SHARED); the device-memory path, which
+    larger orders take, gives the same results where forced."""
+    from array_api_vulkan._kernels import _linalg as kl
+
+    a = _data((3, 9, 9), dt)
+    x = xp.asarray(a)
+    assert kl._svd_gs(x._alloc.device, dt, 9, kl._eigh_nt(9), True)[1]
+    with native_svd():
+        shared = [np.asarray(t) for t in linalg.svd(x)]
+    monkeypatch.setattr(kl, "SVD_SHARED", False)
+    kl._plans.clear()
+    for shape in ((3, 9, 9), (20, 12)):
+        b = a if shape == a.shape else _data(shape, dt)
+        with native_svd():
+            _svd_checks(xp.asarray(b), b, dt, True)
+    with native_svd():
+        dev = [np.asarray(t) for t in linalg.svd(x)]
+    monkeypatch.undo()
+    kl._plans.clear()  # (the device-memory plans must not serve later tests)
+    for s_, d_ in zip(shared, dev):
+        _close(s_, d_, dt, 36)
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
 def test_svd_rank_deficient_and_special(dt):
     """Zero, rank-deficient (U completed to an orthonormal basis), repeated-column and graded
     matrices; matrix_rank and pinv with rtol arrays; NaN or inf: numpy's LinAlgError."""

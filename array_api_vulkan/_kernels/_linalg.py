@@ -575,6 +575,21 @@ def svd_pays(x):
     return native <= host
 
 
+def _svd_gs(dev, dt, n, nt, vectors):
+    """(GS, shared) for an svd of order n: its 3 NT partial sums, then W (and V) in shared memory
+    where they fit the device's beside the other shared arrays (FLAG_SHARED: a step's loads and
+    stores then skip device memory, which is what a batch of small matrices waits on), else
+    1024 (the partial sums and the completion's vector only)."""
+    need = -(-(3 * nt + n * n * (2 if vectors else 1)) // 64) * 64
+    if SVD_SHARED and need * dt.itemsize + _other_shared(dt, nt) <= _launch.shared_bytes(dev):
+        return max(need, 1024), True
+    return 1024, False
+
+
+# W and V in shared memory where they fit (_svd_gs); False: always in device memory
+SVD_SHARED = True
+
+
 def svd(x, want_vectors):
     """(singular values descending (real dtype), U, Vh (None without vectors), status ndarray per
     matrix: 1 where x held a NaN or the sweeps did not converge, 2 where it held an inf (its
@@ -589,10 +604,12 @@ def svd(x, want_vectors):
         u = _empty(dev, dt, ushape) if want_vectors else None
         return _empty(dev, rdt, sshape), u, u, np.zeros(0, np.uint32)
     nt = _eigh_nt(n)
+    gs, shared = _svd_gs(dev, dt, n, nt, want_vectors)
 
     def build():
         w = [0] * PUSH_WORDS
-        w[0:5] = [n, n, nbatch, FLAG_VECTORS if want_vectors else 0, _sweeps(dev, SVD_SWEEPS)]
+        flags = (FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
+        w[0:5] = [n, n, nbatch, flags, _sweeps(dev, SVD_SWEEPS)]
         _matrix_words(w, W_A, x, bst)
         outs = [(nbatch * n * rdt.itemsize, rdt, sshape, _launch._c_strides(sshape)),
                 (nbatch * 4, _dtypes().uint32, (nbatch,), (1,))]
@@ -603,7 +620,7 @@ def svd(x, want_vectors):
             outs += [(nbatch * n * n * dt.itemsize, dt, ushape, _launch._c_strides(ushape))] * 2
             temps.append(nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 2, True, A_O2, None), (OUT, 3, True, A_O3, None)]
-        step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, 1024)
+        step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
     key = ("svd", dt, x._shape, x._strides, bool(want_vectors), dev)
