@@ -102,6 +102,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_CPANEL 131072u
 #define FLAG_LOOK 262144u
 #define FLAG_SGP 524288u
+#define FLAG_VSHARED 1048576u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -1844,8 +1845,19 @@ void rr_pair(uint k, uint st, uint m, out uint pi, out uint qi)
     qi = max(ia, ib);
 }
 
-bool e_sh;
-uint e_wb;
+uint nn_sh;
+bool e_sh, e_vsh;
+uint e_wb, e_vb;
+
+// eigh's V: in gS after W where FLAG_VSHARED (W then in gS too), else in device memory at e_vb
+T_C evl(MatT V, uint e) { return e_vsh ? gS[nn_sh + e] : T_C(V.v[e_vb + e]); }
+void evs(MatT V, uint e, T_C v)
+{
+    if (e_vsh)
+        gS[nn_sh + e] = v;
+    else
+        V.v[e_vb + e] = T_S(v);
+}
 
 T_C ega(MatT W, uint e)
 {
@@ -1905,6 +1917,9 @@ void eigh(uint b)
     uint lid = gl_LocalInvocationID.x;
     bool vec = (flags & FLAG_VECTORS) != 0u;
     e_sh = (flags & FLAG_SHARED) != 0u;
+    e_vsh = (flags & FLAG_VSHARED) != 0u;
+    e_vb = b * n * n;
+    nn_sh = n * n;
     uint nn = n * n;
     e_wb = b * nn;
     MatT W = MatT(addr(20));
@@ -1958,7 +1973,7 @@ void eigh(uint b)
         esa(W, e, v);
         ss += abs2(v);
         if (vec)
-            V.v[b * nn + e] = T_S(creal(i == j ? T_R(1) : T_R(0)));
+            evs(V, e, creal(i == j ? T_R(1) : T_R(0)));
     }
     T_R fro = sqrt(wg_reduce(ss, true));
     T_R floor_ = T_R(EIGH_EPS) * fro / T_R(4u * n);
@@ -2053,10 +2068,10 @@ void eigh(uint b)
                         continue;
                     T_R c = red_v[k];
                     uint pi = red_i[k] & 0xffffu, qi = red_i[k] >> 16;
-                    uint vp = b * nn + i * n + pi, vq = b * nn + i * n + qi;
-                    T_C a = T_C(V.v[vp]), d = T_C(V.v[vq]);
-                    V.v[vp] = T_S(cscale(a, c) - cmul(d, cconj(sg)));
-                    V.v[vq] = T_S(cmul(a, sg) + cscale(d, c));
+                    uint vp = i * n + pi, vq = i * n + qi;
+                    T_C a = evl(V, vp), d = evl(V, vq);
+                    evs(V, vp, cscale(a, c) - cmul(d, cconj(sg)));
+                    evs(V, vq, cmul(a, sg) + cscale(d, c));
                 }
             }
             sync();
@@ -2081,7 +2096,7 @@ void eigh(uint b)
         sync();
         for (uint e = lid; e < nn; e += NT) {
             uint i = e / n, j = e - i * n;
-            O2.v[b * nn + i * n + red_i[j]] = V.v[b * nn + e];
+            O2.v[b * nn + i * n + red_i[j]] = T_S(evl(V, e));
         }
     }
 }

@@ -90,6 +90,27 @@ def test_eigh_sizes(dt, n):
         np.testing.assert_array_equal(np.asarray(wv), np.asarray(w))
 
 
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_eigh_vectors_in_device_memory(dt, monkeypatch):
+    """Small eigh keeps V in shared memory beside the working copy (FLAG_VSHARED); with it
+    forced into device memory the results are the same."""
+    a = _sym((4, 12, 12), dt)
+    x = xp.asarray(a)
+    assert _klinalg._eigh_gs(x._alloc.device, dt, 12, _klinalg._eigh_nt(12), True)[2]
+    with native(dt):
+        w1, v1 = (np.asarray(t) for t in linalg.eigh(x))
+    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED", False)
+    _klinalg._plans.clear()
+    with native(dt):
+        w2, v2 = (np.asarray(t) for t in linalg.eigh(x))
+    monkeypatch.undo()
+    _klinalg._plans.clear()  # (the device-memory plans must not serve later tests)
+    _check(a, w1, v1, dt)
+    _check(a, w2, v2, dt)
+    np.testing.assert_array_equal(w1, w2)
+    np.testing.assert_allclose(v1, v2, rtol=0, atol=100 * _eps(dt))
+
+
 @pytest.mark.parametrize("dt", FLOATS, ids=lambda d: d.name)
 @pytest.mark.parametrize("shape", [(5, 4, 4), (2, 3, 9, 9), (40, 32, 32), (0, 3, 3), (2, 0, 0)])
 def test_eigh_batched(dt, shape):

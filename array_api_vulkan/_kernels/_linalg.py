@@ -493,15 +493,26 @@ def _eigh_nt(n):
     return nt
 
 
-def _eigh_gs(dev, dt, n, nt):
-    """GS for an eigh of order n: n * n (its working copy in shared memory) where that fits the
+def _eigh_gs(dev, dt, n, nt, vectors=False):
+    """(GS, working copy shared, V shared) for an eigh of order n: n * n (its working copy in
+    shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED), where that fits the
     device's shared memory beside the other shared arrays, else 1024 (device memory)."""
+    room = _launch.shared_bytes(dev) - _other_shared(dt, nt)
+    both = -(-2 * n * n // 64) * 64
+    if vectors and EIGH_V_SHARED and both * dt.itemsize <= room:
+        return max(both, 1024), True, True
     need = -(-n * n // 64) * 64
     if need <= 1024:
-        return 1024, True
-    if need * dt.itemsize + _other_shared(dt, nt) <= _launch.shared_bytes(dev):
-        return need, True
-    return 1024, False
+        return 1024, True, False
+    if need * dt.itemsize <= room:
+        return need, True, False
+    return 1024, False, False
+
+
+# eigh's V in shared memory beside the working copy where both fit (_eigh_gs); False: V always
+# in device memory
+EIGH_V_SHARED = True
+FLAG_VSHARED = 1048576
 
 
 def eigh(x, want_vectors):
@@ -515,11 +526,12 @@ def eigh(x, want_vectors):
     if nbatch == 0 or n == 0:
         return _empty(dev, rdt, wshape), _empty(dev, dt, vshape) if want_vectors else None
     nt = _eigh_nt(n)
-    gs, shared = _eigh_gs(dev, dt, n, nt)
+    gs, shared, vshared = _eigh_gs(dev, dt, n, nt, want_vectors)
 
     def build():
         w = [0] * PUSH_WORDS
-        flags = (FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
+        flags = ((FLAG_VECTORS if want_vectors else 0) | (FLAG_SHARED if shared else 0)
+                 | (FLAG_VSHARED if vshared else 0))
         w[0:5] = [n, n, nbatch, flags, _sweeps(dev, EIGH_SWEEPS)]
         _matrix_words(w, W_A, x, bst)
         outs = [(nbatch * n * rdt.itemsize, rdt, wshape, _launch._c_strides(wshape))]
