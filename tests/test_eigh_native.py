@@ -99,7 +99,7 @@ def test_eigh_vectors_in_device_memory(dt, monkeypatch):
     assert _klinalg._eigh_gs(x._alloc.device, dt, 12, _klinalg._eigh_nt(12), True)[2]
     with native(dt):
         w1, v1 = (np.asarray(t) for t in linalg.eigh(x))
-    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED", False)
+    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_BYTES", 0)
     _klinalg._plans.clear()
     with native(dt):
         w2, v2 = (np.asarray(t) for t in linalg.eigh(x))

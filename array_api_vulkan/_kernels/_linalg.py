@@ -495,11 +495,12 @@ def _eigh_nt(n):
 
 def _eigh_gs(dev, dt, n, nt, vectors=False):
     """(GS, working copy shared, V shared) for an eigh of order n: n * n (its working copy in
-    shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED), where that fits the
+    shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED; at most
+    EIGH_V_SHARED_BYTES), where that fits the
     device's shared memory beside the other shared arrays, else 1024 (device memory)."""
     room = _launch.shared_bytes(dev) - _other_shared(dt, nt)
     both = -(-2 * n * n // 64) * 64
-    if vectors and EIGH_V_SHARED and both * dt.itemsize <= room:
+    if vectors and both * dt.itemsize <= min(room, EIGH_V_SHARED_BYTES):
         return max(both, 1024), True, True
     need = -(-n * n // 64) * 64
     if need <= 1024:
@@ -509,9 +510,11 @@ def _eigh_gs(dev, dt, n, nt, vectors=False):
     return 1024, False, False
 
 
-# eigh's V in shared memory beside the working copy where both fit (_eigh_gs); False: V always
-# in device memory
-EIGH_V_SHARED = True
+# eigh's V in shared memory beside the working copy where both take at most this many bytes
+# (_eigh_gs; 0: V always in device memory). H200, run 31, stacks of 1000: float32 32^2 2.20 ->
+# 1.81 ms, float64 16^2 0.67 -> 0.61, but float64 32^2 (16 KiB) 3.07 -> 3.52: fewer workgroups
+# fit an SM's shared memory
+EIGH_V_SHARED_BYTES = 8192
 FLAG_VSHARED = 1048576
 
 
