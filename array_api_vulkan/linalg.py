@@ -182,14 +182,16 @@ def _qr_tall(x):
     ch = TSQR_CHUNK
     c = m // ch
     b = x.shape[:-2]
+    rem = m - c * ch
     main = reshape(x[..., :c * ch, :], b + (c, ch, n)) if c >= 2 and 2 * n <= ch else None
-    if main is None or not _klinalg.supports("qr", main):
+    tail = x[..., c * ch:, :] if rem else None
+    if (main is None or not _klinalg.supports("qr", main)
+            or (tail is not None and not _klinalg.supports("qr", tail))):
         return _klinalg.qr(x, False)
     q1, r1 = _klinalg.qr(main, False)
     stack = reshape(r1, b + (c * n, n))
-    rem = m - c * ch
     if rem:
-        qt, rt = _klinalg.qr(x[..., c * ch:, :], False)
+        qt, rt = _klinalg.qr(tail, False)
         stack = concat([stack, rt], axis=-2)
     q2, r = _qr_tall(stack)
     q = reshape(matmul(q1, reshape(q2[..., :c * n, :], b + (c, n, n))), b + (c * ch, n))
