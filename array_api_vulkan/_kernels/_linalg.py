@@ -499,15 +499,20 @@ def _eigh_gs(dev, dt, n, nt, vectors=False):
     EIGH_V_SHARED_BYTES), where that fits the
     device's shared memory beside the other shared arrays, else 1024 (device memory)."""
     room = _launch.shared_bytes(dev) - _other_shared(dt, nt)
-    both = -(-2 * n * n // 64) * 64
-    if vectors and both * dt.itemsize <= min(room, EIGH_V_SHARED_BYTES):
-        return max(both, 1024), True, True
-    need = -(-n * n // 64) * 64
-    if need <= 1024:
-        return 1024, True, False
+    both = _gs_size(2 * n * n)
+    if vectors and 2 * n * n * dt.itemsize <= EIGH_V_SHARED_BYTES and both * dt.itemsize <= room:
+        return both, True, True
+    need = _gs_size(n * n)
     if need * dt.itemsize <= room:
         return need, True, False
     return 1024, False, False
+
+
+def _gs_size(elements):
+    """GS for a shared array of at least `elements`: the next power of two from 1024. Each GS
+    is a pipeline of its own, compiled once per process and device; sizes exact to the order
+    made one per order (on lavapipe a second or more each: minutes of the test suite)."""
+    return max(1024, 1 << (elements - 1).bit_length())
 
 
 # eigh's V in shared memory beside the working copy where both take at most this many bytes
@@ -595,9 +600,9 @@ def _svd_gs(dev, dt, n, nt, vectors):
     where they fit the device's beside the other shared arrays (FLAG_SHARED: a step's loads and
     stores then skip device memory, which is what a batch of small matrices waits on), else
     1024 (the partial sums and the completion's vector only)."""
-    need = -(-(3 * nt + n * n * (2 if vectors else 1)) // 64) * 64
+    need = _gs_size(3 * nt + n * n * (2 if vectors else 1))
     if SVD_SHARED and need * dt.itemsize + _other_shared(dt, nt) <= _launch.shared_bytes(dev):
-        return max(need, 1024), True
+        return need, True
     return 1024, False
 
 
