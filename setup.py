@@ -160,7 +160,9 @@ vkcore = Pybind11Extension(
     + ([("AVK_HAVE_GLSLANG", "1")] if HAVE_GLSLANG else [])
     + ([("AVK_HAVE_VKFFT", "1")] if HAVE_VKFFT else []),
     cxx_std=17,
-    extra_compile_args=["-O2"],
+    # ARRAY_API_VULKAN_BUILD_OPT replaces -O2 (tests/test_install.py builds with "-O0 -g0": what
+    # it checks does not depend on the code's speed, and the optimised builds took minutes)
+    extra_compile_args=os.environ.get("ARRAY_API_VULKAN_BUILD_OPT", "-O2").split(),
     # The static libraries' symbols (glslang, Kompute) stay private to the extension and bind
     # inside it: a process may hold another glslang (a Vulkan driver's shader compiler), whose
     # same-named symbols would otherwise interpose on ours.

@@ -105,6 +105,7 @@ def pip_env(tmp_path_factory, pytestconfig):
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "KOMPUTE_PREFIX", "ARRAY_API_VULKAN_SPV_DIR")}
     env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    env["ARRAY_API_VULKAN_BUILD_OPT"] = BUILD_OPT
     problem = _index_problem()
     if problem is None:
         return env
@@ -131,6 +132,11 @@ def source(tmp_path_factory):
     dest = tmp_path_factory.mktemp("checkout") / "array_api_vulkan"
     shutil.copytree(ROOT, dest, ignore=_IGNORE)
     return str(dest)
+
+
+# The extension unoptimised and without debug information: the checks here are about files,
+# imports and one op, and each optimised build took minutes of `make test` on 2 cores
+BUILD_OPT = "-O0 -g0"
 
 
 def _run(cmd, env, cwd=None, timeout=900):
