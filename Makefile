@@ -47,8 +47,8 @@ test: setup
 
 # The suite again on the same device with features masked (ARRAY_API_VULKAN_DISABLE_FEATURES,
 # README "Capability profiles"), as on drivers without float64 and int64 (MoltenVK, Intel, most
-# mobile GPUs) and without 8/16-bit storage buffers. Each pass takes about 4.5 minutes on 2 cores
-# with lavapipe. Tests marked feature_independent are left out of them (pyproject.toml): what they
+# mobile GPUs) and without 8/16-bit storage buffers. Each pass took about 8 minutes on 2 cores
+# with lavapipe and a cold shader cache (session 30). Tests marked feature_independent are left out of them (pyproject.toml): what they
 # check does not change with the masks (packaging, the validation layer's barrier checks, threads,
 # soaks, a 512 MiB float32 array, spv/ against glsl/), or they set masks of their own
 # (test_capability_profiles.py); they already ran in the normal pass.
