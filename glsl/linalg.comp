@@ -1845,31 +1845,32 @@ void rr_pair(uint k, uint st, uint m, out uint pi, out uint qi)
     qi = max(ia, ib);
 }
 
-uint nn_sh;
+// The Jacobi kernels' working copies (eigh: A's copy W, V; svdj: W, V): in gS at e_wo / e_vo
+// where e_sh / e_vsh (small matrices: a step's loads and stores skip device memory), else in
+// device memory at e_wb / e_vb
 bool e_sh, e_vsh;
-uint e_wb, e_vb;
-
-// eigh's V: in gS after W where FLAG_VSHARED (W then in gS too), else in device memory at e_vb
-T_C evl(MatT V, uint e) { return e_vsh ? gS[nn_sh + e] : T_C(V.v[e_vb + e]); }
-void evs(MatT V, uint e, T_C v)
-{
-    if (e_vsh)
-        gS[nn_sh + e] = v;
-    else
-        V.v[e_vb + e] = T_S(v);
-}
+uint e_wb, e_vb, e_wo, e_vo;
 
 T_C ega(MatT W, uint e)
 {
-    return e_sh ? gS[e] : T_C(W.v[e_wb + e]);
+    return e_sh ? gS[e_wo + e] : T_C(W.v[e_wb + e]);
 }
 
 void esa(MatT W, uint e, T_C v)
 {
     if (e_sh)
-        gS[e] = v;
+        gS[e_wo + e] = v;
     else
         W.v[e_wb + e] = T_S(v);
+}
+
+T_C evl(MatT V, uint e) { return e_vsh ? gS[e_vo + e] : T_C(V.v[e_vb + e]); }
+void evs(MatT V, uint e, T_C v)
+{
+    if (e_vsh)
+        gS[e_vo + e] = v;
+    else
+        V.v[e_vb + e] = T_S(v);
 }
 
 #if T_K == K_CPLX
@@ -1917,9 +1918,10 @@ void eigh(uint b)
     uint lid = gl_LocalInvocationID.x;
     bool vec = (flags & FLAG_VECTORS) != 0u;
     e_sh = (flags & FLAG_SHARED) != 0u;
-    e_vsh = (flags & FLAG_VSHARED) != 0u;
+    e_vsh = (flags & FLAG_VSHARED) != 0u;  // (V after W in gS)
     e_vb = b * n * n;
-    nn_sh = n * n;
+    e_wo = 0u;
+    e_vo = n * n;
     uint nn = n * n;
     e_wb = b * nn;
     MatT W = MatT(addr(20));
@@ -2101,29 +2103,6 @@ void eigh(uint b)
     }
 }
 
-// svdj's working copies W (m x n, column-major) and V (n x n): in gS after the step's partial
-// sums (s_wo, s_vo) where FLAG_SHARED (small matrices: no device-memory latency in the sweeps'
-// loops), else in the temporaries at s_wb, s_vb
-bool s_sh;
-uint s_wb, s_vb, s_wo, s_vo;
-
-T_C sw_ld(MatT W, uint e) { return s_sh ? gS[s_wo + e] : T_C(W.v[s_wb + e]); }
-void sw_st(MatT W, uint e, T_C v)
-{
-    if (s_sh)
-        gS[s_wo + e] = v;
-    else
-        W.v[s_wb + e] = T_S(v);
-}
-T_C sv_ld(MatT V, uint e) { return s_sh ? gS[s_vo + e] : T_C(V.v[s_vb + e]); }
-void sv_st(MatT V, uint e, T_C v)
-{
-    if (s_sh)
-        gS[s_vo + e] = v;
-    else
-        V.v[s_vb + e] = T_S(v);
-}
-
 // One-sided (Hestenes) Jacobi SVD of an m x n matrix, m >= n (the kernels layer passes QR's R;
 // m <= GS): the columns of W (a column-major copy scaled by a power of two, as eigh's) are
 // rotated in pairs, in eigh's round-robin order, each step's pairs at once: the pair's Gram
@@ -2150,11 +2129,12 @@ void svdj(uint b)
     MatT VH = MatT(addr(28));
     UintB ST = UintB(addr(30));
     InT A = InT(addr(16));
-    s_sh = (flags & FLAG_SHARED) != 0u;
-    s_wb = wb;
-    s_vb = vb;
-    s_wo = 3u * NT;
-    s_vo = 3u * NT + mn;
+    // W and V in gS after the step's partial sums where FLAG_SHARED
+    e_sh = e_vsh = (flags & FLAG_SHARED) != 0u;
+    e_wb = wb;
+    e_vb = vb;
+    e_wo = 3u * NT;
+    e_vo = 3u * NT + mn;
     uint base = p.w[5] + b * p.w[8], rs = p.w[6], cs = p.w[7];
     // the largest |re| + |im|; bad: 2 where a NaN is found, 1 where only infinities are
     T_R mx = T_R(0), badv = T_R(0);
@@ -2203,12 +2183,12 @@ void svdj(uint b)
     for (uint e = lid; e < mn; e += NT) {
         uint i = e / n, j = e - i * n;
         T_C v = cscale(T_C(A.v[base + i * rs + j * cs]), sc);
-        sw_st(W, j * m + i, v);
+        esa(W, j * m + i, v);
         ss += abs2(v);
     }
     if (vec)
         for (uint e = lid; e < nn; e += NT)
-            sv_st(V, e, creal(e / n == e % n ? T_R(1) : T_R(0)));
+            evs(V, e, creal(e / n == e % n ? T_R(1) : T_R(0)));
     T_R fro2 = wg_reduce(ss, true);
     T_R eps = T_R(EIGH_EPS);
     T_R floor_ = eps * eps * eps * fro2;
@@ -2229,7 +2209,7 @@ void svdj(uint b)
                 rr_pair(k, st, mp, pi, qi);
                 if (qi < n) {
                     for (uint i = r; i < m; i += G) {
-                        T_C a = sw_ld(W, pi * m + i), d = sw_ld(W, qi * m + i);
+                        T_C a = ega(W, pi * m + i), d = ega(W, qi * m + i);
                         pa += abs2(a);
                         pb += abs2(d);
                         pg += cmul(cconj(a), d);
@@ -2281,14 +2261,14 @@ void svdj(uint b)
                 uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
                 if (i < m) {
                     uint ep = pi * m + i, eq = qi * m + i;
-                    T_C a = sw_ld(W, ep), d = sw_ld(W, eq);
-                    sw_st(W, ep, cscale(a, c) - cmul(d, cconj(sg)));
-                    sw_st(W, eq, cmul(a, sg) + cscale(d, c));
+                    T_C a = ega(W, ep), d = ega(W, eq);
+                    esa(W, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                    esa(W, eq, cmul(a, sg) + cscale(d, c));
                 } else {
                     uint ep = pi * n + i - m, eq = qi * n + i - m;
-                    T_C a = sv_ld(V, ep), d = sv_ld(V, eq);
-                    sv_st(V, ep, cscale(a, c) - cmul(d, cconj(sg)));
-                    sv_st(V, eq, cmul(a, sg) + cscale(d, c));
+                    T_C a = evl(V, ep), d = evl(V, eq);
+                    evs(V, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                    evs(V, eq, cmul(a, sg) + cscale(d, c));
                 }
             }
             sync();
@@ -2302,7 +2282,7 @@ void svdj(uint b)
     for (uint j = lid; j < n; j += NT) {
         T_R s = T_R(0);
         for (uint i = 0; i < m; i++)
-            s += abs2(sw_ld(W, j * m + i));
+            s += abs2(ega(W, j * m + i));
         red_v[j] = sqrt(s);
     }
     sync();
@@ -2333,12 +2313,12 @@ void svdj(uint b)
     sync();
     for (uint e = lid; e < nn; e += NT) {
         uint j = e / n, i = e - j * n;
-        VH.v[vb + red_i[j] * n + i] = T_S(cconj(sv_ld(V, e)));
+        VH.v[vb + red_i[j] * n + i] = T_S(cconj(evl(V, e)));
     }
     for (uint e = lid; e < mn; e += NT) {
         uint j = e / m, i = e - j * m;
         T_R sj = red_v[j];
-        T_C v = sj > tiny ? cscale(sw_ld(W, e), T_R(1) / sj) : creal(T_R(0));
+        T_C v = sj > tiny ? cscale(ega(W, e), T_R(1) / sj) : creal(T_R(0));
         U.v[wb + i * n + red_i[j]] = T_S(v);
     }
     sync();

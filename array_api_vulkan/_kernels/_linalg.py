@@ -548,7 +548,7 @@ def eigh(x, want_vectors):
         bufs.append((TMP, 0, True, A_W, None))
         if want_vectors:
             outs.append((nbatch * n * n * dt.itemsize, dt, vshape, _launch._c_strides(vshape)))
-            temps.append(nbatch * n * n * dt.itemsize)
+            temps.append(4 if vshared else nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 1, True, A_O2, None)]
         step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
@@ -635,10 +635,11 @@ def svd(x, want_vectors):
                 (nbatch * 4, _dtypes().uint32, (nbatch,), (1,))]
         bufs = [(ARG, 0, False, A_IN, W_A), (TMP, 0, True, A_W, None), (OUT, 0, True, A_O1, None),
                 (OUT, 1, True, A_ST, None)]
-        temps = [nbatch * n * n * dt.itemsize]
+        # (W and V unused in device memory where they are in shared memory)
+        temps = [4 if shared else nbatch * n * n * dt.itemsize]
         if want_vectors:
             outs += [(nbatch * n * n * dt.itemsize, dt, ushape, _launch._c_strides(ushape))] * 2
-            temps.append(nbatch * n * n * dt.itemsize)
+            temps.append(4 if shared else nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 2, True, A_O2, None), (OUT, 3, True, A_O3, None)]
         step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
