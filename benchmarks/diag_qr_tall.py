@@ -11,12 +11,11 @@ _linalg.QR_SMALL_ROWS_GPU and QR_SMALL_BATCH_GPU come from).
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import ours_gpu, parser, use_checkout  # noqa: E402
+from _common import ours_gpu, parser, timed, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -101,16 +100,7 @@ def main():
                     row[name] = f"{type(e).__name__}: {str(e)[:80]}"
             kl._small_fits = small_fits
             for lib, (to, fn, sync) in others.items():
-                y = to(a)
-                fn(y)
-                sync()
-                ts = []
-                for _ in range(5):
-                    t = time.perf_counter()
-                    fn(y)
-                    sync()
-                    ts.append(time.perf_counter() - t)
-                row[lib] = f"{statistics.median(ts) * 1e6:.0f}us"
+                row[lib] = f"{timed(fn, (to(a),), sync, 5) * 1e6:.0f}us"
             print(dt, m, n, " ".join(f"{k}={v}" for k, v in row.items()), flush=True)
 
 

@@ -6,12 +6,11 @@ GPU time, against CuPy and torch (synchronised wall time). Not a test; prints a 
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import ours_gpu, parser, use_checkout  # noqa: E402
+from _common import ours_gpu, parser, timed, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -52,16 +51,7 @@ def main():
         kl.SVD_SHARED = True
         kl._plans.clear()
         for lib, (to, fn, sync) in others.items():
-            y = to(a)
-            fn(y)
-            sync()
-            ts = []
-            for _ in range(5):
-                t0 = time.perf_counter()
-                fn(y)
-                sync()
-                ts.append(time.perf_counter() - t0)
-            row.append(f"{lib}={statistics.median(ts) * 1e6:.0f}us")
+            row.append(f"{lib}={timed(fn, (to(a),), sync, 5) * 1e6:.0f}us")
         print(dt, "x".join(map(str, shape)), " ".join(row), flush=True)
 
 
