@@ -1725,7 +1725,9 @@ void trsm()
 #define X_IDENT 32u
 #define X_NEG 64u
 #define X_ACC 128u
-#define PERM_SHARED 2048u
+// Only the AUX step declares the permutation's 8 KiB: every other op's workgroups (the Jacobi
+// kernels' small stacks above all) would otherwise hold it unused, and fewer of them fit an SM.
+const uint PERM_SHARED = OP == OP_AUX ? 2048u : 1u;
 shared uint perm_s[PERM_SHARED];
 
 void aux()

@@ -918,3 +918,19 @@ def test_long_single_workgroup_loops_take_the_blocked_paths():
         m = _data((16, 16), dt) + 8 * np.eye(16, dtype=_np(dt))
         b = _data((16, 20000), dt)
         _close(linalg.solve(xp.asarray(m), xp.asarray(b)), np.linalg.solve(m, b), dt, 16 * 16)
+
+
+def test_shared_array_sizes(monkeypatch):
+    """GS steps: powers of two from 1024 on CPU devices (few pipelines to compile), finer steps
+    on GPUs (a workgroup's shared bytes decide how many fit an SM). Only the AUX step's kernel
+    declares the permutation's 2048 words, so eigh and svd count without them."""
+    from array_api_vulkan._kernels import _linalg as kl
+
+    dev = xp.ones(1)._alloc.device
+    sizes = (1, 1024, 1025, 1281, 2240, 2560, 3585, 4096, 4097)
+    monkeypatch.setattr(kl._launch, "on_cpu", lambda d: True)
+    assert [kl._gs_size(dev, e) for e in sizes] == [1024, 1024, 2048, 2048, 4096, 4096, 4096, 4096, 8192]
+    monkeypatch.setattr(kl._launch, "on_cpu", lambda d: False)
+    assert [kl._gs_size(dev, e) for e in sizes] == [1024, 1024, 1280, 1536, 2560, 2560, 4096, 4096, 5120]
+    f32 = xp.float32
+    assert kl._other_shared(f32, 64) - kl._other_shared(f32, 64, perm=False) == 2047 * 4

@@ -498,21 +498,29 @@ def _eigh_gs(dev, dt, n, nt, vectors=False):
     shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED; at most
     EIGH_V_SHARED_BYTES), where that fits the
     device's shared memory beside the other shared arrays, else 1024 (device memory)."""
-    room = _launch.shared_bytes(dev) - _other_shared(dt, nt)
-    both = _gs_size(2 * n * n)
+    room = _launch.shared_bytes(dev) - _other_shared(dt, nt, perm=False)
+    both = _gs_size(dev, 2 * n * n)
     if vectors and 2 * n * n * dt.itemsize <= EIGH_V_SHARED_BYTES and both * dt.itemsize <= room:
         return both, True, True
-    need = _gs_size(n * n)
+    need = _gs_size(dev, n * n)
     if need * dt.itemsize <= room:
         return need, True, False
     return 1024, False, False
 
 
-def _gs_size(elements):
-    """GS for a shared array of at least `elements`: the next power of two from 1024. Each GS
-    is a pipeline of its own, compiled once per process and device; sizes exact to the order
-    made one per order (on lavapipe a second or more each: minutes of the test suite)."""
-    return max(1024, 1 << (elements - 1).bit_length())
+def _gs_size(dev, elements):
+    """GS for a shared array of at least `elements`, from 1024: on CPU devices the next power of
+    two, on GPUs the next of 1, 1.25, 1.5 and 1.75 times one. Each GS is a pipeline of its own,
+    compiled once per process and device; sizes exact to the order made one per order (on
+    lavapipe a second or more each: minutes of the test suite). On a GPU the shared bytes of a
+    workgroup decide how many of a stack's workgroups an SM holds: powers of two made a stack of
+    1000 svds of 32^2 in float32 45 % slower than exact sizes (H200, run 32)."""
+    if elements <= 1024:
+        return 1024
+    top = 1 << (elements - 1).bit_length()
+    if _launch.on_cpu(dev):
+        return top
+    return next(top // 8 * q for q in (5, 6, 7, 8) if top // 8 * q >= elements)
 
 
 # eigh's V in shared memory beside the working copy where both take at most this many bytes
@@ -600,8 +608,8 @@ def _svd_gs(dev, dt, n, nt, vectors):
     where they fit the device's beside the other shared arrays (FLAG_SHARED: a step's loads and
     stores then skip device memory, which is what a batch of small matrices waits on), else
     1024 (the partial sums and the completion's vector only)."""
-    need = _gs_size(3 * nt + n * n * (2 if vectors else 1))
-    if SVD_SHARED and need * dt.itemsize + _other_shared(dt, nt) <= _launch.shared_bytes(dev):
+    need = _gs_size(dev, 3 * nt + n * n * (2 if vectors else 1))
+    if SVD_SHARED and need * dt.itemsize + _other_shared(dt, nt, perm=False) <= _launch.shared_bytes(dev):
         return need, True
     return 1024, False
 
@@ -756,14 +764,15 @@ def shared_elements(dev, dt):
     return g
 
 
-def _other_shared(dt, nt):
+def _other_shared(dt, nt, perm=True):
     """Bytes of the linalg kernel's shared arrays besides GS for nt invocations: the reduction
-    arrays (a real, a word and an element each), the permutation's 2048 words, the QR
-    panel's QR_NBMAX + 4 elements, the LU panel's pivot (a word and a real) and lu_reg's
-    interchange words (5 LU_REG_COLS)."""
+    arrays (a real, a word and an element each), the permutation's 2048 words (the AUX step's
+    only; perm=False: a kernel of one other op, as eigh's or svd's), the QR panel's QR_NBMAX + 4
+    elements, the LU panel's pivot (a word and a real) and lu_reg's interchange words (5
+    LU_REG_COLS)."""
     it = dt.itemsize
     real = it // 2 if table.DTYPES[dt.name][3] == "c" else it
-    return (nt * (real + 4 + it) + 2048 * 4 + (QR_NBMAX + 4) * it + 4 + real
+    return (nt * (real + 4 + it) + (2048 if perm else 1) * 4 + (QR_NBMAX + 4) * it + 4 + real
             + 5 * LU_REG_COLS * 4)
 
 
