@@ -21,7 +21,8 @@ def main():
     ap = parser(__doc__, libs=None, only=False)
     args = ap.parse_args()
     cases = [((1000, 32, 32), "float32"), ((1000, 16, 16), "float64"), ((200, 48, 48), "float32"),
-             ((1000, 32, 32), "float64"), ((10000, 8, 8), "float32")]
+             ((1000, 32, 32), "float64"), ((10000, 8, 8), "float32"), ((1000, 24, 24), "float64"),
+             ((1000, 40, 40), "float32"), ((100, 32, 32), "float64")]
     if args.quick:
         cases = [((10, 8, 8), "float32")]
     others = {}
@@ -40,15 +41,19 @@ def main():
         a = np.random.default_rng(0).standard_normal(shape).astype(dt)
         x = xp.asarray(a)
         row = []
+        rule = kl._svd_gs(x._alloc.device, x._dtype, shape[-1], kl._eigh_nt(shape[-1]), True, shape[0])[1]
+        row.append("default=" + ("shared" if rule else "device"))
+        cap = kl.SVD_SHARED_BYTES
         for on in (True, False):
             kl.SVD_SHARED = on
+            kl.SVD_SHARED_BYTES = 1 << 30 if on else cap  # (shared wherever it fits)
             kl._plans.clear()
             fn = lambda: xp.linalg.svd(x)
             fn()
             t = statistics.median(ours_gpu(fn) for _ in range(5))
-            used = kl._svd_gs(x._alloc.device, x._dtype, shape[-1], kl._eigh_nt(shape[-1]), True)[1]
+            used = kl._svd_gs(x._alloc.device, x._dtype, shape[-1], kl._eigh_nt(shape[-1]), True, shape[0])[1]
             row.append(f"{'shared' if on else 'device'}{'' if used or not on else '(n/a)'}={t * 1e6:.0f}us")
-        kl.SVD_SHARED = True
+        kl.SVD_SHARED, kl.SVD_SHARED_BYTES = True, cap
         kl._plans.clear()
         for lib, (to, fn, sync) in others.items():
             row.append(f"{lib}={timed(fn, (to(a),), sync, 5) * 1e6:.0f}us")

@@ -524,10 +524,10 @@ def _gs_size(dev, elements):
 
 
 # eigh's V in shared memory beside the working copy where both take at most this many bytes
-# (_eigh_gs; 0: V always in device memory). H200, run 31, stacks of 1000: float32 32^2 2.20 ->
-# 1.81 ms, float64 16^2 0.67 -> 0.61, but float64 32^2 (16 KiB) 3.07 -> 3.52: fewer workgroups
-# fit an SM's shared memory
-EIGH_V_SHARED_BYTES = 8192
+# (_eigh_gs; 0: V always in device memory). H200, stacks of 1000, GPU time: run 31, float32 32^2
+# 2.20 -> 1.81 ms, float64 16^2 0.67 -> 0.61; run 32 (the permutation's 8 KiB gone), float64
+# 24^2 (9 KiB) 0.97 -> 0.86, but float64 32^2 (16 KiB) 1.87 -> 2.59: fewer workgroups fit an SM
+EIGH_V_SHARED_BYTES = 12288
 FLAG_VSHARED = 1048576
 
 
@@ -603,19 +603,29 @@ def svd_pays(x):
     return native <= host
 
 
-def _svd_gs(dev, dt, n, nt, vectors):
-    """(GS, shared) for an svd of order n: its 3 NT partial sums, then W (and V) in shared memory
-    where they fit the device's beside the other shared arrays (FLAG_SHARED: a step's loads and
-    stores then skip device memory, which is what a batch of small matrices waits on), else
-    1024 (the partial sums and the completion's vector only)."""
-    need = _gs_size(dev, 3 * nt + n * n * (2 if vectors else 1))
-    if SVD_SHARED and need * dt.itemsize + _other_shared(dt, nt, perm=False) <= _launch.shared_bytes(dev):
+def _svd_gs(dev, dt, n, nt, vectors, nbatch=1):
+    """(GS, shared) for a stack of nbatch svds of order n: its 3 NT partial sums, then W (and V)
+    in shared memory where they fit the device's beside the other shared arrays and take at
+    most SVD_SHARED_BYTES, or the stack's copies at most SVD_SHARED_STACK_BYTES (FLAG_SHARED: a
+    step's loads and stores then skip device memory, which is what a batch of small matrices
+    waits on), else 1024 (the partial sums and the completion's vector only)."""
+    copies = n * n * (2 if vectors else 1)
+    need = _gs_size(dev, 3 * nt + copies)
+    small = (copies * dt.itemsize <= SVD_SHARED_BYTES
+             or nbatch * copies * dt.itemsize <= SVD_SHARED_STACK_BYTES)
+    if SVD_SHARED and small and need * dt.itemsize + _other_shared(dt, nt, perm=False) <= _launch.shared_bytes(dev):
         return need, True
     return 1024, False
 
 
-# W and V in shared memory where they fit (_svd_gs); False: always in device memory
+# W and V in shared memory where they fit (_svd_gs); False: always in device memory. H200, run
+# 32, GPU time: stacks of 1000, float32 32^2 (8 KiB of copies) 2.16 ms in device memory against
+# 1.44 shared, float64 16^2 0.70 against 0.56, but float64 32^2 (16 KiB) 2.82 against 3.28: fewer
+# workgroups fit an SM. A stack of 200 float32 48^2 (18 KiB, 3.6 MB in all) 2.59 against 1.76:
+# there every workgroup fits at once anyway.
 SVD_SHARED = True
+SVD_SHARED_BYTES = 12288
+SVD_SHARED_STACK_BYTES = 4 << 20
 
 
 def svd(x, want_vectors):
@@ -632,7 +642,7 @@ def svd(x, want_vectors):
         u = _empty(dev, dt, ushape) if want_vectors else None
         return _empty(dev, rdt, sshape), u, u, np.zeros(0, np.uint32)
     nt = _eigh_nt(n)
-    gs, shared = _svd_gs(dev, dt, n, nt, want_vectors)
+    gs, shared = _svd_gs(dev, dt, n, nt, want_vectors, nbatch)
 
     def build():
         w = [0] * PUSH_WORDS
