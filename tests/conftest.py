@@ -6,8 +6,14 @@ float64 or int64, and skips (saying why) only where its subject needs a feature 
 """
 import numpy as np
 import pytest
+from hypothesis import settings
 
 import array_api_vulkan as xp
+
+# Property tests draw the same examples on every run and keep no database between runs: `make
+# test` must be deterministic (a test's own settings() inherit this profile).
+settings.register_profile("deterministic", derandomize=True, database=None)
+settings.load_profile("deterministic")
 
 INFO = xp.__array_namespace_info__()
 DEVICE = INFO.default_device()
