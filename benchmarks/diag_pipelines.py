@@ -7,6 +7,8 @@ VK_KHR_pipeline_executable_properties (NVIDIA has it; lavapipe prints nothing). 
 prints one JSON object.
 
     python3 benchmarks/diag_pipelines.py [--quick]
+    python3 benchmarks/diag_pipelines.py --small-linalg   (only: the kernels of stacks of small
+        linalg calls, one workgroup a matrix, with their GPU time: a line each)
 """
 import os
 import statistics
@@ -104,9 +106,37 @@ def survey(dev, n):
     return {"pipelines": len(seen), "with_local_memory": spills}
 
 
+def small_linalg(dev):
+    """Registers, shared and local memory of the kernels a stack of small matrices takes (a
+    workgroup a matrix: how many fit an SM decides their speed), with the call's GPU time."""
+    rng = np.random.default_rng(0)
+    la = xp.linalg
+    for shape, dt in (((4096, 32, 32), "float32"), ((1000, 32, 32), "float32"), ((1000, 32, 32), "float64")):
+        a = rng.standard_normal(shape).astype(dt)
+        sym = a + np.swapaxes(a, -1, -2)
+        spd = a @ np.swapaxes(a, -1, -2) + shape[-1] * np.eye(shape[-1], dtype=dt)
+        x, s, p = xp.asarray(a), xp.asarray(sym), xp.asarray(spd)
+        for name, fn in (("inv", lambda: la.inv(x)), ("det", lambda: la.det(x)),
+                         ("cholesky", lambda: la.cholesky(p)), ("solve", lambda: la.solve(x, x)),
+                         ("eigh", lambda: la.eigh(s)), ("svd", lambda: la.svd(x))):
+            for shader, spec in recorded(fn):
+                st = {k: v for _, stats in dev.pipeline_statistics(shader, spec) for k, v in stats.items()}
+                regs, shared = st.get("Register Count"), st.get("Shared Memory Size")
+                local = st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE
+                warm_up(fn, (), xp.synchronize, n=1)
+                t = statistics.median(ours_gpu(fn) for _ in range(5))
+                print(f"{name} {dt} {'x'.join(map(str, shape))} {shader} spec={list(spec)} regs={regs} "
+                      f"shared={shared} local={local} gpu={t * 1e6:.0f}us", flush=True)
+
+
 def main():
-    args = parser(__doc__, only=False, libs=None).parse_args()
+    ap = parser(__doc__, only=False, libs=None)
+    ap.add_argument("--small-linalg", action="store_true")
+    args = ap.parse_args()
     dev = xp.__array_namespace_info__().default_device()
+    if args.small_linalg:
+        small_linalg(dev)
+        return
     rng = np.random.default_rng(0)
     n = (1 << 16) if args.quick else (16 << 20)
     k = 256 if args.quick else 4096

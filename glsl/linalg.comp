@@ -2065,17 +2065,32 @@ void eigh(uint b)
                 }
             }
             if (vec) {
-                for (uint t2 = lid; t2 < n * P; t2 += NT) {
-                    uint i = t2 / P, k = t2 - i * P;
-                    T_C sg = red_c[k];
-                    if (e_zero(sg))
-                        continue;
-                    T_R c = red_v[k];
-                    uint pi = red_i[k] & 0xffffu, qi = red_i[k] >> 16;
-                    uint vp = i * n + pi, vq = i * n + qi;
-                    T_C a = evl(V, vp), d = evl(V, vq);
-                    evs(V, vp, cscale(a, c) - cmul(d, cconj(sg)));
-                    evs(V, vq, cmul(a, sg) + cscale(d, c));
+                // two elements an iteration, both loaded before either is stored: where V is in
+                // device memory a store may alias a later load, so the compiler keeps them in
+                // order and each iteration waited a round trip (the elements never overlap:
+                // the step's pairs are disjoint)
+                uint tot = n * P;
+                for (uint t2 = lid; t2 < tot; t2 += 2u * NT) {
+                    uint u2 = t2 + NT;
+                    uint i0 = t2 / P, k0 = t2 - i0 * P, i1 = u2 / P, k1 = u2 - i1 * P;
+                    bool go0 = !e_zero(red_c[k0]), go1 = u2 < tot && !e_zero(red_c[k1]);
+                    uint p0 = i0 * n + (red_i[k0] & 0xffffu), q0 = i0 * n + (red_i[k0] >> 16);
+                    uint p1 = i1 * n + (red_i[k1] & 0xffffu), q1 = i1 * n + (red_i[k1] >> 16);
+                    T_C z = creal(T_R(0));
+                    T_C a0 = go0 ? evl(V, p0) : z, d0 = go0 ? evl(V, q0) : z;
+                    T_C a1 = go1 ? evl(V, p1) : z, d1 = go1 ? evl(V, q1) : z;
+                    if (go0) {
+                        T_R c = red_v[k0];
+                        T_C sg = red_c[k0];
+                        evs(V, p0, cscale(a0, c) - cmul(d0, cconj(sg)));
+                        evs(V, q0, cmul(a0, sg) + cscale(d0, c));
+                    }
+                    if (go1) {
+                        T_R c = red_v[k1];
+                        T_C sg = red_c[k1];
+                        evs(V, p1, cscale(a1, c) - cmul(d1, cconj(sg)));
+                        evs(V, q1, cmul(a1, sg) + cscale(d1, c));
+                    }
                 }
             }
             sync();

@@ -91,6 +91,29 @@ def test_eigh_sizes(dt, n):
 
 
 @pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_eigh_few_matrices_wide_workgroups(dt, monkeypatch):
+    """A few matrices take EIGH_WIDE_NT invocations each (GPUs; forced here on any device), V in
+    device memory: the same results as the usual width."""
+    a = _sym((2, 40, 40), dt)
+    x = xp.asarray(a)
+    with native(dt):
+        w1, v1 = (np.asarray(t) for t in linalg.eigh(x))
+    monkeypatch.setattr(_klinalg, "EIGH_WIDE_CPU", True)
+    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_BYTES", 0)
+    _klinalg._plans.clear()
+    seen = []
+    step = _klinalg._step
+    monkeypatch.setattr(_klinalg, "_step", lambda *a, **k: seen.append(a[2]) or step(*a, **k))
+    with native(dt):
+        w2, v2 = (np.asarray(t) for t in linalg.eigh(x))
+    monkeypatch.undo()
+    _klinalg._plans.clear()
+    assert seen == [_klinalg.EIGH_WIDE_NT]
+    _check(a, w1, v1, dt)
+    _check(a, w2, v2, dt)
+
+
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
 def test_eigh_vectors_in_device_memory(dt, monkeypatch):
     """Small eigh keeps V in shared memory beside the working copy (FLAG_VSHARED); with it
     forced into device memory the results are the same."""

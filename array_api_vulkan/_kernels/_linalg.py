@@ -528,6 +528,13 @@ def _gs_size(dev, elements):
 # 2.20 -> 1.81 ms, float64 16^2 0.67 -> 0.61; run 32 (the permutation's 8 KiB gone), float64
 # 24^2 (9 KiB) 0.97 -> 0.86, but float64 32^2 (16 KiB) 1.87 -> 2.59: fewer workgroups fit an SM
 EIGH_V_SHARED_BYTES = 12288
+# Stacks of at most EIGH_WIDE_BATCH matrices of order EIGH_WIDE_MIN or more run EIGH_WIDE_NT
+# invocations a matrix (0: never): one matrix leaves the GPU idle but for its workgroup, whose
+# steps then loop fewer times.
+EIGH_WIDE_BATCH = 16
+EIGH_WIDE_MIN = 32
+EIGH_WIDE_NT = 512
+EIGH_WIDE_CPU = False  # (lavapipe runs a workgroup on one core: wider is only slower; tests set it)
 FLAG_VSHARED = 1048576
 
 
@@ -542,6 +549,12 @@ def eigh(x, want_vectors):
     if nbatch == 0 or n == 0:
         return _empty(dev, rdt, wshape), _empty(dev, dt, vshape) if want_vectors else None
     nt = _eigh_nt(n)
+    if (nbatch <= EIGH_WIDE_BATCH and n >= EIGH_WIDE_MIN and EIGH_WIDE_NT > nt
+            and (EIGH_WIDE_CPU or not _launch.on_cpu(dev))):
+        # few matrices: a wider workgroup each, where the working copy still fits shared memory
+        # as it does with the usual width
+        if _eigh_gs(dev, dt, n, EIGH_WIDE_NT)[1] or not _eigh_gs(dev, dt, n, nt)[1]:
+            nt = EIGH_WIDE_NT
     gs, shared, vshared = _eigh_gs(dev, dt, n, nt, want_vectors)
 
     def build():
@@ -619,12 +632,13 @@ def _svd_gs(dev, dt, n, nt, vectors, nbatch=1):
 
 
 # W and V in shared memory where they fit (_svd_gs); False: always in device memory. H200, run
-# 32, GPU time: stacks of 1000, float32 32^2 (8 KiB of copies) 2.16 ms in device memory against
-# 1.44 shared, float64 16^2 0.70 against 0.56, but float64 32^2 (16 KiB) 2.82 against 3.28: fewer
-# workgroups fit an SM. A stack of 200 float32 48^2 (18 KiB, 3.6 MB in all) 2.59 against 1.76:
-# there every workgroup fits at once anyway.
+# 32, GPU time: stacks of 1000, float32 32^2 (8 KiB of copies) 2.19 ms in device memory against
+# 1.43 shared, float64 16^2 0.71 against 0.56, but float64 24^2 (9 KiB) 1.71 against 1.82,
+# float32 40^2 (12.5 KiB) 3.06 against 3.16 and float64 32^2 (16 KiB) 2.82 against 3.28: fewer
+# workgroups fit an SM. Small stacks gain whatever the order: 200 float32 48^2 (18 KiB, 3.6 MB
+# in all) 2.58 against 1.76, 100 float64 32^2 2.54 against 1.68.
 SVD_SHARED = True
-SVD_SHARED_BYTES = 12288
+SVD_SHARED_BYTES = 8192
 SVD_SHARED_STACK_BYTES = 4 << 20
 
 
