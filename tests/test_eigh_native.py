@@ -100,6 +100,8 @@ def test_eigh_few_matrices_wide_workgroups(dt, monkeypatch):
         w1, v1 = (np.asarray(t) for t in linalg.eigh(x))
     monkeypatch.setattr(_klinalg, "EIGH_WIDE_CPU", True)
     monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_BYTES", 0)
+    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_STACK_BYTES", 0)
+    assert not _klinalg._eigh_gs(x._alloc.device, dt, 40, _klinalg.EIGH_WIDE_NT, True, 2)[2]
     _klinalg._plans.clear()
     seen = []
     step = _klinalg._step
@@ -123,6 +125,8 @@ def test_eigh_vectors_in_device_memory(dt, monkeypatch):
     with native(dt):
         w1, v1 = (np.asarray(t) for t in linalg.eigh(x))
     monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_BYTES", 0)
+    monkeypatch.setattr(_klinalg, "EIGH_V_SHARED_STACK_BYTES", 0)
+    assert not _klinalg._eigh_gs(x._alloc.device, dt, 12, _klinalg._eigh_nt(12), True, 4)[2]
     _klinalg._plans.clear()
     with native(dt):
         w2, v2 = (np.asarray(t) for t in linalg.eigh(x))

@@ -493,14 +493,16 @@ def _eigh_nt(n):
     return nt
 
 
-def _eigh_gs(dev, dt, n, nt, vectors=False):
-    """(GS, working copy shared, V shared) for an eigh of order n: n * n (its working copy in
-    shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED; at most
-    EIGH_V_SHARED_BYTES), where that fits the
-    device's shared memory beside the other shared arrays, else 1024 (device memory)."""
+def _eigh_gs(dev, dt, n, nt, vectors=False, nbatch=1):
+    """(GS, working copy shared, V shared) for a stack of nbatch eighs of order n: n * n (its
+    working copy in shared memory), and with vectors 2 n * n (V after it: FLAG_VSHARED; at
+    most EIGH_V_SHARED_BYTES, or EIGH_V_SHARED_STACK_BYTES for the whole stack), where that fits
+    the device's shared memory beside the other shared arrays, else 1024 (device memory)."""
     room = _launch.shared_bytes(dev) - _other_shared(dt, nt, perm=False)
     both = _gs_size(dev, 2 * n * n)
-    if vectors and 2 * n * n * dt.itemsize <= EIGH_V_SHARED_BYTES and both * dt.itemsize <= room:
+    copies = 2 * n * n * dt.itemsize
+    small = copies <= EIGH_V_SHARED_BYTES or nbatch * copies <= EIGH_V_SHARED_STACK_BYTES
+    if vectors and small and both * dt.itemsize <= room:
         return both, True, True
     need = _gs_size(dev, n * n)
     if need * dt.itemsize <= room:
@@ -528,6 +530,9 @@ def _gs_size(dev, elements):
 # 2.20 -> 1.81 ms, float64 16^2 0.67 -> 0.61; run 32 (the permutation's 8 KiB gone), float64
 # 24^2 (9 KiB) 0.97 -> 0.86, but float64 32^2 (16 KiB) 1.87 -> 2.59: fewer workgroups fit an SM
 EIGH_V_SHARED_BYTES = 12288
+# ... or where the whole stack's copies take at most this many bytes (as svd's): a few matrices
+# leave most SMs idle, so fewer workgroups an SM costs nothing
+EIGH_V_SHARED_STACK_BYTES = 4 << 20
 # Stacks of at most EIGH_WIDE_BATCH matrices of order EIGH_WIDE_MIN or more run EIGH_WIDE_NT
 # invocations a matrix (0: never): one matrix leaves the GPU idle but for its workgroup, whose
 # steps then loop fewer times.
@@ -555,7 +560,7 @@ def eigh(x, want_vectors):
         # as it does with the usual width
         if _eigh_gs(dev, dt, n, EIGH_WIDE_NT)[1] or not _eigh_gs(dev, dt, n, nt)[1]:
             nt = EIGH_WIDE_NT
-    gs, shared, vshared = _eigh_gs(dev, dt, n, nt, want_vectors)
+    gs, shared, vshared = _eigh_gs(dev, dt, n, nt, want_vectors, nbatch)
 
     def build():
         w = [0] * PUSH_WORDS
