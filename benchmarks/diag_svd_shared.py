@@ -1,7 +1,7 @@
 """Batched small svds with W and V in shared memory (_linalg.SVD_SHARED) or in device memory,
 GPU time, against CuPy and torch (synchronised wall time). Not a test; prints a line a case.
 
-    python3 benchmarks/diag_svd_shared.py [--quick]
+    python3 benchmarks/diag_svd_shared.py [--quick] [--ours-only]
 """
 import os
 import statistics
@@ -19,6 +19,7 @@ from array_api_vulkan._kernels import _linalg as kl  # noqa: E402
 
 def main():
     ap = parser(__doc__, libs=None, only=False)
+    ap.add_argument("--ours-only", action="store_true", help="no CuPy or torch rows")
     args = ap.parse_args()
     cases = [((1000, 32, 32), "float32"), ((1000, 16, 16), "float64"), ((200, 48, 48), "float32"),
              ((1000, 32, 32), "float64"), ((10000, 8, 8), "float32"), ((1000, 24, 24), "float64"),
@@ -27,11 +28,15 @@ def main():
         cases = [((10, 8, 8), "float32")]
     others = {}
     try:
+        if args.ours_only:
+            raise ImportError
         import cupy
         others["cupy"] = (cupy.asarray, lambda x: cupy.linalg.svd(x), cupy.cuda.Device().synchronize)
     except Exception:
         pass
     try:
+        if args.ours_only:
+            raise ImportError
         import torch
         others["torch"] = (lambda a: torch.as_tensor(a, device="cuda"), lambda x: torch.linalg.svd(x),
                            torch.cuda.synchronize)

@@ -39,8 +39,8 @@
 // ST[b] first (the first step of a blocked factorization).
 //
 // Specialisation constants: 0 op, 1 the workgroup size (a power of two, 16 to 1024; GEMM:
-// 256), 2 GS, the elements of the shared array gS (a power of two from 1024), 3 CP_RPT
-// (chol_panel's tile rows an invocation).
+// 256), 2 GS, the elements of the shared array gS (from 1024), 3 CP_RPT (chol_panel's tile
+// rows an invocation), 4 JACOBI_TWO (eigh, svd: their rotations take two elements an iteration).
 // Grid (ops 1-6): one workgroup per batch item, b = gl_WorkGroupID.y * gl_NumWorkGroups.x + x.
 //
 // Push block (32 words, ops 1-6):
@@ -1847,6 +1847,14 @@ void rr_pair(uint k, uint st, uint m, out uint pi, out uint qi)
     qi = max(ia, ib);
 }
 
+// 1: the Jacobi kernels' rotation loops (eigh's V, svdj's W and V) take two elements an
+// iteration, both loaded before either is stored: where the copies are in device memory a store
+// may alias a later load, so the compiler keeps them in order and each iteration waited a round
+// trip. 0 where the copies are in shared memory: the plain loop, one element an iteration
+// (with two, those were 3-11 % slower on the H200, run 32). The elements never overlap: a
+// step's pairs are disjoint.
+layout(constant_id = 4) const uint JACOBI_TWO = 0;
+
 // The Jacobi kernels' working copies (eigh: A's copy W, V; svdj: W, V): in gS at e_wo / e_vo
 // where e_sh / e_vsh (small matrices: a step's loads and stores skip device memory), else in
 // device memory at e_wb / e_vb
@@ -2065,31 +2073,45 @@ void eigh(uint b)
                 }
             }
             if (vec) {
-                // two elements an iteration, both loaded before either is stored: where V is in
-                // device memory a store may alias a later load, so the compiler keeps them in
-                // order and each iteration waited a round trip (the elements never overlap:
-                // the step's pairs are disjoint)
-                uint tot = n * P;
-                for (uint t2 = lid; t2 < tot; t2 += 2u * NT) {
-                    uint u2 = t2 + NT;
-                    uint i0 = t2 / P, k0 = t2 - i0 * P, i1 = u2 / P, k1 = u2 - i1 * P;
-                    bool go0 = !e_zero(red_c[k0]), go1 = u2 < tot && !e_zero(red_c[k1]);
-                    uint p0 = i0 * n + (red_i[k0] & 0xffffu), q0 = i0 * n + (red_i[k0] >> 16);
-                    uint p1 = i1 * n + (red_i[k1] & 0xffffu), q1 = i1 * n + (red_i[k1] >> 16);
-                    T_C z = creal(T_R(0));
-                    T_C a0 = go0 ? evl(V, p0) : z, d0 = go0 ? evl(V, q0) : z;
-                    T_C a1 = go1 ? evl(V, p1) : z, d1 = go1 ? evl(V, q1) : z;
-                    if (go0) {
-                        T_R c = red_v[k0];
-                        T_C sg = red_c[k0];
-                        evs(V, p0, cscale(a0, c) - cmul(d0, cconj(sg)));
-                        evs(V, q0, cmul(a0, sg) + cscale(d0, c));
+                // (JACOBI_TWO: two elements an iteration; else the plain loop, as the
+                // shared-memory copies take it)
+                if (JACOBI_TWO != 0u) {
+                    uint tot = n * P;
+                    for (uint t2 = lid; t2 < tot; t2 += 2u * NT) {
+                        uint u2 = t2 + NT;
+                        uint i0 = t2 / P, k0 = t2 - i0 * P, i1 = u2 / P, k1 = u2 - i1 * P;
+                        bool go0 = !e_zero(red_c[k0]);
+                        bool go1 = u2 < tot && !e_zero(red_c[k1]);
+                        uint p0 = i0 * n + (red_i[k0] & 0xffffu), q0 = i0 * n + (red_i[k0] >> 16);
+                        uint p1 = i1 * n + (red_i[k1] & 0xffffu), q1 = i1 * n + (red_i[k1] >> 16);
+                        T_C z = creal(T_R(0));
+                        T_C a0 = go0 ? evl(V, p0) : z, d0 = go0 ? evl(V, q0) : z;
+                        T_C a1 = go1 ? evl(V, p1) : z, d1 = go1 ? evl(V, q1) : z;
+                        if (go0) {
+                            T_R c = red_v[k0];
+                            T_C sg = red_c[k0];
+                            evs(V, p0, cscale(a0, c) - cmul(d0, cconj(sg)));
+                            evs(V, q0, cmul(a0, sg) + cscale(d0, c));
+                        }
+                        if (go1) {
+                            T_R c = red_v[k1];
+                            T_C sg = red_c[k1];
+                            evs(V, p1, cscale(a1, c) - cmul(d1, cconj(sg)));
+                            evs(V, q1, cmul(a1, sg) + cscale(d1, c));
+                        }
                     }
-                    if (go1) {
-                        T_R c = red_v[k1];
-                        T_C sg = red_c[k1];
-                        evs(V, p1, cscale(a1, c) - cmul(d1, cconj(sg)));
-                        evs(V, q1, cmul(a1, sg) + cscale(d1, c));
+                } else {
+                    for (uint t2 = lid; t2 < n * P; t2 += NT) {
+                        uint i = t2 / P, k = t2 - i * P;
+                        T_C sg = red_c[k];
+                        if (e_zero(sg))
+                            continue;
+                        T_R c = red_v[k];
+                        uint pi = red_i[k] & 0xffffu, qi = red_i[k] >> 16;
+                        uint vp = i * n + pi, vq = i * n + qi;
+                        T_C a = evl(V, vp), d = evl(V, vq);
+                        evs(V, vp, cscale(a, c) - cmul(d, cconj(sg)));
+                        evs(V, vq, cmul(a, sg) + cscale(d, c));
                     }
                 }
             }
@@ -2268,24 +2290,70 @@ void svdj(uint b)
                 red_i[k2] = pi | (qi << 16);
             }
             sync();
-            // (3) the pairs' columns of W (m rows) and V (n rows)
-            for (uint e = lid; e < P * rows; e += NT) {
-                uint k2 = e / rows, i = e - k2 * rows;
-                T_C sg = red_c[k2];
-                if (e_zero(sg))
-                    continue;
-                T_R c = red_v[k2];
-                uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
-                if (i < m) {
-                    uint ep = pi * m + i, eq = qi * m + i;
-                    T_C a = ega(W, ep), d = ega(W, eq);
-                    esa(W, ep, cscale(a, c) - cmul(d, cconj(sg)));
-                    esa(W, eq, cmul(a, sg) + cscale(d, c));
-                } else {
-                    uint ep = pi * n + i - m, eq = qi * n + i - m;
-                    T_C a = evl(V, ep), d = evl(V, eq);
-                    evs(V, ep, cscale(a, c) - cmul(d, cconj(sg)));
-                    evs(V, eq, cmul(a, sg) + cscale(d, c));
+            // (3) the pairs' columns of W (m rows) and V (n rows) (JACOBI_TWO: two elements an
+            // iteration; else the plain loop, as the shared-memory copies take it)
+            if (JACOBI_TWO != 0u) {
+                uint tot = P * rows;
+                for (uint e = lid; e < tot; e += 2u * NT) {
+                    uint e1 = e + NT;
+                    uint k0 = e / rows, i0 = e - k0 * rows;
+                    uint k1 = min(e1 / rows, P - 1u), i1 = e1 - k1 * rows;
+                    bool go0 = !e_zero(red_c[k0]);
+                    bool go1 = e1 < tot && !e_zero(red_c[k1]);
+                    bool w0 = i0 < m, w1 = i1 < m;
+                    uint r0 = red_i[k0], r1 = red_i[k1];
+                    uint s0 = w0 ? m : n, s1 = w1 ? m : n, o0 = w0 ? i0 : i0 - m, o1 = w1 ? i1 : i1 - m;
+                    uint p0 = (r0 & 0xffffu) * s0 + o0, q0 = (r0 >> 16) * s0 + o0;
+                    uint p1 = (r1 & 0xffffu) * s1 + o1, q1 = (r1 >> 16) * s1 + o1;
+                    T_C z = creal(T_R(0));
+                    T_C a0 = go0 ? (w0 ? ega(W, p0) : evl(V, p0)) : z;
+                    T_C d0 = go0 ? (w0 ? ega(W, q0) : evl(V, q0)) : z;
+                    T_C a1 = go1 ? (w1 ? ega(W, p1) : evl(V, p1)) : z;
+                    T_C d1 = go1 ? (w1 ? ega(W, q1) : evl(V, q1)) : z;
+                    if (go0) {
+                        T_R c = red_v[k0];
+                        T_C sg = red_c[k0];
+                        T_C x = cscale(a0, c) - cmul(d0, cconj(sg)), y = cmul(a0, sg) + cscale(d0, c);
+                        if (w0) {
+                            esa(W, p0, x);
+                            esa(W, q0, y);
+                        } else {
+                            evs(V, p0, x);
+                            evs(V, q0, y);
+                        }
+                    }
+                    if (go1) {
+                        T_R c = red_v[k1];
+                        T_C sg = red_c[k1];
+                        T_C x = cscale(a1, c) - cmul(d1, cconj(sg)), y = cmul(a1, sg) + cscale(d1, c);
+                        if (w1) {
+                            esa(W, p1, x);
+                            esa(W, q1, y);
+                        } else {
+                            evs(V, p1, x);
+                            evs(V, q1, y);
+                        }
+                    }
+                }
+            } else {
+                for (uint e = lid; e < P * rows; e += NT) {
+                    uint k2 = e / rows, i = e - k2 * rows;
+                    T_C sg = red_c[k2];
+                    if (e_zero(sg))
+                        continue;
+                    T_R c = red_v[k2];
+                    uint pi = red_i[k2] & 0xffffu, qi = red_i[k2] >> 16;
+                    if (i < m) {
+                        uint ep = pi * m + i, eq = qi * m + i;
+                        T_C a = ega(W, ep), d = ega(W, eq);
+                        esa(W, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                        esa(W, eq, cmul(a, sg) + cscale(d, c));
+                    } else {
+                        uint ep = pi * n + i - m, eq = qi * n + i - m;
+                        T_C a = evl(V, ep), d = evl(V, eq);
+                        evs(V, ep, cscale(a, c) - cmul(d, cconj(sg)));
+                        evs(V, eq, cmul(a, sg) + cscale(d, c));
+                    }
                 }
             }
             sync();

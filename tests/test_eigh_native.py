@@ -105,12 +105,14 @@ def test_eigh_few_matrices_wide_workgroups(dt, monkeypatch):
     _klinalg._plans.clear()
     seen = []
     step = _klinalg._step
-    monkeypatch.setattr(_klinalg, "_step", lambda *a, **k: seen.append(a[2]) or step(*a, **k))
+    monkeypatch.setattr(_klinalg, "_step", lambda *a, **k: seen.append(step(*a, **k)) or seen[-1])
     with native(dt):
         w2, v2 = (np.asarray(t) for t in linalg.eigh(x))
     monkeypatch.undo()
     _klinalg._plans.clear()
-    assert seen == [_klinalg.EIGH_WIDE_NT]
+    # (the step's specialisation constants: op, NT, GS, CP_RPT, JACOBI_TWO for V in device memory)
+    assert [st[1][1] for st in seen] == [_klinalg.EIGH_WIDE_NT]
+    assert seen[0][1][4] == 1
     _check(a, w1, v1, dt)
     _check(a, w2, v2, dt)
 

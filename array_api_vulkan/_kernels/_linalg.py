@@ -214,9 +214,10 @@ def _u32(v):
     return int(v) & 0xFFFFFFFF
 
 
-def _step(shader, op, nt, words, nbatch, bufs, gs=None):
+def _step(shader, op, nt, words, nbatch, bufs, gs=None, extra=()):
     """bufs: [(kind, index, writes, address word or None, offset word or None)]; gs: the
-    shared array's elements (specialisation constant 2), where not the shader's default."""
+    shared array's elements (specialisation constant 2), where not the shader's default;
+    extra: specialisation constants from 3."""
     buffers, patches = [], []
     for kind, idx, wr, aw, ow in bufs:
         buffers.append((kind, idx, wr))
@@ -224,8 +225,14 @@ def _step(shader, op, nt, words, nbatch, bufs, gs=None):
             patches.append((aw, ADDRESS, kind, idx))
         if ow is not None:
             patches.append((ow, OFFSET, kind, idx))
-    spec = [CODES[op], nt] + ([] if gs is None else [gs])
+    spec = [CODES[op], nt] + ([] if gs is None else [gs]) + list(extra)
     return (shader, spec, words, _groups(nbatch), buffers, patches)
+
+
+def _jacobi_spec(two):
+    """Specialisation constants 3 and 4 of the Jacobi kernels: CP_RPT's default (unused there)
+    and JACOBI_TWO, on where their rotations' copies are in device memory."""
+    return (8, 1 if two else 0)
 
 
 def _cached(key, build, *args):
@@ -576,7 +583,8 @@ def eigh(x, want_vectors):
             outs.append((nbatch * n * n * dt.itemsize, dt, vshape, _launch._c_strides(vshape)))
             temps.append(4 if vshared else nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 1, True, A_O2, None)]
-        step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs, gs)
+        step = _step(shader, "linalg_eigh", nt, w, nbatch, bufs, gs,
+                     _jacobi_spec(want_vectors and not vshared))
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
     key = ("eigh", dt, x._shape, x._strides, bool(want_vectors), dev)
@@ -678,7 +686,7 @@ def svd(x, want_vectors):
             outs += [(nbatch * n * n * dt.itemsize, dt, ushape, _launch._c_strides(ushape))] * 2
             temps.append(4 if shared else nbatch * n * n * dt.itemsize)
             bufs += [(TMP, 1, True, A_P, None), (OUT, 2, True, A_O2, None), (OUT, 3, True, A_O3, None)]
-        step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, gs)
+        step = _step(shader, "linalg_svd", nt, w, nbatch, bufs, gs, _jacobi_spec(not shared))
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
     key = ("svd", dt, x._shape, x._strides, bool(want_vectors), dev)
