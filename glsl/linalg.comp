@@ -627,8 +627,13 @@ void cholesky(uint b)
     uint rend = (flags & FLAG_DIAG) != 0u ? k1 : n;
     uint info = 0;
     uint nb = k1 - k0;
-    if ((flags & FLAG_DIAG) != 0u && nb * nb <= GS) {
-        // the block in shared memory
+    // the diagonal block of a blocked factorization, or a whole small matrix (k0 = 0, k1 = n: a
+    // stack of them ran 2-3 round trips to device memory a column)
+    bool shared_block = (flags & FLAG_DIAG) != 0u || (k0 == 0u && k1 == n);
+    if (shared_block && nb * nb <= GS) {
+        // the block in shared memory (after copy_in's writes)
+        if ((flags & FLAG_COPY) != 0u)
+            sync();
         for (uint e = lid; e < nb * nb; e += NT) {
             uint i = e / nb, c = e - i * nb;
             gS[e] = T_C(M.v[mb + (k0 + i) * n + k0 + c]);
@@ -660,11 +665,13 @@ void cholesky(uint b)
             uint i = e / nb, c = e - i * nb;
             M.v[mb + (k0 + i) * n + k0 + c] = T_S(gS[e]);
         }
-        if (lid == 0 && info != 0u && ST.v[b] == 0u)
-            ST.v[b] = info;
-        return;
+        if ((flags & FLAG_FINAL) == 0u) {
+            if (lid == 0 && info != 0u && ST.v[b] == 0u)
+                ST.v[b] = info;
+            return;
+        }
     }
-    for (uint j = k0; j < k1; j++) {
+    for (uint j = k0; j < k1 && !(shared_block && nb * nb <= GS); j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
         if (d <= T_R(0)) {  // (NaN goes on, as above)
