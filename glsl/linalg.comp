@@ -200,11 +200,24 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // go to P[pb + j]. Returns info (0, or 1 + the first zero pivot).
 // The largest |re| + |im| of column col over rows from, from + step, ... < n, the first among
 // equals (LAPACK's idamax), folded into best / bi.
+// lu()'s matrix: in gS where lu_sh (a whole small matrix: k0 = 0, k1 = n, n * n <= GS; a stack
+// of them ran their columns in device memory, several round trips each), else M
+bool lu_sh = false;
+uint lu_mb;
+T_C lm(MatT M, uint e) { return lu_sh ? gS[e - lu_mb] : T_C(M.v[e]); }
+void lms(MatT M, uint e, T_C v)
+{
+    if (lu_sh)
+        gS[e - lu_mb] = v;
+    else
+        M.v[e] = T_S(v);
+}
+
 void col_best(MatT M, uint mb, uint n, uint col, uint from, uint step, inout T_R best,
               inout uint bi)
 {
     for (uint i = from; i < n; i += step) {
-        T_R v = cabs1(T_C(M.v[mb + i * n + col]));
+        T_R v = cabs1(lm(M, mb + i * n + col));
         if (v > best) {
             best = v;
             bi = i;
@@ -256,6 +269,14 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
 {
     uint lid = gl_LocalInvocationID.x;
     uint info = 0;
+    // a whole small matrix in gS (lm / lms), written back at the end
+    lu_sh = k0 == 0u && k1 == n && n * n <= GS;
+    lu_mb = mb;
+    if (lu_sh) {
+        sync();  // (the caller's copy_in)
+        for (uint e = lid; e < n * n; e += NT)
+            gS[e] = T_C(M.v[mb + e]);
+    }
     for (uint j = k0; j < k1; j++) {
         sync();
         T_R best = T_R(-1);
@@ -269,8 +290,8 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         uint piv = red_i[0];
         T_R pv = red_v[0];
         // the pivot and the old diagonal element, read before anyone writes column j
-        T_C d = T_C(M.v[mb + piv * n + j]);
-        T_C dj = T_C(M.v[mb + j * n + j]);
+        T_C d = lm(M, mb + piv * n + j);
+        T_C dj = lm(M, mb + j * n + j);
         barrier();
         if (lid == 0)
             P.v[pb + j] = piv;
@@ -286,26 +307,32 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
             for (uint c = lid; c < n; c += NT) {
                 if (c == j)
                     continue;
-                T_S t = M.v[mb + j * n + c];
-                M.v[mb + j * n + c] = M.v[mb + piv * n + c];
-                M.v[mb + piv * n + c] = t;
+                T_C t = lm(M, mb + j * n + c);
+                lms(M, mb + j * n + c, lm(M, mb + piv * n + c));
+                lms(M, mb + piv * n + c, t);
             }
             if (lid == 0)
-                M.v[mb + j * n + j] = T_S(d);
+                lms(M, mb + j * n + j, d);
         }
         for (uint i = j + 1 + lid; i < n; i += NT) {
-            T_C v = i == piv ? dj : T_C(M.v[mb + i * n + j]);
-            M.v[mb + i * n + j] = T_S(cdiv(v, d));
+            T_C v = i == piv ? dj : lm(M, mb + i * n + j);
+            lms(M, mb + i * n + j, cdiv(v, d));
         }
         sync();
         uint r = n - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
             uint i = j + 1 + e / rc, c = j + 1 + e % rc;
-            M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(M.v[mb + j * n + c])));
+            lms(M, mb + i * n + c, lm(M, mb + i * n + c) - cmul(lm(M, mb + i * n + j), lm(M, mb + j * n + c)));
         }
     }
     sync();
+    if (lu_sh) {
+        for (uint e = lid; e < n * n; e += NT)
+            M.v[mb + e] = T_S(gS[e]);
+        lu_sh = false;
+        sync();
+    }
     if (!u12)
         return info;
     // U12 = L11^-1 A12, a column per invocation
