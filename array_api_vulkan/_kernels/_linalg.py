@@ -561,7 +561,8 @@ def eigh(x, want_vectors):
     if nbatch == 0 or n == 0:
         return _empty(dev, rdt, wshape), _empty(dev, dt, vshape) if want_vectors else None
     nt = _eigh_nt(n)
-    if (nbatch <= EIGH_WIDE_BATCH and n >= EIGH_WIDE_MIN and EIGH_WIDE_NT > nt
+    most = int((getattr(dev, "info", None) or {}).get("max_workgroup_invocations", 256) or 256)
+    if (nbatch <= EIGH_WIDE_BATCH and n >= EIGH_WIDE_MIN and nt < EIGH_WIDE_NT <= most
             and (EIGH_WIDE_CPU or not _launch.on_cpu(dev))):
         # few matrices: a wider workgroup each, where the working copy still fits shared memory
         # as it does with the usual width
