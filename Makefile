@@ -52,7 +52,7 @@ test: setup
 # validation layer's barrier checks, threads, soaks, a 512 MiB float32 array, spv/ against glsl/),
 # or they set masks of their own (test_capability_profiles.py); they already ran in the normal pass.
 # The passes run side by side, each printed when it ends: most tests are one Python thread, so on
-# 2 cores the two took 568 s together (session 31, warm shader cache) against the
+# 2 cores the two took 510-570 s together (session 31, warm shader cache) against the
 # 338 + 477 one after the other (session 30). The target fails where either does.
 PROFILES := float64,int64 storage8,storage16
 
