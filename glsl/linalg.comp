@@ -656,8 +656,8 @@ void cholesky(uint b)
     uint nb = k1 - k0;
     // the diagonal block of a blocked factorization, or a whole small matrix (k0 = 0, k1 = n: a
     // stack of them ran 2-3 round trips to device memory a column)
-    bool shared_block = (flags & FLAG_DIAG) != 0u || (k0 == 0u && k1 == n);
-    if (shared_block && nb * nb <= GS) {
+    bool in_shared = ((flags & FLAG_DIAG) != 0u || (k0 == 0u && k1 == n)) && nb * nb <= GS;
+    if (in_shared) {
         // the block in shared memory (after copy_in's writes)
         if ((flags & FLAG_COPY) != 0u)
             sync();
@@ -698,7 +698,8 @@ void cholesky(uint b)
             return;
         }
     }
-    for (uint j = k0; j < k1 && !(shared_block && nb * nb <= GS); j++) {
+    // (in device memory where the block is not in gS)
+    for (uint j = k0; j < (in_shared ? k0 : k1); j++) {
         sync();
         T_R d = re(T_C(M.v[mb + j * n + j]));
         if (d <= T_R(0)) {  // (NaN goes on, as above)

@@ -206,6 +206,12 @@ def shared_bytes(dev):
     return int(limits.get("max_compute_shared_memory_size", 16384) or 16384)
 
 
+def max_invocations(dev, default=256):
+    """The device's largest workgroup (maxComputeWorkGroupInvocations), or `default` if unknown."""
+    info = getattr(dev, "info", None) or {}
+    return int(info.get("max_workgroup_invocations", default) or default)
+
+
 def device_supports(dev, code):
     if code in "?bB":
         return dev.supports_int8

@@ -507,14 +507,20 @@ def _eigh_gs(dev, dt, n, nt, vectors=False, nbatch=1):
     the device's shared memory beside the other shared arrays, else 1024 (device memory)."""
     room = _launch.shared_bytes(dev) - _other_shared(dt, nt, perm=False)
     both = _gs_size(dev, 2 * n * n)
-    copies = 2 * n * n * dt.itemsize
-    small = copies <= EIGH_V_SHARED_BYTES or nbatch * copies <= EIGH_V_SHARED_STACK_BYTES
+    small = _copies_pay(2 * n * n * dt.itemsize, nbatch, EIGH_V_SHARED_BYTES, EIGH_V_SHARED_STACK_BYTES)
     if vectors and small and both * dt.itemsize <= room:
         return both, True, True
     need = _gs_size(dev, n * n)
     if need * dt.itemsize <= room:
         return need, True, False
     return 1024, False, False
+
+
+def _copies_pay(copy_bytes, nbatch, per_matrix, per_stack):
+    """Whether a stack of nbatch matrices keeps working copies of copy_bytes each in shared
+    memory (where they fit): up to per_matrix bytes a matrix, since more leave fewer workgroups
+    an SM, or up to per_stack bytes for the whole stack, whose few workgroups fit at once anyway."""
+    return copy_bytes <= per_matrix or nbatch * copy_bytes <= per_stack
 
 
 def _gs_size(dev, elements):
@@ -561,8 +567,8 @@ def eigh(x, want_vectors):
     if nbatch == 0 or n == 0:
         return _empty(dev, rdt, wshape), _empty(dev, dt, vshape) if want_vectors else None
     nt = _eigh_nt(n)
-    most = int((getattr(dev, "info", None) or {}).get("max_workgroup_invocations", 256) or 256)
-    if (nbatch <= EIGH_WIDE_BATCH and n >= EIGH_WIDE_MIN and nt < EIGH_WIDE_NT <= most
+    if (nbatch <= EIGH_WIDE_BATCH and n >= EIGH_WIDE_MIN
+            and nt < EIGH_WIDE_NT <= _launch.max_invocations(dev)
             and (EIGH_WIDE_CPU or not _launch.on_cpu(dev))):
         # few matrices: a wider workgroup each, where the working copy still fits shared memory
         # as it does with the usual width
@@ -638,9 +644,9 @@ def _svd_gs(dev, dt, n, nt, vectors, nbatch=1):
     waits on), else 1024 (the partial sums and the completion's vector only)."""
     copies = n * n * (2 if vectors else 1)
     need = _gs_size(dev, 3 * nt + copies)
-    small = (copies * dt.itemsize <= SVD_SHARED_BYTES
-             or nbatch * copies * dt.itemsize <= SVD_SHARED_STACK_BYTES)
-    if SVD_SHARED and small and need * dt.itemsize + _other_shared(dt, nt, perm=False) <= _launch.shared_bytes(dev):
+    small = _copies_pay(copies * dt.itemsize, nbatch, SVD_SHARED_BYTES, SVD_SHARED_STACK_BYTES)
+    fits = need * dt.itemsize + _other_shared(dt, nt, perm=False) <= _launch.shared_bytes(dev)
+    if SVD_SHARED and small and fits:
         return need, True
     return 1024, False
 

@@ -375,9 +375,8 @@ def _radix_local(dev, kpt):
     groups = ls // 32 if not USE_BALLOT else ls // max(_launch.subgroup_size(dev), 1)
     sh_words = max(ls * kpt, 4096)  # glsl/sort.comp's SH_WORDS, which the groups' counters share
     words = sh_words + 4 * BINS + ls + 2  # (its shared arrays)
-    info = getattr(dev, "info", None) or {}
     if (ls % 32 or ls < LOCAL or groups * 128 > sh_words or words * 4 > _launch.shared_bytes(dev)
-            or ls > int(info.get("max_workgroup_invocations", LOCAL) or LOCAL)):
+            or ls > _launch.max_invocations(dev, LOCAL)):
         return LOCAL
     return ls
 
