@@ -5,6 +5,7 @@ median of 5) and its wall time synchronised after every call (median of 3 repeat
     python3 benchmarks/diag_knobs_ab.py --module _reduce --only sum_f32_16M,argmax_f32_16M
         --variants 'static={"STATIC_MODE": true};pushed={"STATIC_MODE": false}' [--rounds 3] [--quick]
         [--e2e]   (workloads.py's end-to-end workloads instead: logistic_regression, kmeans, ...)
+        [--linalg] (linalg.py's factorization workloads instead: batched_inv_f32_4096x32, ...)
 
 Each variant is label=JSON of module attributes. Prints one JSON object.
 """
@@ -19,6 +20,7 @@ from _common import emit, knob_variants, ours_gpu, parser, set_knobs, use_checko
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 import dataops  # noqa: E402
+import linalg  # noqa: E402
 import workloads  # noqa: E402
 
 
@@ -29,6 +31,7 @@ def main():
     ap.add_argument("--variants", required=True)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--e2e", action="store_true", help="workloads.py's end-to-end workloads")
+    ap.add_argument("--linalg", action="store_true", help="linalg.py's factorization workloads")
     args = ap.parse_args()
     if args.module == "recorder":  # (the default device's Recorder: early_ahead, early_bytes, ...)
         mod = xp.ones(1)._alloc.device._rec
@@ -52,6 +55,9 @@ def main():
         table = {name: e2e(f, {k: xp.asarray(v) for k, v in workloads.make_data(
                      name, s, np.random.default_rng(7)).items()}, kw(s))
                  for name, (f, kw) in workloads.E2E.items()}
+    if args.linalg:
+        table = linalg.workloads(xp, lambda x, dt: xp.asarray(np.ascontiguousarray(x, dtype=dt)),
+                                 256 if args.quick else 1024, 64 if args.quick else 4096)
     names = [n for n in args.only.split(",") if n] if args.only else list(table)
     res = {"device": str(xp.__array_namespace_info__().default_device()), "module": args.module,
            "variants": dict(variants), "cases": {}}

@@ -22,6 +22,14 @@ def host_inputs(n, batch):
     return a, s, b, small
 
 
+def small_inputs(batch):
+    """Stacks of small systems: batch right-hand sides of 32 x 4, and 1000 matrices of 64^2."""
+    rng = np.random.default_rng(3)
+    rhs = rng.standard_normal((batch, 32, 4))
+    m64 = rng.standard_normal((1000, 64, 64)) / 8 + 2 * np.eye(64)
+    return rhs, m64
+
+
 def sym_inputs():
     """eigh's inputs: a 64 x 64 covariance (the PCA workload's size) and 1000 symmetric 32 x 32."""
     rng = np.random.default_rng(1)
@@ -34,6 +42,7 @@ def sym_inputs():
 def workloads(m, to_dev, n, batch):
     """name -> (setup() -> args, fn(*args), flops or None); m: the namespace (ours, cupy, torch)."""
     a, s, b, small = host_inputs(n, batch)
+    rhs, m64 = small_inputs(batch)
     cov, syms = sym_inputs()
     tall = np.random.default_rng(2).standard_normal((4096, 64))
     la = m.linalg
@@ -59,6 +68,14 @@ def workloads(m, to_dev, n, batch):
                                         batch * 2 * 32 ** 3),
         f"batched_det_f32_{batch}x32": (lambda: (dev(small, "float32"),), lambda x: la.det(x),
                                         batch * 2 * 32 ** 3 / 3),
+        f"batched_inv_f64_{batch}x32": (lambda: (dev(small),), lambda x: la.inv(x),
+                                        batch * 2 * 32 ** 3),
+        f"batched_solve_f32_{batch}x32_4rhs": (lambda: (dev(small, "float32"), dev(rhs, "float32")),
+                                               lambda x, y: la.solve(x, y),
+                                               batch * (2 * 32 ** 3 / 3 + 2 * 32 * 32 * 4)),
+        "batched_inv_f32_1000x64": (lambda: (dev(m64, "float32"),), lambda x: la.inv(x),
+                                    1000 * 2 * 64 ** 3),
+        "batched_det_f64_1000x64": (lambda: (dev(m64),), lambda x: la.det(x), 1000 * 2 * 64 ** 3 / 3),
         f"batched_cholesky_f32_{batch}x32": (
             lambda: (dev(small @ np.swapaxes(small, -1, -2) + np.eye(32), "float32"),),
             lambda x: la.cholesky(x), batch * 32 ** 3 / 3),

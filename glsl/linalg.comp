@@ -103,6 +103,7 @@ layout(constant_id = 1) const uint NT = 256;
 #define FLAG_LOOK 262144u
 #define FLAG_SGP 524288u
 #define FLAG_VSHARED 1048576u
+#define FLAG_XSHARED 2097152u
 
 layout(push_constant) uniform Push { uint w[32]; } p;
 
@@ -179,9 +180,31 @@ void sync()
     barrier();
 }
 
+// sync() where the step's data may be in device memory, a shared-memory barrier where it is
+// all in gS (sh: uniform)
+void sync_in(bool sh)
+{
+    if (sh) {
+        memoryBarrierShared();
+        barrier();
+    } else {
+        sync();
+    }
+}
+
+// Element e of a working copy whose elements [b, ...) are in gS from gS[o] where sh, else in M.
+T_C copy_ld(MatT M, bool sh, uint b, uint o, uint e) { return sh ? gS[o + e - b] : T_C(M.v[e]); }
+void copy_st(MatT M, bool sh, uint b, uint o, uint e, T_C v)
+{
+    if (sh)
+        gS[o + e - b] = v;
+    else
+        M.v[e] = T_S(v);
+}
+
 // Copies the b-th (rows x cols) matrix of the strided input at word `aw` (offset, rs, cs, bs in
-// w[ow..ow+3]) into M (C-contiguous from element mb).
-void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
+// w[ow..ow+3]) into M (C-contiguous from element mb), or into gS from gS[o] where sh.
+void copy_into(MatT M, bool sh, uint o, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 {
     InT A = InT(addr(aw));
     uint base = p.w[ow] + b * p.w[ow + 3];
@@ -189,8 +212,13 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
     uint tot = rows * cols;
     for (uint e = gl_LocalInvocationID.x; e < tot; e += NT) {
         uint i = e / cols, j = e - i * cols;
-        M.v[mb + e] = A.v[base + i * rs + j * cs];
+        copy_st(M, sh, mb, o, mb + e, T_C(A.v[base + i * rs + j * cs]));
     }
+}
+
+void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
+{
+    copy_into(M, false, 0u, mb, aw, ow, b, rows, cols);
 }
 
 // LU with partial pivoting of columns [k0, k1) of the n x n matrix at M[mb..] (LAPACK getf2 on
@@ -201,17 +229,12 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // The largest |re| + |im| of column col over rows from, from + step, ... < n, the first among
 // equals (LAPACK's idamax), folded into best / bi.
 // lu()'s matrix: in gS where lu_sh (a whole small matrix: k0 = 0, k1 = n, n * n <= GS; a stack
-// of them ran their columns in device memory, several round trips each), else M
-bool lu_sh = false;
+// of them ran their columns in device memory, several round trips each), else M. lu_keep: the
+// caller put the matrix in gS[0, n * n) and keeps the factors there (solve's FLAG_XSHARED).
+bool lu_sh = false, lu_keep = false;
 uint lu_mb;
-T_C lm(MatT M, uint e) { return lu_sh ? gS[e - lu_mb] : T_C(M.v[e]); }
-void lms(MatT M, uint e, T_C v)
-{
-    if (lu_sh)
-        gS[e - lu_mb] = v;
-    else
-        M.v[e] = T_S(v);
-}
+T_C lm(MatT M, uint e) { return copy_ld(M, lu_sh, lu_mb, 0u, e); }
+void lms(MatT M, uint e, T_C v) { copy_st(M, lu_sh, lu_mb, 0u, e, v); }
 
 void col_best(MatT M, uint mb, uint n, uint col, uint from, uint step, inout T_R best,
               inout uint bi)
@@ -272,13 +295,13 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
     // a whole small matrix in gS (lm / lms), written back at the end
     lu_sh = k0 == 0u && k1 == n && n * n <= GS;
     lu_mb = mb;
-    if (lu_sh) {
+    if (lu_sh && !lu_keep) {
         sync();  // (the caller's copy_in)
         for (uint e = lid; e < n * n; e += NT)
             gS[e] = T_C(M.v[mb + e]);
     }
     for (uint j = k0; j < k1; j++) {
-        sync();
+        sync_in(lu_sh);
         T_R best = T_R(-1);
         uint bi = j;
         col_best(M, mb, n, j, j + lid, NT, best, bi);
@@ -318,7 +341,7 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
             T_C v = i == piv ? dj : lm(M, mb + i * n + j);
             lms(M, mb + i * n + j, cdiv(v, d));
         }
-        sync();
+        sync_in(lu_sh);
         uint r = n - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
         for (uint e = lid; e < tot; e += NT) {
@@ -326,8 +349,8 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
             lms(M, mb + i * n + c, lm(M, mb + i * n + c) - cmul(lm(M, mb + i * n + j), lm(M, mb + j * n + c)));
         }
     }
-    sync();
-    if (lu_sh) {
+    sync_in(lu_sh);
+    if (lu_sh && !lu_keep) {
         for (uint e = lid; e < n * n; e += NT)
             M.v[mb + e] = T_S(gS[e]);
         lu_sh = false;
@@ -837,9 +860,15 @@ void solve(uint b)
     UintB P = UintB(addr(22));
     UintB ST = UintB(addr(30));
     uint mb = b * n * n, xb = b * n * k, pb = b * n;
+    // FLAG_XSHARED (whole small systems: n * n + n * k <= GS): the factors stay in gS[0, n * n)
+    // and X is worked on in gS[n * n, ...), written out once; every step's barrier then skips
+    // device memory, which a stack of small systems waits on
+    bool xsh = (flags & FLAG_XSHARED) != 0u;
+    uint xo = n * n;
     uint info;
     if ((flags & FLAG_FACTORED) == 0u) {
-        copy_in(M, mb, 16, 5, b, n, n);
+        copy_into(M, xsh, 0u, mb, 16, 5, b, n, n);
+        lu_keep = xsh;
         info = lu(M, mb, P, pb, n, 0, n, true);
         if (lid == 0)
             ST.v[b] = info;
@@ -852,10 +881,10 @@ void solve(uint b)
         if ((flags & FLAG_INV) != 0u) {
             for (uint e = lid; e < n * k; e += NT) {
                 uint i = e / k, c = e - i * k;
-                X.v[xb + e] = T_S(creal(i == c ? T_R(1) : T_R(0)));
+                copy_st(X, xsh, xb, xo, xb + e, creal(i == c ? T_R(1) : T_R(0)));
             }
         } else {
-            copy_in(X, xb, 18, 9, b, n, k);
+            copy_into(X, xsh, xo, xb, 18, 9, b, n, k);
         }
         sync();
         // the row interchanges, each column of X by one invocation
@@ -863,9 +892,9 @@ void solve(uint b)
             for (uint j = 0; j < n; j++) {
                 uint q = P.v[pb + j];
                 if (q != j) {
-                    T_S t = X.v[xb + j * k + c];
-                    X.v[xb + j * k + c] = X.v[xb + q * k + c];
-                    X.v[xb + q * k + c] = t;
+                    T_C t = copy_ld(X, xsh, xb, xo, xb + j * k + c);
+                    copy_st(X, xsh, xb, xo, xb + j * k + c, copy_ld(X, xsh, xb, xo, xb + q * k + c));
+                    copy_st(X, xsh, xb, xo, xb + q * k + c, t);
                 }
             }
         }
@@ -874,11 +903,12 @@ void solve(uint b)
     if ((flags & FLAG_FWD) != 0u) {
         // L y = b (unit lower), rows [k0, k1)
         for (uint j = k0; j < k1; j++) {
-            sync();
+            sync_in(xsh);
             uint tot = (k1 - j - 1) * k;
             for (uint e = lid; e < tot; e += NT) {
-                uint i = j + 1 + e / k, c = e % k;
-                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+                uint i = j + 1 + e / k, c = e % k, x = xb + i * k + c;
+                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x)
+                        - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xb, xo, xb + j * k + c)));
             }
         }
     }
@@ -886,18 +916,28 @@ void solve(uint b)
         // U x = y, rows [k0, k1)
         for (uint jj = k1; jj > k0; jj--) {
             uint j = jj - 1;
-            sync();
-            T_C d = T_C(M.v[mb + j * n + j]);
-            for (uint c = lid; c < k; c += NT)
-                X.v[xb + j * k + c] = T_S(cdiv(T_C(X.v[xb + j * k + c]), d));
-            sync();
+            sync_in(xsh);
+            T_C d = lm(M, mb + j * n + j);
+            for (uint c = lid; c < k; c += NT) {
+                uint x = xb + j * k + c;
+                copy_st(X, xsh, xb, xo, x, cdiv(copy_ld(X, xsh, xb, xo, x), d));
+            }
+            sync_in(xsh);
             uint tot = (j - k0) * k;
             for (uint e = lid; e < tot; e += NT) {
-                uint i = k0 + e / k, c = e % k;
-                X.v[xb + i * k + c] = T_S(T_C(X.v[xb + i * k + c]) - cmul(T_C(M.v[mb + i * n + j]), T_C(X.v[xb + j * k + c])));
+                uint i = k0 + e / k, c = e % k, x = xb + i * k + c;
+                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x)
+                        - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xb, xo, xb + j * k + c)));
             }
         }
     }
+    if (xsh) {
+        sync_in(true);
+        for (uint e = lid; e < n * k; e += NT)
+            X.v[xb + e] = T_S(gS[xo + e]);
+    }
+    lu_sh = false;
+    lu_keep = false;
 }
 
 // Householder reflectors of columns [k0, k1) of the m x n matrix at M[mb..] (LAPACK larfg:

@@ -194,6 +194,34 @@ def test_inv(dt, shape):
     _close(got, np.linalg.inv(a), dt, n)
 
 
+@pytest.mark.parametrize("dt", [FLOATS[0], FLOATS[-1]], ids=lambda d: d.name)
+def test_lu_working_copies_in_device_memory(dt, monkeypatch):
+    """Small solves keep the LU and X in shared memory (FLAG_XSHARED) and small dets the LU;
+    the device-memory path, which larger stacks take, gives the same results where forced."""
+    from array_api_vulkan._kernels import _linalg as kl
+
+    n = 20
+    a = _data((3, n, n), dt) + 2 * n ** 0.5 * np.eye(n, dtype=_np(dt))
+    b = _data((3, n, 5), dt)
+    x, y = xp.asarray(a), xp.asarray(b)
+    dev = x._alloc.device
+    assert kl._lu_gs(dev, dt, n * n + n * n, kl.local_size(n), 3) is not None
+
+    def results():
+        with native():
+            return [np.asarray(r) for r in (linalg.solve(x, y), linalg.inv(x), linalg.det(x))]
+
+    shared = results()
+    monkeypatch.setattr(kl, "LU_SHARED", False)
+    assert kl._lu_gs(dev, dt, n * n + n * n, kl.local_size(n), 3) is None
+    in_memory = results()
+    monkeypatch.undo()
+    for got in (shared, in_memory):
+        _close(got[0], np.linalg.solve(a, b), dt, n)
+        _close(got[1], np.linalg.inv(a), dt, n)
+        np.testing.assert_allclose(got[2], np.linalg.det(a), rtol=_tol(dt, n) * n)
+
+
 def test_inv_broadcast_batch_strides():
     dt = FLOATS[0]
     a = _data((3, 1, 5, 5), dt) + 3 * np.eye(5, dtype=_np(dt))

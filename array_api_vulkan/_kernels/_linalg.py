@@ -356,6 +356,7 @@ def det(x, want_slogdet=False):
     if n > BLOCKED_MIN:
         return _det_blocked(s, op, want_slogdet)
     nt = local_size(n)
+    gs = _lu_gs(dev, dt, n * n, nt, nbatch)
 
     def build():
         w = [0] * PUSH_WORDS
@@ -369,12 +370,33 @@ def det(x, want_slogdet=False):
                      (nbatch * 4, i32, batch, _launch._c_strides(batch))]
             bufs += [(OUT, 1, True, A_O2, None), (OUT, 2, True, A_O3, None)]
         temps = [nbatch * n * n * dt.itemsize, nbatch * n * 4]
-        step = _step(shader, op, nt, w, nbatch, bufs)
+        step = _step(shader, op, nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, [("array", dt.itemsize)], outs, temps, [step])
 
-    key = (op, dt, x._shape, x._strides, dev)
+    key = (op, dt, x._shape, x._strides, gs, dev)
     out = _cached(key, build, x)
     return out if want_slogdet else out[0]
+
+
+# Solve's whole small systems (the LU and X, n * n + n * k elements) in shared memory
+# (FLAG_XSHARED, _lu_gs), and det's whole small matrix, where they fit beside the other shared
+# arrays and take at most LU_SHARED_BYTES a matrix or LU_SHARED_STACK_BYTES for the stack (the
+# rule of svd's and eigh's copies); else GS 1024, the LU in gS only where n * n fits that.
+LU_SHARED = True
+LU_SHARED_BYTES = 16384
+LU_SHARED_STACK_BYTES = 4 << 20
+FLAG_XSHARED = 2097152
+
+
+def _lu_gs(dev, dt, elements, nt, nbatch):
+    """GS for a stack of nbatch LUs whose working copies take `elements` each: the shared
+    copies' size where LU_SHARED's rule takes them, else None (the kernel's default, 1024)."""
+    gs = _gs_size(dev, elements)
+    room = _launch.shared_bytes(dev) - _other_shared(dt, nt, perm=False)
+    if (LU_SHARED and gs * dt.itemsize <= room
+            and _copies_pay(elements * dt.itemsize, nbatch, LU_SHARED_BYTES, LU_SHARED_STACK_BYTES)):
+        return gs
+    return None
 
 
 def solve(a, b, inv=False):
@@ -393,10 +415,12 @@ def solve(a, b, inv=False):
     if n > BLOCKED_MIN or not _small_fits(dev, "solve", n, n, k):
         return _solve_blocked(s, k, inv)
     nt = local_size(n)
+    gs = _lu_gs(dev, dt, n * n + n * k, nt, nbatch)
 
     def build():
         w = [0] * PUSH_WORDS
-        w[0:4] = [n, k, nbatch, FLAG_INIT | FLAG_FWD | FLAG_BWD | (FLAG_INV if inv else 0)]
+        w[0:4] = [n, k, nbatch, (FLAG_INIT | FLAG_FWD | FLAG_BWD | (FLAG_INV if inv else 0)
+                                 | (FLAG_XSHARED if gs else 0))]
         w[W_K0], w[W_K1] = 0, n
         _matrix_words(w, W_A, ops[0], sts[0])
         bufs = [(ARG, 0, False, A_IN, W_A)]
@@ -410,10 +434,10 @@ def solve(a, b, inv=False):
         outs = [(nbatch * n * k * dt.itemsize, dt, shape, _launch._c_strides(shape)),
                 (nbatch * 4, _dtypes().uint32, (nbatch,), (1,))]
         temps = [nbatch * n * n * dt.itemsize, nbatch * n * 4]
-        step = _step(shader, "linalg_solve", nt, w, nbatch, bufs)
+        step = _step(shader, "linalg_solve", nt, w, nbatch, bufs, gs)
         return dev.compile_plan(_launch.result_type, args, outs, temps, [step])
 
-    key = ("solve", dt, inv, batch) + tuple((o._shape, o._strides) for o in ops) + (dev,)
+    key = ("solve", dt, inv, batch, gs) + tuple((o._shape, o._strides) for o in ops) + (dev,)
     out = _cached(key, build, *ops)
     return out[0], _status(out[1])
 
