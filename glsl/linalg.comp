@@ -180,6 +180,29 @@ void sync()
     barrier();
 }
 
+// A flat loop e = lid, lid + NT, ... over rows of `cols` elements, walked as (row, column)
+// without a division an element (a 32-bit division by a variable is a long instruction sequence
+// on GPUs): rc_first(cols) is e = lid's, rc_next steps NT on with rc_step(cols) = NT's.
+uvec2 rc_first(uint cols)
+{
+    uint r = gl_LocalInvocationID.x / cols;
+    return uvec2(r, gl_LocalInvocationID.x - r * cols);
+}
+uvec2 rc_step(uint cols)
+{
+    uint r = NT / cols;
+    return uvec2(r, NT - r * cols);
+}
+uvec2 rc_next(uvec2 rc, uvec2 step, uint cols)
+{
+    rc += step;
+    if (rc.y >= cols) {
+        rc.y -= cols;
+        rc.x++;
+    }
+    return rc;
+}
+
 // sync() where the step's data may be in device memory, a shared-memory barrier where it is
 // all in gS (sh: uniform)
 void sync_in(bool sh)
@@ -344,9 +367,11 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         sync_in(lu_sh);
         uint r = n - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
+        uvec2 at = rc_first(max(rc, 1u)), st = rc_step(max(rc, 1u));
         for (uint e = lid; e < tot; e += NT) {
-            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
+            uint i = j + 1 + at.x, c = j + 1 + at.y;
             lms(M, mb + i * n + c, lm(M, mb + i * n + c) - cmul(lm(M, mb + i * n + j), lm(M, mb + j * n + c)));
+            at = rc_next(at, st, rc);
         }
     }
     sync_in(lu_sh);
@@ -704,10 +729,12 @@ void cholesky(uint b)
             if (lid == 0)
                 gS[j * nb + j] = creal(l);
             uint r = nb - j - 1;
+            uvec2 at = rc_first(max(r, 1u)), st = rc_step(max(r, 1u));
             for (uint e = lid; e < r * r; e += NT) {
-                uint i = j + 1 + e / r, c = j + 1 + e % r;
+                uint i = j + 1 + at.x, c = j + 1 + at.y;
                 if (c <= i)
                     gS[i * nb + c] -= cmul(gS[i * nb + j], cconj(gS[c * nb + j]));
+                at = rc_next(at, st, r);
             }
         }
         barrier();
@@ -738,10 +765,12 @@ void cholesky(uint b)
             M.v[mb + j * n + j] = T_S(creal(l));
         uint r = rend - j - 1, rc = k1 - j - 1;
         uint tot = r * rc;
+        uvec2 at = rc_first(max(rc, 1u)), st = rc_step(max(rc, 1u));
         for (uint e = lid; e < tot; e += NT) {
-            uint i = j + 1 + e / rc, c = j + 1 + e % rc;
+            uint i = j + 1 + at.x, c = j + 1 + at.y;
             if (c <= i)
                 M.v[mb + i * n + c] = T_S(T_C(M.v[mb + i * n + c]) - cmul(T_C(M.v[mb + i * n + j]), cconj(T_C(M.v[mb + c * n + j]))));
+            at = rc_next(at, st, rc);
         }
     }
     sync();
@@ -900,35 +929,44 @@ void solve(uint b)
         }
     }
     uint k0 = p.w[13], k1 = p.w[14];
+    uvec2 at0 = rc_first(k), st = rc_step(k);
     if ((flags & FLAG_FWD) != 0u) {
         // L y = b (unit lower), rows [k0, k1)
         for (uint j = k0; j < k1; j++) {
             sync_in(xsh);
             uint tot = (k1 - j - 1) * k;
+            uvec2 at = at0;
             for (uint e = lid; e < tot; e += NT) {
-                uint i = j + 1 + e / k, c = e % k, x = xb + i * k + c;
+                uint i = j + 1 + at.x, c = at.y, x = xb + i * k + c;
                 copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x)
                         - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xb, xo, xb + j * k + c)));
+                at = rc_next(at, st, k);
             }
         }
     }
     if ((flags & FLAG_BWD) != 0u) {
-        // U x = y, rows [k0, k1)
+        // U x = y, rows [k0, k1): a barrier a row; row j's division by its diagonal element is
+        // left to the end, the rows above taking row j times its reciprocal
         for (uint jj = k1; jj > k0; jj--) {
             uint j = jj - 1;
             sync_in(xsh);
-            T_C d = lm(M, mb + j * n + j);
-            for (uint c = lid; c < k; c += NT) {
-                uint x = xb + j * k + c;
-                copy_st(X, xsh, xb, xo, x, cdiv(copy_ld(X, xsh, xb, xo, x), d));
-            }
-            sync_in(xsh);
+            T_C id = cdiv(creal(T_R(1)), lm(M, mb + j * n + j));
             uint tot = (j - k0) * k;
+            uvec2 at = at0;
             for (uint e = lid; e < tot; e += NT) {
-                uint i = k0 + e / k, c = e % k, x = xb + i * k + c;
-                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x)
-                        - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xb, xo, xb + j * k + c)));
+                uint i = k0 + at.x, c = at.y, x = xb + i * k + c;
+                T_C xj = cmul(copy_ld(X, xsh, xb, xo, xb + j * k + c), id);
+                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x) - cmul(lm(M, mb + i * n + j), xj));
+                at = rc_next(at, st, k);
             }
+        }
+        sync_in(xsh);
+        uint tot = (k1 - k0) * k;
+        uvec2 at = at0;
+        for (uint e = lid; e < tot; e += NT) {
+            uint i = k0 + at.x, x = xb + i * k + at.y;
+            copy_st(X, xsh, xb, xo, x, cdiv(copy_ld(X, xsh, xb, xo, x), lm(M, mb + i * n + i)));
+            at = rc_next(at, st, k);
         }
     }
     if (xsh) {
