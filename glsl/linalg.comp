@@ -332,13 +332,17 @@ uint lu(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1, bool u12)
         red_i[lid] = bi;
         barrier();
         pivot_pick(16u);
+        // the pivot and the old diagonal element, read by one invocation before anyone writes
+        // column j and published with the pivot's row (no barrier between the reads and the
+        // writes below)
+        if (lid == 0) {
+            red_c[0] = lm(M, mb + red_i[0] * n + j);
+            red_c[1] = lm(M, mb + j * n + j);
+        }
         barrier();
         uint piv = red_i[0];
         T_R pv = red_v[0];
-        // the pivot and the old diagonal element, read before anyone writes column j
-        T_C d = lm(M, mb + piv * n + j);
-        T_C dj = lm(M, mb + j * n + j);
-        barrier();
+        T_C d = red_c[0], dj = red_c[1];
         if (lid == 0)
             P.v[pb + j] = piv;
         if (pv == T_R(0)) {
@@ -713,31 +717,43 @@ void cholesky(uint b)
             uint i = e / nb, c = e - i * nb;
             gS[e] = T_C(M.v[mb + (k0 + i) * n + k0 + c]);
         }
+        // One barrier a column: column j's update of the trailing block reads column j as it
+        // is (a_ic -= a_ij conj(a_cj) / d) and column j is scaled by 1 / sqrt(d) in the next
+        // column's step, which reads neither (and after the loop for the last).
+        T_R lp = T_R(0);
         for (uint j = 0; j < nb; j++) {
             barrier();
+            if (j > 0u) {
+                for (uint i = j + lid; i < nb; i += NT)
+                    gS[i * nb + j - 1u] = cscale(gS[i * nb + j - 1u], T_R(1) / lp);
+                if (lid == 0)
+                    gS[(j - 1u) * nb + j - 1u] = creal(lp);
+            }
             T_R d = re(gS[j * nb + j]);
             // (a pivot <= 0 fails, as numpy's OpenBLAS potrf; a NaN one goes on: NaN results)
             if (d <= T_R(0)) {
                 info = k0 + j + 1;
+                lp = T_R(0);
                 break;
             }
-            T_R l = sqrt(d);
-            T_R il = T_R(1) / l;
-            for (uint i = j + 1 + lid; i < nb; i += NT)
-                gS[i * nb + j] = cscale(gS[i * nb + j], il);
-            barrier();
-            if (lid == 0)
-                gS[j * nb + j] = creal(l);
+            lp = sqrt(d);
+            T_R id = T_R(1) / d;
             uint r = nb - j - 1;
             uvec2 at = rc_first(max(r, 1u)), st = rc_step(max(r, 1u));
             for (uint e = lid; e < r * r; e += NT) {
                 uint i = j + 1 + at.x, c = j + 1 + at.y;
                 if (c <= i)
-                    gS[i * nb + c] -= cmul(gS[i * nb + j], cconj(gS[c * nb + j]));
+                    gS[i * nb + c] -= cscale(cmul(gS[i * nb + j], cconj(gS[c * nb + j])), id);
                 at = rc_next(at, st, r);
             }
         }
         barrier();
+        if (lp != T_R(0)) {
+            // the last column (nb - 1: no rows below it) where every pivot was positive
+            if (lid == 0)
+                gS[(nb - 1u) * nb + nb - 1u] = creal(lp);
+            barrier();
+        }
         for (uint e = lid; e < nb * nb; e += NT) {
             uint i = e / nb, c = e - i * nb;
             M.v[mb + (k0 + i) * n + k0 + c] = T_S(gS[e]);
