@@ -1969,9 +1969,10 @@ void aux()
 // index in one pair a step, every pair once in m - 1 steps.
 void rr_pair(uint k, uint st, uint m, out uint pi, out uint qi)
 {
-    uint ia = k == 0u ? 0u : ((k - 1u + st) % (m - 1u)) + 1u;
-    uint kb = m - 1u - k;
-    uint ib = kb == 0u ? 0u : ((kb - 1u + st) % (m - 1u)) + 1u;
+    // (k - 1 + st) mod (m - 1) for k < m / 2 and st < m - 1: below 2 (m - 1), one subtraction
+    uint ia = k - 1u + st, kb = m - 1u - k, ib = kb - 1u + st;
+    ia = k == 0u ? 0u : (ia >= m - 1u ? ia - (m - 1u) : ia) + 1u;
+    ib = kb == 0u ? 0u : (ib >= m - 1u ? ib - (m - 1u) : ib) + 1u;
     pi = min(ia, ib);
     qi = max(ia, ib);
 }
@@ -2120,6 +2121,8 @@ void eigh(uint b)
     T_R floor_ = T_R(EIGH_EPS) * fro / T_R(4u * n);
     uint m = n + (n & 1u);
     uint P = m / 2u, hf = NT / 2u;
+    // the step loops' (row, column) walks over P columns from lid and lid + NT (rc_first)
+    uvec2 pw0 = rc_first(P), pws = rc_step(P), pw1 = rc_next(pw0, pws, P);
     for (uint sw = 0; sw < maxsw; sw++) {
         T_R rot = T_R(0);
         for (uint st = 0; st + 1u < m; st++) {
@@ -2155,8 +2158,10 @@ void eigh(uint b)
             }
             sync();
             // (2) the 2 x 2 blocks of pairs (k1 <= k2): J1^H A12 J2 and its mirror; V's rows
+            uvec2 pw = pw0;
             for (uint t2 = lid; t2 < P * P; t2 += NT) {
-                uint k1 = t2 / P, k2 = t2 - k1 * P;
+                uint k1 = pw.x, k2 = pw.y;
+                pw = rc_next(pw, pws, P);
                 if (k1 > k2)
                     continue;
                 T_R c1 = red_v[k1], c2 = red_v[k2];
@@ -2206,9 +2211,12 @@ void eigh(uint b)
                 // shared-memory copies take it)
                 if (JACOBI_TWO != 0u) {
                     uint tot = n * P;
+                    uvec2 va = pw0, vb = pw1;
                     for (uint t2 = lid; t2 < tot; t2 += 2u * NT) {
                         uint u2 = t2 + NT;
-                        uint i0 = t2 / P, k0 = t2 - i0 * P, i1 = u2 / P, k1 = u2 - i1 * P;
+                        uint i0 = va.x, k0 = va.y, i1 = vb.x, k1 = vb.y;
+                        va = rc_next(rc_next(va, pws, P), pws, P);
+                        vb = rc_next(rc_next(vb, pws, P), pws, P);
                         bool go0 = !e_zero(red_c[k0]);
                         bool go1 = u2 < tot && !e_zero(red_c[k1]);
                         uint p0 = i0 * n + (red_i[k0] & 0xffffu), q0 = i0 * n + (red_i[k0] >> 16);
@@ -2230,8 +2238,10 @@ void eigh(uint b)
                         }
                     }
                 } else {
+                    uvec2 pw = pw0;
                     for (uint t2 = lid; t2 < n * P; t2 += NT) {
-                        uint i = t2 / P, k = t2 - i * P;
+                        uint i = pw.x, k = pw.y;
+                        pw = rc_next(pw, pws, P);
                         T_C sg = red_c[k];
                         if (e_zero(sg))
                             continue;
@@ -2364,6 +2374,8 @@ void svdj(uint b)
     uint mp = n + (n & 1u), P = mp / 2u;
     uint G = NT / P;
     uint rows = m + (vec ? n : 0u);
+    // step (3)'s (pair, row) walks from lid and lid + NT (rc_first)
+    uvec2 rw0 = rc_first(rows), rws = rc_step(rows), rw1 = rc_next(rw0, rws, rows);
     bool conv = false;
     for (uint sw = 0; sw < maxsw; sw++) {
         T_R rot = T_R(0);
@@ -2423,10 +2435,13 @@ void svdj(uint b)
             // iteration; else the plain loop, as the shared-memory copies take it)
             if (JACOBI_TWO != 0u) {
                 uint tot = P * rows;
+                uvec2 ra = rw0, rb = rw1;
                 for (uint e = lid; e < tot; e += 2u * NT) {
                     uint e1 = e + NT;
-                    uint k0 = e / rows, i0 = e - k0 * rows;
-                    uint k1 = min(e1 / rows, P - 1u), i1 = e1 - k1 * rows;
+                    uint k0 = ra.x, i0 = ra.y;
+                    uint k1 = min(rb.x, P - 1u), i1 = rb.y;  // (past the end: go1 false)
+                    ra = rc_next(rc_next(ra, rws, rows), rws, rows);
+                    rb = rc_next(rc_next(rb, rws, rows), rws, rows);
                     bool go0 = !e_zero(red_c[k0]);
                     bool go1 = e1 < tot && !e_zero(red_c[k1]);
                     bool w0 = i0 < m, w1 = i1 < m;
@@ -2465,8 +2480,10 @@ void svdj(uint b)
                     }
                 }
             } else {
+                uvec2 rw = rw0;
                 for (uint e = lid; e < P * rows; e += NT) {
-                    uint k2 = e / rows, i = e - k2 * rows;
+                    uint k2 = rw.x, i = rw.y;
+                    rw = rc_next(rw, rws, rows);
                     T_C sg = red_c[k2];
                     if (e_zero(sg))
                         continue;
