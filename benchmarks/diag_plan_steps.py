@@ -6,6 +6,9 @@ the one before it. The results of a cut plan are garbage; only the timing is use
 
     python3 benchmarks/diag_plan_steps.py --only sort_f32_16M,argsort_f32_16M [--quick]
         [--set '_sort.GHIST_GROUPS=4096;_reduce.FINAL_IN_PASS=false']
+    python3 benchmarks/diag_plan_steps.py --linalg --only solve_f64_1024_16rhs   (linalg.py's
+        workloads; a cut factorization may report a singular matrix, which is ignored, and each
+        op code's steps are summed: "by_op")
 
 Prints one JSON object: per workload, per k, the step's shader and op code and the times.
 """
@@ -20,12 +23,13 @@ from _common import emit, ours_gpu, parser, use_checkout
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 import dataops  # noqa: E402
-from array_api_vulkan._kernels import _matmul, _reduce, _sort  # noqa: E402
+import linalg  # noqa: E402
+from array_api_vulkan._kernels import _linalg, _matmul, _reduce, _sort  # noqa: E402
 from array_api_vulkan._runtime import device as rt_device  # noqa: E402
 
 
 def _clear_plans():
-    for mod in (_sort, _reduce, _matmul):
+    for mod in (_sort, _reduce, _matmul, _linalg):
         plans = getattr(mod, "_plans", None)
         if isinstance(plans, dict):
             plans.clear()
@@ -35,6 +39,7 @@ def _clear_plans():
 def main():
     ap = parser(__doc__, libs=None)
     ap.add_argument("--set", default="", help="module.NAME=JSON;... knobs of array_api_vulkan._kernels")
+    ap.add_argument("--linalg", action="store_true", help="linalg.py's workloads")
     args = ap.parse_args()
     for part in args.set.split(";"):
         if part.strip():
@@ -48,6 +53,19 @@ def main():
 
     sizes = dict(n=1 << 16, k=256, k_small=64, batch=4, k_batch=32) if args.quick else {}
     table = dataops.workloads(xp, arr, **sizes)
+    if args.linalg:
+        raw = linalg.workloads(xp, lambda x, dt: xp.asarray(np.ascontiguousarray(x, dtype=dt)),
+                               256 if args.quick else 1024, 64 if args.quick else 4096)
+
+        def tolerant(f):
+            def call(*a):
+                try:
+                    return f(*a)
+                except np.linalg.LinAlgError:  # (a cut plan's status words are garbage)
+                    return None
+            return call
+
+        table = {k: (st, tolerant(f), fl) for k, (st, f, fl) in raw.items()}
     names = [n for n in args.only.split(",") if n] if args.only else ["sort_f32_16M"]
     real = rt_device.Device.compile_plan
     state = {"keep": None, "steps": None}
@@ -83,6 +101,11 @@ def main():
                              "prefix_us": round(t, 1), "step_us": round(t - prev, 1)})
                 prev = t
             res["cases"][name] = rows
+            by_op = {}
+            for r in rows:
+                key = f"{r['shader']}:{r['op_code']}"
+                by_op[key] = round(by_op.get(key, 0.0) + r["step_us"], 1)
+            res["by_op"] = {**res.get("by_op", {}), name: by_op}
     finally:
         rt_device.Device.compile_plan = real
         state["keep"] = None
