@@ -9,6 +9,8 @@ prints one JSON object.
     python3 benchmarks/diag_pipelines.py [--quick]
     python3 benchmarks/diag_pipelines.py --small-linalg   (only: the kernels of stacks of small
         linalg calls, one workgroup a matrix, with their GPU time: a line each)
+    python3 benchmarks/diag_pipelines.py --large-linalg   (only: the steps' kernels of the float64
+        1024^2 solve, qr and cholesky: a line each)
 """
 import os
 import statistics
@@ -129,13 +131,32 @@ def small_linalg(dev):
                       f"shared={shared} local={local} gpu={t * 1e6:.0f}us", flush=True)
 
 
+def large_linalg(dev, n=1024):
+    """Registers, shared and local memory of the steps of the blocked float64 factorizations."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((n, n)) / np.sqrt(n) + 2 * np.eye(n)
+    x, p, b = xp.asarray(a), xp.asarray(a @ a.T + np.eye(n)), xp.asarray(rng.standard_normal((n, 16)))
+    la = xp.linalg
+    for name, fn in (("solve", lambda: la.solve(x, b)), ("qr", lambda: la.qr(x)),
+                     ("cholesky", lambda: la.cholesky(p))):
+        for shader, spec in recorded(fn):
+            st = {k: v for _, stats in dev.pipeline_statistics(shader, spec) for k, v in stats.items()}
+            local = st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE
+            print(f"{name} {shader} spec={list(spec)} regs={st.get('Register Count')} "
+                  f"shared={st.get('Shared Memory Size')} local={local}", flush=True)
+
+
 def main():
     ap = parser(__doc__, only=False, libs=None)
     ap.add_argument("--small-linalg", action="store_true")
+    ap.add_argument("--large-linalg", action="store_true")
     args = ap.parse_args()
     dev = xp.__array_namespace_info__().default_device()
     if args.small_linalg:
         small_linalg(dev)
+        return
+    if args.large_linalg:
+        large_linalg(dev, 256 if args.quick else 1024)
         return
     rng = np.random.default_rng(0)
     n = (1 << 16) if args.quick else (16 << 20)
