@@ -215,14 +215,18 @@ void sync_in(bool sh)
     }
 }
 
-// Element e of a working copy whose elements [b, ...) are in gS from gS[o] where sh, else in M.
-T_C copy_ld(MatT M, bool sh, uint b, uint o, uint e) { return sh ? gS[o + e - b] : T_C(M.v[e]); }
-void copy_st(MatT M, bool sh, uint b, uint o, uint e, T_C v)
+// Element e of a working copy: gS[so + e] where it is in shared memory (sh), else M.v[mo + e]
+// (the offsets in uint arithmetic: so may be a negative offset's wrap-around).
+T_C copy_ld(MatT M, bool sh, uint so, uint mo, uint e)
+{
+    return sh ? gS[so + e] : T_C(M.v[mo + e]);
+}
+void copy_st(MatT M, bool sh, uint so, uint mo, uint e, T_C v)
 {
     if (sh)
-        gS[o + e - b] = v;
+        gS[so + e] = v;
     else
-        M.v[e] = T_S(v);
+        M.v[mo + e] = T_S(v);
 }
 
 // Copies the b-th (rows x cols) matrix of the strided input at word `aw` (offset, rs, cs, bs in
@@ -235,7 +239,7 @@ void copy_into(MatT M, bool sh, uint o, uint mb, uint aw, uint ow, uint b, uint 
     uint tot = rows * cols;
     for (uint e = gl_LocalInvocationID.x; e < tot; e += NT) {
         uint i = e / cols, j = e - i * cols;
-        copy_st(M, sh, mb, o, mb + e, T_C(A.v[base + i * rs + j * cs]));
+        copy_st(M, sh, o, mb, e, T_C(A.v[base + i * rs + j * cs]));
     }
 }
 
@@ -256,8 +260,8 @@ void copy_in(MatT M, uint mb, uint aw, uint ow, uint b, uint rows, uint cols)
 // caller put the matrix in gS[0, n * n) and keeps the factors there (solve's FLAG_XSHARED).
 bool lu_sh = false, lu_keep = false;
 uint lu_mb;
-T_C lm(MatT M, uint e) { return copy_ld(M, lu_sh, lu_mb, 0u, e); }
-void lms(MatT M, uint e, T_C v) { copy_st(M, lu_sh, lu_mb, 0u, e, v); }
+T_C lm(MatT M, uint e) { return copy_ld(M, lu_sh, 0u - lu_mb, 0u, e); }
+void lms(MatT M, uint e, T_C v) { copy_st(M, lu_sh, 0u - lu_mb, 0u, e, v); }
 
 void col_best(MatT M, uint mb, uint n, uint col, uint from, uint step, inout T_R best,
               inout uint bi)
@@ -909,7 +913,7 @@ void solve(uint b)
     // and X is worked on in gS[n * n, ...), written out once; every step's barrier then skips
     // device memory, which a stack of small systems waits on
     bool xsh = (flags & FLAG_XSHARED) != 0u;
-    uint xo = n * n;
+    uint xo = n * n, xso = xo - xb;  // (X's element xb + e at gS[xo + e])
     uint info;
     if ((flags & FLAG_FACTORED) == 0u) {
         copy_into(M, xsh, 0u, mb, 16, 5, b, n, n);
@@ -926,7 +930,7 @@ void solve(uint b)
         if ((flags & FLAG_INV) != 0u) {
             for (uint e = lid; e < n * k; e += NT) {
                 uint i = e / k, c = e - i * k;
-                copy_st(X, xsh, xb, xo, xb + e, creal(i == c ? T_R(1) : T_R(0)));
+                copy_st(X, xsh, xso, 0u, xb + e, creal(i == c ? T_R(1) : T_R(0)));
             }
         } else {
             copy_into(X, xsh, xo, xb, 18, 9, b, n, k);
@@ -937,9 +941,9 @@ void solve(uint b)
             for (uint j = 0; j < n; j++) {
                 uint q = P.v[pb + j];
                 if (q != j) {
-                    T_C t = copy_ld(X, xsh, xb, xo, xb + j * k + c);
-                    copy_st(X, xsh, xb, xo, xb + j * k + c, copy_ld(X, xsh, xb, xo, xb + q * k + c));
-                    copy_st(X, xsh, xb, xo, xb + q * k + c, t);
+                    T_C t = copy_ld(X, xsh, xso, 0u, xb + j * k + c);
+                    copy_st(X, xsh, xso, 0u, xb + j * k + c, copy_ld(X, xsh, xso, 0u, xb + q * k + c));
+                    copy_st(X, xsh, xso, 0u, xb + q * k + c, t);
                 }
             }
         }
@@ -954,8 +958,8 @@ void solve(uint b)
             uvec2 at = at0;
             for (uint e = lid; e < tot; e += NT) {
                 uint i = j + 1 + at.x, c = at.y, x = xb + i * k + c;
-                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x)
-                        - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xb, xo, xb + j * k + c)));
+                copy_st(X, xsh, xso, 0u, x, copy_ld(X, xsh, xso, 0u, x)
+                        - cmul(lm(M, mb + i * n + j), copy_ld(X, xsh, xso, 0u, xb + j * k + c)));
                 at = rc_next(at, st, k);
             }
         }
@@ -971,8 +975,8 @@ void solve(uint b)
             uvec2 at = at0;
             for (uint e = lid; e < tot; e += NT) {
                 uint i = k0 + at.x, c = at.y, x = xb + i * k + c;
-                T_C xj = cmul(copy_ld(X, xsh, xb, xo, xb + j * k + c), id);
-                copy_st(X, xsh, xb, xo, x, copy_ld(X, xsh, xb, xo, x) - cmul(lm(M, mb + i * n + j), xj));
+                T_C xj = cmul(copy_ld(X, xsh, xso, 0u, xb + j * k + c), id);
+                copy_st(X, xsh, xso, 0u, x, copy_ld(X, xsh, xso, 0u, x) - cmul(lm(M, mb + i * n + j), xj));
                 at = rc_next(at, st, k);
             }
         }
@@ -981,7 +985,7 @@ void solve(uint b)
         uvec2 at = at0;
         for (uint e = lid; e < tot; e += NT) {
             uint i = k0 + at.x, x = xb + i * k + at.y;
-            copy_st(X, xsh, xb, xo, x, cdiv(copy_ld(X, xsh, xb, xo, x), lm(M, mb + i * n + i)));
+            copy_st(X, xsh, xso, 0u, x, cdiv(copy_ld(X, xsh, xso, 0u, x), lm(M, mb + i * n + i)));
             at = rc_next(at, st, k);
         }
     }
@@ -1991,27 +1995,10 @@ layout(constant_id = 4) const uint JACOBI_TWO = 0;
 bool e_sh, e_vsh;
 uint e_wb, e_vb, e_wo, e_vo;
 
-T_C ega(MatT W, uint e)
-{
-    return e_sh ? gS[e_wo + e] : T_C(W.v[e_wb + e]);
-}
-
-void esa(MatT W, uint e, T_C v)
-{
-    if (e_sh)
-        gS[e_wo + e] = v;
-    else
-        W.v[e_wb + e] = T_S(v);
-}
-
-T_C evl(MatT V, uint e) { return e_vsh ? gS[e_vo + e] : T_C(V.v[e_vb + e]); }
-void evs(MatT V, uint e, T_C v)
-{
-    if (e_vsh)
-        gS[e_vo + e] = v;
-    else
-        V.v[e_vb + e] = T_S(v);
-}
+T_C ega(MatT W, uint e) { return copy_ld(W, e_sh, e_wo, e_wb, e); }
+void esa(MatT W, uint e, T_C v) { copy_st(W, e_sh, e_wo, e_wb, e, v); }
+T_C evl(MatT V, uint e) { return copy_ld(V, e_vsh, e_vo, e_vb, e); }
+void evs(MatT V, uint e, T_C v) { copy_st(V, e_vsh, e_vo, e_vb, e, v); }
 
 #if T_K == K_CPLX
 bool e_bad(T_C v) { return any(isnan(v)) || any(isinf(v)); }
