@@ -56,8 +56,7 @@ def main():
                      name, s, np.random.default_rng(7)).items()}, kw(s))
                  for name, (f, kw) in workloads.E2E.items()}
     if args.linalg:
-        table = linalg.workloads(xp, lambda x, dt: xp.asarray(np.ascontiguousarray(x, dtype=dt)),
-                                 256 if args.quick else 1024, 64 if args.quick else 4096)
+        table = linalg.ours_workloads(args.quick)
     names = [n for n in args.only.split(",") if n] if args.only else list(table)
     res = {"device": str(xp.__array_namespace_info__().default_device()), "module": args.module,
            "variants": dict(variants), "cases": {}}

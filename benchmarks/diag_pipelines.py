@@ -59,6 +59,14 @@ def recorded(fn):
 LOCAL_BASE = 1 << 36
 
 
+def brief_stats(dev, shader, spec):
+    """(registers, shared bytes, local bytes an invocation) of a pipeline, its executables'
+    statistics merged (None where the driver reports none)."""
+    st = {k: v for _, stats in dev.pipeline_statistics(shader, spec) for k, v in stats.items()}
+    return (st.get("Register Count"), st.get("Shared Memory Size"),
+            st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE)
+
+
 def survey(dev, n):
     """Every pipeline a range of calls records (reductions, scans, sorts, products, linalg,
     elementwise in float32, float64 and complex128): those with local memory (spills or indexed
@@ -122,9 +130,7 @@ def small_linalg(dev):
                          ("cholesky", lambda: la.cholesky(p)), ("solve", lambda: la.solve(x, x)),
                          ("eigh", lambda: la.eigh(s)), ("svd", lambda: la.svd(x))):
             for shader, spec in recorded(fn):
-                st = {k: v for _, stats in dev.pipeline_statistics(shader, spec) for k, v in stats.items()}
-                regs, shared = st.get("Register Count"), st.get("Shared Memory Size")
-                local = st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE
+                regs, shared, local = brief_stats(dev, shader, spec)
                 warm_up(fn, (), xp.synchronize, n=1)
                 t = statistics.median(ours_gpu(fn) for _ in range(5))
                 print(f"{name} {dt} {'x'.join(map(str, shape))} {shader} spec={list(spec)} regs={regs} "
@@ -140,10 +146,9 @@ def large_linalg(dev, n=1024):
     for name, fn in (("solve", lambda: la.solve(x, b)), ("qr", lambda: la.qr(x)),
                      ("cholesky", lambda: la.cholesky(p))):
         for shader, spec in recorded(fn):
-            st = {k: v for _, stats in dev.pipeline_statistics(shader, spec) for k, v in stats.items()}
-            local = st.get("Local Memory Size", LOCAL_BASE) - LOCAL_BASE
-            print(f"{name} {shader} spec={list(spec)} regs={st.get('Register Count')} "
-                  f"shared={st.get('Shared Memory Size')} local={local}", flush=True)
+            regs, shared, local = brief_stats(dev, shader, spec)
+            print(f"{name} {shader} spec={list(spec)} regs={regs} shared={shared} local={local}",
+                  flush=True)
 
 
 def main():

@@ -54,9 +54,6 @@ def main():
     sizes = dict(n=1 << 16, k=256, k_small=64, batch=4, k_batch=32) if args.quick else {}
     table = dataops.workloads(xp, arr, **sizes)
     if args.linalg:
-        raw = linalg.workloads(xp, lambda x, dt: xp.asarray(np.ascontiguousarray(x, dtype=dt)),
-                               256 if args.quick else 1024, 64 if args.quick else 4096)
-
         def tolerant(f):
             def call(*a):
                 try:
@@ -65,7 +62,8 @@ def main():
                     return None
             return call
 
-        table = {k: (st, tolerant(f), fl) for k, (st, f, fl) in raw.items()}
+        table = {k: (st, tolerant(f), fl)
+                 for k, (st, f, fl) in linalg.ours_workloads(args.quick).items()}
     names = [n for n in args.only.split(",") if n] if args.only else ["sort_f32_16M"]
     real = rt_device.Device.compile_plan
     state = {"keep": None, "steps": None}

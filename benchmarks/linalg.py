@@ -95,11 +95,20 @@ def workloads(m, to_dev, n, batch):
     return w
 
 
+def to_ours(x, dt):
+    return xp.asarray(np.ascontiguousarray(x, dtype=dt))
+
+
+def ours_workloads(quick=False):
+    """workloads() on this package (the diagnostic scripts' --linalg tables): order 1024 and
+    stacks of 4096, or 256 and 64 where quick."""
+    return workloads(xp, to_ours, 256 if quick else 1024, 64 if quick else 4096)
+
+
 def run_lib(name, res, only, repeats, n, batch):
     m, sync = lib_namespace(name)
     if name == "ours":
-        def to_dev(x, dt):
-            return xp.asarray(np.ascontiguousarray(x, dtype=dt))
+        to_dev = to_ours
     elif name == "cupy":
         def to_dev(x, dt):
             return m.asarray(np.ascontiguousarray(x, dtype=dt))
