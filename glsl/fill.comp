@@ -127,4 +127,5 @@ R_C fill(uint i)
 }
 
 #define AVK_OP(i) fill(i)
+#define AVK_REVERSED false  // (w[2] is the value's first word)
 #include "elementwise.glsl"

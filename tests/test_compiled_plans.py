@@ -262,3 +262,35 @@ def test_linspace_repeated_from_the_spec_layer():
         xp.linspace(0, 1, 33.0, dtype=dt, endpoint=False)
     with pytest.raises(TypeError):
         xp.linspace(True, 1, 33, dtype=dt, endpoint=False)
+
+
+def test_workgroup_order_alternates():
+    """Successive elementwise dispatches take the workgroups in opposite orders (the device's
+    alternating bit in w[2], _launch.ORDER_WORD), through map_op's general path, its cached
+    layouts, compiled plans and assignments; every order gives the same values."""
+    rng = np.random.default_rng(3)
+    n = 7 * 256 * 4 + 5  # several workgroups, a ragged end
+    ha, hb = rng.random(n).astype(np.float32), rng.random(n).astype(np.float32)
+    a, b = xp.asarray(ha), xp.asarray(hb)
+    rec = a.device._rec
+    cases = (((a, b), ha + hb),                          # vector path
+             ((a[1:], b[:-1]), ha[1:] + hb[:-1]),        # offsets off the vectors' alignment
+             ((a[::3], b[::3]), ha[::3] + hb[::3]),      # strided
+             ((a, 2.5), ha + np.float32(2.5)))          # a scalar operand
+    for args, want in cases:
+        ew.add._compiled.clear()
+        ew.add._plans.clear()
+        orders = []
+        for _ in range(5):  # general path, then the compiled plan
+            before = rec.alternate_state
+            out = ew.add(*args)
+            assert rec.alternate_state != before, "one dispatch flips the bit once"
+            orders.append(1 - before)
+            np.testing.assert_array_equal(np.asarray(out), want)
+        assert set(orders) == {0, 1}
+    dst = xp.zeros(n, dtype=xp.float32)
+    for k in range(4):
+        before = rec.alternate_state
+        dst[k::4] = a[k::4]
+        assert rec.alternate_state != before
+    np.testing.assert_array_equal(np.asarray(dst), ha)

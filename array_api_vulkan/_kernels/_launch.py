@@ -31,7 +31,12 @@ ADDR_WORD = 24
 _SCALARS = (bool, int, float, complex)
 # Storage kind and patch codes of _vkcore.Plan (runtime/src/plan.hpp).
 ARG, OUT, TMP = 0, 1, 2
-ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS, OFFSET_PLUS = 0, 1, 2, 3, 4
+ADDRESS, OFFSET, SCALAR, VIEW_ADDRESS, OFFSET_PLUS, ALTERNATE = 0, 1, 2, 3, 4, 5
+# The workgroups' order of the elementwise families (w[2] bit 31, glsl/include/elementwise.glsl):
+# the device's alternating bit there, so that a dispatch walks its arrays the other way from
+# the one before and starts on what the L2 still holds of them (H200, a + b of 2^24 float32
+# repeated: 49.3 -> 44.2 us of GPU a call; benchmarks/diag_l2_order.py).
+ORDER_WORD, ORDER_SHIFT = 2, 31
 # A call layout seen once: the caches of compiled plans keep this first and make the plan on the
 # layout's second call (making one costs about as much as the call's general path: one-off
 # layouts, as hypothesis makes, should not pay it).
@@ -438,7 +443,9 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
                 put_address(words, ADDR_WORD + 2 + 2 * j, al)
                 buffers.append(al)
                 writes.append(False)
-        oa.device.launch(shader, spec, buffers, writes, words, count)
+        dev = oa.device
+        words[ORDER_WORD] |= dev.alternate() << ORDER_SHIFT
+        dev.launch(shader, spec, buffers, writes, words, count)
         st = state
         st.last_plan = (shader, plan)
         st.launches += 1
@@ -520,6 +527,7 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
             put_address(push, ADDR_WORD + 2 + 2 * j, a._alloc)
     spec = (op_code,) + tuple(modes) + (0,) * (3 - len(modes)) + (ELEMS,)
     count = (n + ELEMS - 1) // ELEMS
+    push[ORDER_WORD] |= out._alloc.device.alternate() << ORDER_SHIFT  # (not in the template)
     st = state
     st.last_plan = None
     if _allow_copy:  # (a plan for the copied inputs' layout would not match the caller's)
@@ -539,7 +547,7 @@ def map_plan_step(shader, plan, args):
     operands like `args` (Arrays and Python scalars): a result at OUT 0."""
     template, spec, count, slots, first, tcode = plan
     buffers = [(OUT, 0, True)]
-    patches = [(ADDR_WORD, ADDRESS, OUT, 0)]
+    patches = [(ADDR_WORD, ADDRESS, OUT, 0), (ORDER_WORD, ALTERNATE, OUT, ORDER_SHIFT)]
     for j, a in enumerate(args):
         if slots[j]:
             patches.append((slots[j], SCALAR, ARG, j))
@@ -618,7 +626,9 @@ def assign(shader, dst, src):
     else:
         put_address(push, ADDR_WORD + 2, src._alloc)
         buffers, writes = [dst._alloc, src._alloc], [True, False]
-    dst._alloc.device.launch(shader, spec, buffers, writes, push, count)
+    dev = dst._alloc.device
+    push[ORDER_WORD] |= dev.alternate() << ORDER_SHIFT
+    dev.launch(shader, spec, buffers, writes, push, count)
     return True
 
 

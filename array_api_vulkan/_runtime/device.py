@@ -400,6 +400,14 @@ class Device:
             self._ensure()
         self._rec.launch(shader, spec, buffers, writes, push, count, local_size, list(groups), host_read)
 
+    def alternate(self):
+        """A bit that alternates call after call (1, 0, 1, ...), shared with compiled plans'
+        ALTERNATE patches: the kernels layer gives successive streaming dispatches opposite
+        workgroup orders with it."""
+        if self._core is None:
+            self._ensure()
+        return self._rec.alternate()
+
     def set_record_hook(self, hook):
         """hook(reads, writes) is called before anything is recorded, copied or transferred on
         this device, with the hazard keys (Allocation.key) of the memory it reads and writes,

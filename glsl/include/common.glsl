@@ -26,4 +26,15 @@ uint avk_index()
          + gl_LocalInvocationID.x;
 }
 
+// avk_index() with the workgroups taken last to first where `reversed` (lanes still ascend): a
+// streaming kernel then starts where the one before it, walking forward, ended, on the part of
+// its arrays the L2 still holds.
+uint avk_index_order(bool reversed)
+{
+    uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
+    if (reversed)
+        g = gl_NumWorkGroups.x * gl_NumWorkGroups.y - 1u - g;
+    return g * AVK_LOCAL_SIZE + gl_LocalInvocationID.x;
+}
+
 #endif

@@ -6,6 +6,9 @@
 //                       follow the inputs' in the push block, as input NIN's would
 //   AVK_ROLLED          optional: keep the compute loop rolled (a large AVK_OP: four copies
 //                       cost lavapipe up to 8x the pipeline creation time)
+//   AVK_REVERSED        optional: whether the workgroups take the elements last to first
+//                       (avk_index_order); default bit 31 of w[2], which the kernels layer
+//                       flips from one dispatch to the next (_launch.ORDER_BIT)
 // It declares the buffers: the result at address p.addr[0], input j at p.addr[1 + j].
 //
 // An invocation handles ELEMS elements: it loads all their inputs, then computes, then stores,
@@ -28,6 +31,9 @@
 #endif
 #ifndef AVK_OUT_MODE
 #define AVK_OUT_MODE MODE_CONTIG
+#endif
+#ifndef AVK_REVERSED
+#define AVK_REVERSED ((p.w[2] & 0x80000000u) != 0u)
 #endif
 #ifdef AVK_ROLLED
 #define AVK_COMPUTE_LOOP [[dont_unroll]]
@@ -228,7 +234,7 @@ void main()
     uint n = p.w[0];
     uint last = n - 1u;
     bool vec = avk_vec();
-    uint first = vec ? avk_index() * AVK_VG : avk_index();
+    uint first = vec ? avk_index_order(AVK_REVERSED) * AVK_VG : avk_index_order(AVK_REVERSED);
     uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE, gstep = AVK_VG * step;
     bool full = vec && first + (ELEMS / AVK_VG - 1u) * gstep + (AVK_VG - 1u) < n;
 

@@ -8,6 +8,7 @@
 // Push block (32 words: 128 bytes, what every device has), for a family with NIN inputs:
 //   w[0] count, w[1] result element offset, w[2] ndim (bits 0-7) and, for inputs whose mode
 //            specialisation constant is MODE_DYNAMIC, their modes (2 bits each from bit 8),
+//            bit 31 the workgroups' order (elementwise.glsl's AVK_REVERSED; not fill's),
 //   w[3 + j] input j: element offset (modes CONTIG/STRIDED/ONE) or the word where its scalar
 //            starts (mode SCALAR),
 //   w[3 + NIN ...] shape[ndim], then strides[ndim] of each input j (in elements, signed),

@@ -79,6 +79,8 @@ PYBIND11_MODULE(_vkcore, m)
       .def("upload", &Recorder::upload, py::arg("staging"), py::arg("src"), py::arg("dst"), py::arg("dst_offset"))
       .def("download", &Recorder::download, py::arg("staging"), py::arg("src"), py::arg("src_offset"),
            py::arg("dst"))
+      .def("alternate", &Recorder::alternate, "The alternating bit, flipped: 1, 0, 1, ... call after call.")
+      .def_property_readonly("alternate_state", &Recorder::alternate_state)
       .def_readwrite("transfer_chunk", &Recorder::transfer_chunk)
       .def_readwrite("transfer_ring", &Recorder::transfer_ring)
       .def_readwrite("transfer_threads", &Recorder::transfer_threads)

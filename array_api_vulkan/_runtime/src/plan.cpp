@@ -143,10 +143,15 @@ Plan::Plan(std::shared_ptr<Recorder> rec, py::object device, std::shared_ptr<Poo
         for (auto p : t[5].cast<std::vector<py::tuple>>()) {
             Patch q{ p[0].cast<uint32_t>(), (What)p[1].cast<uint32_t>(), (Kind)p[2].cast<uint32_t>(),
                      p[3].cast<uint32_t>() };
-            if (q.what > OFFSET_PLUS)
+            if (q.what > ALTERNATE)
                 throw std::invalid_argument("plan: unknown patch kind");
-            uint32_t width = q.what == OFFSET || q.what == OFFSET_PLUS ? 1 : q.what == SCALAR ? 4 : 2;
-            if (q.what == SCALAR) {
+            uint32_t width = q.what == OFFSET || q.what == OFFSET_PLUS || q.what == ALTERNATE ? 1
+                             : q.what == SCALAR                                             ? 4
+                                                                                            : 2;
+            if (q.what == ALTERNATE) {
+                if (q.index > 31)
+                    throw std::invalid_argument("plan: an alternating bit is 0..31");
+            } else if (q.what == SCALAR) {
                 if (q.kind != ARG || q.index >= mArgs.size() || !mArgs[q.index].scalar)
                     throw std::invalid_argument("plan: a scalar patch must name a scalar operand");
                 char c = mArgs[q.index].code;
@@ -225,6 +230,9 @@ Plan::call(py::args args)
                     break;
                 case OFFSET_PLUS:
                     w[q.word] += (uint32_t)view_offsets[q.index];
+                    break;
+                case ALTERNATE:
+                    w[q.word] |= mRec->alternate() << q.index;
                     break;
                 case VIEW_ADDRESS: {
                     uint64_t a = arg_allocs[q.index]->address() + view_offsets[q.index] * mArgs[q.index].itemsize;

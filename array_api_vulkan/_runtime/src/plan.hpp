@@ -31,8 +31,9 @@ class Plan
     // offset in elements (OFFSET, 1 word); a scalar operand's words (SCALAR); or the address of
     // an array operand's first viewed element (VIEW_ADDRESS, 2 words).
     // OFFSET_PLUS: the operand's offset added to the template's word (a view of the operand at
-    // a fixed distance from it).
-    enum What : uint8_t { ADDRESS = 0, OFFSET = 1, SCALAR = 2, VIEW_ADDRESS = 3, OFFSET_PLUS = 4 };
+    // a fixed distance from it). ALTERNATE: the recorder's alternating bit (Recorder::alternate)
+    // set at bit `index` of the word (kind unused).
+    enum What : uint8_t { ADDRESS = 0, OFFSET = 1, SCALAR = 2, VIEW_ADDRESS = 3, OFFSET_PLUS = 4, ALTERNATE = 5 };
     enum Kind : uint8_t { ARG = 0, OUT = 1, TMP = 2 };
     struct Patch
     {

@@ -179,6 +179,12 @@ class Recorder
     void hold_kick();
     void release_kick();
 
+    // A bit that alternates from one call to the next (0, 1, 0, ...): the kernels layer gives
+    // successive streaming dispatches opposite workgroup orders with it, so that each starts on
+    // what the one before left in the L2. Compiled plans take it too (Plan::ALTERNATE).
+    uint32_t alternate() { return mAlternate ^= 1u; }
+    uint32_t alternate_state() const { return mAlternate; }
+
     bool idle() const { return open() == nullptr && mInflight.empty(); }
     size_t inflight() const { return mInflight.size(); }
     uint32_t pending() const { return mPending; }
@@ -221,6 +227,7 @@ class Recorder
     // mAheadOrdered): not submitted, and begun again if the timestamp setting changed.
     bool mPrestarted = false, mAheadOrdered = false;
     bool mAfterWait = false, mKickDue = false;
+    uint32_t mAlternate = 0;
     uint32_t mHoldKick = 0;
 };
 
