@@ -18,7 +18,8 @@ Prints one JSON object, per size (2^22 ... 2^26 elements):
   round in one process;
 - `pkg_alt`, `pkg_pinned`: the package's own `a + b` then a synchronize (wall, as above), with
   its alternating order (the default) and with the order pinned (the device's bit flipped back
-  after each call, so every call takes the same order).
+  after each call, so every call takes the same order); `pkg_sum_alt`, `pkg_sum_pinned`,
+  `sum_torch` the same for `sum(a)`.
 """
 import json
 import os
@@ -151,11 +152,22 @@ def main():
             box[0] = a + b
             rec.alternate()  # (back: the next call takes the same order)
 
+        def sum_plain():
+            box[0] = xp.sum(a)
+
+        def sum_pinned():
+            box[0] = xp.sum(a)
+            rec.alternate()
+
         for _ in range(args.rounds):
             row.setdefault("sync_fwd", []).append(wall(lambda: add(0), xp.synchronize))
             row.setdefault("sync_alt", []).append(wall(alt, xp.synchronize))
             row.setdefault("pkg_alt", []).append(wall(plain, xp.synchronize))
             row.setdefault("pkg_pinned", []).append(wall(pinned, xp.synchronize))
+            row.setdefault("pkg_sum_alt", []).append(wall(sum_plain, xp.synchronize))
+            row.setdefault("pkg_sum_pinned", []).append(wall(sum_pinned, xp.synchronize))
+            if torch is not None:
+                row.setdefault("sum_torch", []).append(wall(lambda: torch.sum(ta), torch.cuda.synchronize))
             if torch is not None:
                 row.setdefault("sync_torch", []).append(wall(lambda: ta + tb, torch.cuda.synchronize))
         out["sizes"][f"2^{lg}"] = row
