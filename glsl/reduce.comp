@@ -65,11 +65,6 @@ const uint RM_STATIC = 1u << 20;
 // last_of_row and final_lanes), finalisation in w[8] bits 16-19, the per-row counters at
 // w[20..21] and the result at w[22..23]; no second pass.
 #define FINAL_BIT (1u << 14)
-// ROWS: the chunks taken last to first (w[8] bit 21, from the push block even with RMODE: the
-// kernels layer alternates it from one dispatch to the next, so that a pass starts on what the
-// L2 holds from the one before; each chunk's partial keeps its place, so the result's bits do
-// not change).
-#define ORDER_BIT (1u << 21)
 // Partials and counters other workgroups of this dispatch read: coherent.
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer AvkCount { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) coherent readonly buffer AvkTPart { T_S v[]; };
@@ -727,8 +722,6 @@ void main()
 
     if (mode == MODE_ROWS) {
         uint c = gl_WorkGroupID.x;
-        if ((p.w[8] & ORDER_BIT) != 0u)
-            c = gl_NumWorkGroups.x - 1u - c;
         uint r = gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y;
         if (r >= rows)
             return;  // (the whole workgroup)

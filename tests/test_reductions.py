@@ -813,20 +813,3 @@ def test_var_std_propagate_nan_and_inf_in_a_one_element_lane(fn, dt):
     m = np.array([[np.nan, 1.0], [3.0, 4.0]], dtype=dt)
     got = np.asarray(getattr(xp, fn)(xp.asarray(m), axis=0))
     assert np.isnan(got[0]) and got[1] == getattr(np, fn)(m[:, 1])
-
-
-def test_chunk_order_alternates_with_the_same_bits():
-    """A reduction of several chunks a row takes them in alternating order call after call
-    (reduce.comp ORDER_BIT, the device's alternating bit): each call flips the bit once, and
-    the partials keep their places, so the result's bits are the same in either order."""
-    x = xp.asarray(np.random.default_rng(5).standard_normal(1 << 20).astype(np.float32) * 1e3)
-    rec = x.device._rec
-    for op in (xp.sum, xp.max, xp.argmax, xp.mean, xp.var):
-        orders, outs = [], []
-        for _ in range(4):
-            before = rec.alternate_state
-            outs.append(np.asarray(op(x)))
-            assert rec.alternate_state != before, op
-            orders.append(before)
-        assert set(orders) == {0, 1}
-        assert all(o.tobytes() == outs[0].tobytes() for o in outs), op

@@ -74,7 +74,6 @@ LOADS_CPU = 2
 STATIC_MODE = True
 STATIC_MODE_CPU = False
 RM_STATIC = 1 << 20
-ORDER_SHIFT = 21  # (w[8] bit 21: reduce.comp ORDER_BIT)
 # ROWS passes with G > 1 chunks a row whose second pass would be the same variant (float sums
 # and means, min/max, argmin/argmax, var/std of T -> T): the last workgroup of each row reduces
 # the partials in the same dispatch (reduce.comp FINAL_BIT), counted in by a per-row counter
@@ -321,9 +320,6 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         patches.append((W_COUNTER, ADDRESS, ARG, 1))
         buffers.append((out[0], out[1], True))
         patches.append((W_FINAL_OUT, ADDRESS, out[0], out[1]))
-    if mode == ROWS and not pack:
-        # the chunks' order alternates call after call (reduce.comp ORDER_BIT)
-        patches.append((8, _launch.ALTERNATE, OUT, ORDER_SHIFT))
     b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
     if final:
         return g
