@@ -83,6 +83,30 @@ def main():
     rows = rows[5:]
     out["cases"]["where_held_allocs"] = [round(statistics.median(r[k] for r in rows) * 1e6, 2)
                                          for k in range(2)]
+    # where(a > 0.5, a, b) a step at a time: the comparison's call, where's call, the
+    # synchronize (which records the held ops), with fusion on and off
+    from array_api_vulkan._kernels import _fuse
+
+    for fused in (True, False):
+        was = _fuse.set_enabled(fused)
+        try:
+            rows = []
+            for i in range(args.rounds):
+                xp.synchronize()
+                t0 = clock()
+                m = a > 0.5
+                t1 = clock()
+                box[0] = xp.where(m, a, b)
+                t2 = clock()
+                del m
+                xp.synchronize()
+                t3 = clock()
+                rows.append((t1 - t0, t2 - t1, t3 - t2))
+        finally:
+            _fuse.set_enabled(was)
+        rows = rows[5:]
+        out["cases"]["where_steps_" + ("fused" if fused else "unfused")] = [
+            round(statistics.median(r[k] for r in rows) * 1e6, 2) for k in range(3)]
     print(json.dumps(out, indent=1))
     if args.out:
         with open(args.out, "w") as f:
