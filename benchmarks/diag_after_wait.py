@@ -9,7 +9,6 @@ synchronize. Cases: `alloc` (16 MB, then 16 MB, then 16 MB), `trivial_then_alloc
 (Device.after_wait(), then two allocations), `sleep_then_alloc` (1 ms asleep first), each after
 the op `a + b` on 2^24 float32 (`--quick`: 2^16).
 """
-import json
 import os
 import statistics
 import sys
@@ -18,7 +17,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import parser, use_checkout  # noqa: E402
+from _common import emit, parser, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -107,10 +106,7 @@ def main():
         rows = rows[5:]
         out["cases"]["where_steps_" + ("fused" if fused else "unfused")] = [
             round(statistics.median(r[k] for r in rows) * 1e6, 2) for k in range(3)]
-    print(json.dumps(out, indent=1))
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
+    emit(out, args.out)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ Prints one JSON object, per size (2^22 ... 2^26 elements):
   after each call, so every call takes the same order); `pkg_sum_alt`, `pkg_sum_pinned`,
   `sum_torch` the same for `sum(a)`.
 """
-import json
 import os
 import statistics
 import sys
@@ -30,11 +29,12 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import ours_gpu, parser, torch_cuda, use_checkout  # noqa: E402
+from _common import emit, ours_gpu, parser, torch_cuda, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
 from array_api_vulkan._runtime import compiler  # noqa: E402
+from diag_stream import grid  # noqa: E402
 
 ADD = """#version 450
 #extension GL_EXT_buffer_reference : require
@@ -54,13 +54,6 @@ void main()
         Out(p.c).v[i] = In(p.a).v[i] + In(p.b).v[i];
 }
 """
-
-
-def grid(groups):
-    if groups <= 65535:
-        return (groups,)
-    rows = -(-groups // 65535)
-    return (-(-groups // rows), rows)
 
 
 def main():
@@ -172,10 +165,7 @@ def main():
                 row.setdefault("sync_torch", []).append(wall(lambda: ta + tb, torch.cuda.synchronize))
         out["sizes"][f"2^{lg}"] = row
         del a, b, c, d, box
-    print(json.dumps(out, indent=1))
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(out, f, indent=1)
+    emit(out, args.out)
 
 
 if __name__ == "__main__":
