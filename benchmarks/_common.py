@@ -148,6 +148,12 @@ def per_op(fn, sync, inner=20, repeats=7):
     return median_time(batched, repeats) / inner, median_time(each, repeats) / inner
 
 
+def sync_wall_us(call, sync, inner=20, repeats=7):
+    """Median µs of call() then sync(), over `repeats` timed runs of `inner` such pairs after
+    one untimed run (each call's result dropped at once)."""
+    return round(median_time(lambda: [(call(), sync()) for _ in range(inner)], repeats) / inner * 1e6, 2)
+
+
 def per_op_batch(fn, sync, repeats=7, inner=20, warmup=True):
     """Median seconds per call over `inner` calls then one synchronize, after a warm-up call
     where `warmup` (else the first timed batch includes it)."""

@@ -24,12 +24,11 @@ Prints one JSON object, per size (2^22 ... 2^26 elements):
 import os
 import statistics
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import emit, ours_gpu, parser, torch_cuda, use_checkout  # noqa: E402
+from _common import emit, ours_gpu, parser, sync_wall_us, torch_cuda, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -121,15 +120,7 @@ def main():
         row = {"correct": ok}
         row.update({k: round(v * 1e6, 2) for k, v in best.items()})
 
-        def wall(call, sync):
-            ts = []
-            for _ in range(7):
-                t0 = time.perf_counter()
-                for _ in range(20):
-                    call()
-                    sync()
-                ts.append((time.perf_counter() - t0) / 20)
-            return round(statistics.median(ts) * 1e6, 2)
+        wall = sync_wall_us
 
         if torch is not None:
             ta = torch.rand(n, device="cuda")

@@ -23,7 +23,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import cuda_gpu, ours_gpu, parser, torch_cuda, use_checkout  # noqa: E402
+from _common import cuda_gpu, ours_gpu, parser, sync_wall_us, torch_cuda, use_checkout  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -207,17 +207,7 @@ def main():
         stats = dev.pipeline_statistics(compiled[label][0], []) if label in compiled else None
         if stats:
             out["kernels"][label]["stats"] = stats[0][1]
-    import time
-
-    def wall(call, sync):
-        ts = []
-        for _ in range(7):
-            t0 = time.perf_counter()
-            for _ in range(20):
-                call()
-                sync()
-            ts.append((time.perf_counter() - t0) / 20)
-        return round(statistics.median(ts) * 1e6, 2)
+    wall = sync_wall_us
 
     sync_rows = {}
     try:
