@@ -490,8 +490,7 @@ class Device:
         if self._core is None:
             return
         self._rec.synchronize()
-        self.pool.reclaim()
+        # (the staging pools only: the device pools are stream-ordered, their freed blocks
+        # reusable at once, so they have nothing to reclaim; each call is time after the wait)
         self.staging.reclaim()
         self.staging_wc.reclaim()
-        if self._bound_pool is not None:
-            self._bound_pool.reclaim()
