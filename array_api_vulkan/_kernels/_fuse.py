@@ -235,11 +235,12 @@ class _Queue:
                 _solo[self.window] = True
                 self.window = None
             self._reset()
-            try:
-                _emit(self, nodes, leaves, shape)
-            finally:
-                if not self.nodes:
-                    self.owner.arm(-1)
+            # disarmed before recording: this queue is empty now, so the record hook would find
+            # nothing of it, and each of the dispatches below would call back into Python for
+            # nothing (another thread's held ops keep the hook armed; an op held while recording
+            # arms it again)
+            self.owner.arm(-1)
+            _emit(self, nodes, leaves, shape)
 
 
 class _DeviceState:
