@@ -8,7 +8,7 @@
 //                       cost lavapipe up to 8x the pipeline creation time)
 //   AVK_REVERSED        optional: whether the workgroups take the elements last to first
 //                       (avk_index_order); default bit 31 of w[2], which the kernels layer
-//                       flips from one dispatch to the next (_launch.ORDER_BIT)
+//                       flips from one dispatch to the next (_launch.ORDER_WORD, ORDER_SHIFT)
 // It declares the buffers: the result at address p.addr[0], input j at p.addr[1 + j].
 //
 // An invocation handles ELEMS elements: it loads all their inputs, then computes, then stores,
@@ -234,7 +234,8 @@ void main()
     uint n = p.w[0];
     uint last = n - 1u;
     bool vec = avk_vec();
-    uint first = vec ? avk_index_order(AVK_REVERSED) * AVK_VG : avk_index_order(AVK_REVERSED);
+    uint index = avk_index_order(AVK_REVERSED);
+    uint first = vec ? index * AVK_VG : index;
     uint step = gl_NumWorkGroups.x * gl_NumWorkGroups.y * AVK_LOCAL_SIZE, gstep = AVK_VG * step;
     bool full = vec && first + (ELEMS / AVK_VG - 1u) * gstep + (AVK_VG - 1u) < n;
 
