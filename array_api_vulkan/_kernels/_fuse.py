@@ -286,6 +286,8 @@ _states_lock = threading.Lock()
 
 class _Local(threading.local):
     queues = None  # device -> this thread's _Queue
+    qdev = None    # the device of hold's last queue (a one-entry cache of queues)
+    q = None
 
 
 _local = _Local()
@@ -531,7 +533,13 @@ def hold_plan(mark, args, out):
     wkey = (variant, opcode, shape)
     pdev = out._alloc.device
     feats = _launch.features(pdev)  # (the variant was chosen for these: tests switch them)
+    # the shape's non-unit dimensions, for hold's inlined _fits
+    ndims = sum(1 for m in shape if m != 1)
+    state = _launch.state
+    nspecs = len(specs)
 
+    # The body is _fits, _Queue.add_leaves and add_node, Device.alloc and after_wait inlined:
+    # a held op's host time is most of a fused chain's (docs/design.md, "Fusion").
     def hold(args):
         if not on:
             return None
@@ -540,18 +548,27 @@ def hold_plan(mark, args, out):
             if a.__class__ not in _SCALARS:
                 dev = a._alloc.device
                 break
-        if dev is not pdev or _launch.features(dev) != feats:
+        if dev is not pdev or (dev.supports_float64, dev.supports_int64, dev.supports_int16,
+                               dev.supports_int8) != feats:
             return None
-        qs = _local.queues
-        q = qs.get(dev) if qs is not None else None
-        if q is None or len(q.owner.queues) > 1:
+        loc = _local
+        if loc.qdev is dev:
+            q = loc.q
+        else:
+            qs = loc.queues
+            q = qs.get(dev) if qs is not None else None
+            if q is None:
+                return None
+            loc.qdev, loc.q = dev, q
+        if len(q.owner.queues) > 1:
             return None
         start = False
-        if q.nodes:
-            if q.shape != shape or len(q.nodes) >= MAX_NODES:
+        nodes = q.nodes
+        if nodes:
+            if q.shape != shape or len(nodes) >= MAX_NODES:
                 return None
         elif EAGER == "wait":
-            if dev.after_wait():
+            if dev._core is not None and dev._rec.after_wait:
                 # a window's first op: held only where it had company last time (_solo)
                 if _solo.get(wkey, True):
                     return None
@@ -560,17 +577,21 @@ def hold_plan(mark, args, out):
             return None
         if double:
             args = (args[0], args[0])
+        elif len(args) != nspecs:
+            return None
         refs, sigrefs, newl, sw, ns = [], [], None, 0, 0
         with q.lock:
+            produced, leaf_index, leaves = q.produced, q.leaf_index, q.leaves
             for a, sp in zip(args, specs):
-                if sp[0].__class__ is not str:
-                    v = sp[0](a)
+                kind = sp[0]
+                if kind.__class__ is not str:
+                    v = kind(a)
                     w = _launch.scalar_words(v, tcode)
                     refs.append(("s", w, tcode, v))
                     sigrefs.append(("s", tcode))
                     sw += len(w)
                     continue
-                if sp[0] == "int":
+                if kind == "int":
                     if not sp[1] <= a <= sp[2]:
                         return None
                     v = int(a)
@@ -580,16 +601,16 @@ def hold_plan(mark, args, out):
                     sw += len(w)
                     continue
                 al = a._alloc
-                k = q.produced.get(id(al))
+                k = produced.get(id(al))
                 if k is not None:
-                    if a._offset != 0 or sp[0] != "c":
+                    if a._offset != 0 or kind != "c":
                         return None
                     r = ("n", k)
                 else:
                     if al.device is not dev:
                         return None
-                    key = (id(al), a._offset, sp[2], sp[0], sp[1])
-                    li = q.leaf_index.get(key)
+                    key = (id(al), a._offset, sp[2], kind, sp[1])
+                    li = leaf_index.get(key)
                     if li is None:
                         if newl is None:
                             newl = {}
@@ -597,23 +618,31 @@ def hold_plan(mark, args, out):
                         if t is None:
                             lf = _Leaf()
                             lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
-                            lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, sp[0], sp[2], sp[1]
-                            t = newl[key] = (len(q.leaves) + len(newl), lf)
-                            ns += sp[0] == "s"
+                            lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, kind, sp[2], sp[1]
+                            t = newl[key] = (len(leaves) + len(newl), lf)
+                            ns += kind == "s"
                         li = t[0]
                     r = ("l", li)
                 refs.append(r)
                 sigrefs.append(r)
             nnew = len(newl) if newl else 0
             sw2, ns2 = q.scalar_words + sw, q.strided + ns
-            if not _fits(q, shape, len(q.leaves) + nnew + len(q.nodes) + 1, sw2, ns2):
+            # _fits, inlined: buffers (inputs and written results) and push words
+            fixed = 1 + (ns2 + 1) * ndims if ns2 else 1
+            nbuf = len(leaves) + nnew + len(nodes) + 1
+            if nbuf > MAX_BUFFERS or fixed + 2 * nbuf + sw2 > q.words:
                 # as record: only results still held outside the queue count
-                nodes = q.nodes
                 q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
-                if not _fits(q, shape, len(q.leaves) + nnew + 1 + len(q.live), sw2, ns2):
+                nbuf = len(leaves) + nnew + 1 + len(q.live)
+                if nbuf > MAX_BUFFERS or fixed + 2 * nbuf + sw2 > q.words:
                     return None
             if newl:
-                q.add_leaves(newl)
+                lkeys = q.lkeys
+                for key, (li, lf) in newl.items():
+                    leaf_index[key] = li
+                    leaves.append(lf)
+                    lkeys.add(lf.alloc.key)
+                q.strided = ns2
             if start:
                 q.window, q.window_held = wkey, True
             else:
@@ -621,16 +650,24 @@ def hold_plan(mark, args, out):
                 if w is not None:
                     _solo[w] = w[2] != shape
                     q.window = None
-            out = new(dev.alloc(nbytes), dtype, shape)
-            alloc = out._alloc
+            alloc = dev.pool.alloc(nbytes)
+            out = new(alloc, dtype, shape, cstr)
             nd = _Node()
             nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, dtype, family, tin, tout, opcode
             nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
             nd.sig = sig_head + (tuple(sigrefs),)
-            q.add_node(nd, sw, shape)
-        st = _launch.state
-        st.launches += 1
-        st.last_plan = None
+            # _Queue.add_node, inlined
+            q.scalar_words = sw2
+            k = len(nodes)
+            produced[id(alloc)] = k
+            q.keys.add(alloc.key)
+            q.live.append(k)
+            nodes.append(nd)
+            if k == 0:
+                q.shape = shape
+                q.owner.arm(1)
+        state.launches += 1
+        state.last_plan = None
         return out
 
     return hold
