@@ -493,6 +493,25 @@ def test_held_calls_replay_their_layouts_plans(monkeypatch):
     np.testing.assert_array_equal(host(fn(*args)[0]), r)
 
 
+@pytest.mark.parametrize("dt", ["int8", "int16", "float32", "float64"])
+def test_held_calls_read_views_at_their_offsets(monkeypatch, dt):
+    """Operands that start inside their allocation (x[1:], a row of a matrix) are read from their
+    first element, by the general path and by hold plans (whose leaves carry the byte offset
+    fusion's launch adds to the allocation's address), for dtypes of 1 to 8 bytes."""
+    if dt == "float64" and not xp.__array_namespace_info__().dtypes().get("float64"):
+        pytest.skip("no float64 on this device")
+    monkeypatch.setattr(_fuse, "HOLD_PLANS", True)
+    rng = np.random.default_rng(11)
+    for _ in range(3):  # the first call takes the general path, the later ones the hold plans
+        x = rng.integers(-50, 50, (5, 301)).astype(dt)
+        y = rng.integers(-50, 50, 302).astype(dt)
+        a, b = xp.asarray(x), xp.asarray(y)
+        r = (a[3, 1:] + b[2:]) * a[1, :-1] - b[1:-1]
+        expect = (x[3, 1:] + y[2:]) * x[1, :-1] - y[1:-1]
+        np.testing.assert_array_equal(host(r), expect)
+    assert xp.add._held and xp.multiply._held and xp.subtract._held
+
+
 def test_the_unrolled_kernel_gives_the_same_bits(monkeypatch):
     """GPUs' fused kernels load every element's inputs first and unroll their loops
     (_fuse.UNROLL); lavapipe's keep them rolled. The unrolled form, forced here, gives the

@@ -38,6 +38,23 @@ def stat(key):
     return rt.runtime_stats()[key]
 
 
+def test_launch_addressed_rejects_bad_lists(dev):
+    """Device.launch_addressed (fusion's launch: the runtime adds each buffer's address and byte
+    offset to the push words) raises ValueError, recording nothing, for a list it cannot take;
+    tests/test_fusion.py runs it for every fused kernel."""
+    a, b = dev.upload(np.zeros(8, np.float32)), dev.upload(np.zeros(8, np.float32))
+    before = stat("dispatches")
+    with pytest.raises(ValueError, match="offset"):
+        dev.launch_addressed("copy_words", [a, b], [0], 1, 8, [], 8)        # one offset for two
+    with pytest.raises(ValueError, match="offset"):
+        dev.launch_addressed("copy_words", [a, b], [0, 0], 3, 8, [], 8)     # more reads than buffers
+    with pytest.raises(ValueError, match="push words"):
+        dev.launch_addressed("copy_words", [a, b], [0, 0], 1, 8, [0] * 80, 8)
+    with pytest.raises(ValueError, match="offset"):
+        dev.launch_addressed("copy_words", [a] * 17, [0] * 17, 1, 8, [], 8)  # past 16 buffers
+    assert stat("dispatches") == before
+
+
 def test_upload_download_round_trip_all_dtypes(dev):
     for dt in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
                np.int64, np.uint64, np.float32, np.float64, np.complex64, np.complex128):

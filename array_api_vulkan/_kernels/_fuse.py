@@ -23,7 +23,6 @@ the generator cannot compile, or whose SPIR-V needs a feature the device lacks, 
 by op, through the static variants. With no run-time compiler, or ARRAY_API_VULKAN_FUSION=0,
 nothing is held.
 """
-import array as _array
 import math
 import os
 import re
@@ -140,12 +139,16 @@ class _Node:
 
 
 class _Leaf:
-    # bstrides: for mode "s", the strides (elements) over the result's non-unit dimensions
-    __slots__ = ("alloc", "dtype", "shape", "strides", "offset", "mode", "code", "bstrides")
+    # bstrides: for mode "s", the strides (elements) over the result's non-unit dimensions;
+    # boff: offset in bytes
+    __slots__ = ("alloc", "dtype", "shape", "strides", "offset", "mode", "code", "bstrides", "boff")
+
+
+_getrefcount = sys.getrefcount
 
 
 def _refs(node):
-    return sys.getrefcount(node.alloc)
+    return _getrefcount(node.alloc)
 
 
 def _base():
@@ -446,6 +449,7 @@ def record(variant, family, opcode, tin, tout, out, args, nin, dynamic, tcode):
                         lf = _Leaf()
                         lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
                         lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, mode, code, bst
+                        lf.boff = a._offset * a._dtype.itemsize
                         t = new[key] = (len(q.leaves) + len(new), lf)
                     li = t[0]
                 refs.append(("l", li))
@@ -524,7 +528,7 @@ def hold_plan(mark, args, out):
         mode, bst = _leaf_mode(a, shape, cstr)
         if mode is None:
             return None
-        specs.append((mode, bst, want[j]))
+        specs.append((mode, bst, want[j], a._dtype.itemsize))
     if double:
         specs = specs * 2
     nbytes = math.prod(shape) * dtype.itemsize
@@ -619,6 +623,7 @@ def hold_plan(mark, args, out):
                             lf = _Leaf()
                             lf.alloc, lf.dtype, lf.shape, lf.strides = al, a._dtype, a._shape, a._strides
                             lf.offset, lf.mode, lf.code, lf.bstrides = a._offset, kind, sp[2], sp[1]
+                            lf.boff = a._offset * sp[3]
                             t = newl[key] = (len(leaves) + len(newl), lf)
                             ns += kind == "s"
                         li = t[0]
@@ -796,7 +801,7 @@ def _layout(dev, nodes, leaves, shape, live):
 
 def _emit(q, nodes, leaves, shape):
     dev = q.dev
-    live = tuple([_refs(nd) > _BASE for nd in nodes])
+    live = tuple([_getrefcount(nd.alloc) > _BASE for nd in nodes])  # (_refs, inlined)
     key = (dev, tuple([nd.sig for nd in nodes]), tuple([(lf.code, lf.mode) for lf in leaves]), live,
            sum(1 for m in shape if m != 1))
     lay = _layouts.get(key)
@@ -814,29 +819,25 @@ def _emit(q, nodes, leaves, shape):
         _unfused(nodes, leaves, shape, sel)
         return
     n = math.prod(shape)
-    words = [n]
-    buffers, writes = [], []
-    for li in order:
-        lf = leaves[li]
-        a = lf.alloc.address + lf.offset * lf.dtype.itemsize
-        words += (a & 0xFFFFFFFF, a >> 32)
-        buffers.append(lf.alloc)
-        writes.append(False)
-    # written: each result, then each held reduction's partials
-    for al in [nodes[k].alloc for k in outs] + [nodes[k].part for k in reds]:
-        a = al.address
-        words += (a & 0xFFFFFFFF, a >> 32)
-        buffers.append(al)
-        writes.append(True)
+    # push words: the count, each leaf's address then each written one's (each result, then each
+    # held reduction's partials; the runtime adds the addresses), the scalars, then where a leaf
+    # is strided the non-unit dimensions and each strided leaf's strides
+    buffers = [leaves[li].alloc for li in order]
+    offsets = [leaves[li].boff for li in order]
+    buffers += [nodes[k].alloc for k in outs]
+    if reds:
+        buffers += [nodes[k].part for k in reds]
+    offsets += [0] * (len(buffers) - len(order))
+    tail = []
     for i, j in scal:
-        words += nodes[i].args[j][1]
+        tail += nodes[i].args[j][1]
     if nd:
-        words += [m for m in shape if m != 1]
+        tail += [m for m in shape if m != 1]
         for li in order:
             lf = leaves[li]
             if lf.mode == "s":
-                words += lf.bstrides
-    dev.launch(name, (), buffers, writes, _array.array("I", words), (n + ELEMS - 1) // ELEMS)
+                tail += lf.bstrides
+    dev.launch_addressed(name, buffers, offsets, len(order), n, tail, (n + ELEMS - 1) // ELEMS)
     _stats.counters["fused_kernels"] += 1
     _stats.counters["fused_ops"] += len(sel)
     for k in reds:

@@ -400,6 +400,15 @@ class Device:
             self._ensure()
         self._rec.launch(shader, spec, buffers, writes, push, count, local_size, list(groups), host_read)
 
+    def launch_addressed(self, shader, buffers, byte_offsets, nreads, head, tail, count):
+        """Records one dispatch of spv/<shader>.spv (or a run-time compiled one) over enough 1-D
+        groups of LOCAL_SIZE for `count` invocations, whose push words are `head`, then each
+        buffer's device address plus its byte offset (two words), then the words `tail`; the first
+        `nreads` buffers are read, the rest written."""
+        if self._core is None:
+            self._ensure()
+        self._rec.launch_addressed(shader, buffers, byte_offsets, nreads, head, tail, count)
+
     def alternate(self):
         """A bit that alternates call after call (1, 0, 1, ...), shared with compiled plans'
         ALTERNATE patches: the kernels layer gives successive streaming dispatches opposite

@@ -74,6 +74,8 @@ PYBIND11_MODULE(_vkcore, m)
       .def("launch", &Recorder::launch, py::arg("shader"), py::arg("spec"), py::arg("buffers"), py::arg("writes"),
            py::arg("push"), py::arg("count") = 0, py::arg("local_size") = 256,
            py::arg("groups") = std::vector<uint32_t>(), py::arg("host_read") = false)
+      .def("launch_addressed", &Recorder::launch_addressed, py::arg("shader"), py::arg("buffers"),
+           py::arg("byte_offsets"), py::arg("nreads"), py::arg("head"), py::arg("tail"), py::arg("count"))
       .def("copy", &Recorder::copy, py::arg("src"), py::arg("src_offset"), py::arg("dst"), py::arg("dst_offset"),
            py::arg("nbytes"), py::arg("host_read") = false)
       .def("upload", &Recorder::upload, py::arg("staging"), py::arg("src"), py::arg("dst"), py::arg("dst_offset"))

@@ -51,6 +51,39 @@ Recorder::launch(const std::string& shader, const std::vector<uint32_t>& spec, p
 }
 
 void
+Recorder::launch_addressed(const std::string& shader, py::sequence buffers, py::sequence byte_offsets,
+                           size_t nreads, uint32_t head, py::sequence tail, uint64_t count)
+{
+    size_t n = buffers.size(), nt = tail.size();
+    if (n > kMaxBuffers || (size_t)byte_offsets.size() != n || nreads > n)
+        throw std::invalid_argument("launch_addressed: bad buffer or offset list");
+    size_t nwords = 1 + 2 * n + nt;
+    if (nwords > kMaxPushWords || nwords * 4 > mCore.pipelines().push_bytes())
+        throw std::invalid_argument("launch_addressed: " + std::to_string(nwords) + " push words, the device takes " +
+                                    std::to_string(mCore.pipelines().push_bytes() / 4));
+    Allocation* bufs[kMaxBuffers];
+    bool w[kMaxBuffers];
+    uint32_t push[kMaxPushWords];
+    push[0] = head;
+    for (size_t i = 0; i < n; i++) {
+        bufs[i] = as_allocation(buffers[i]);
+        if (!bufs[i] || !bufs[i]->arena)
+            throw std::invalid_argument("launch_addressed: buffers must be non-empty Allocations");
+        w[i] = i >= nreads;
+        uint64_t a = bufs[i]->address() + byte_offsets[i].cast<uint64_t>();
+        push[1 + 2 * i] = (uint32_t)a;
+        push[2 + 2 * i] = (uint32_t)(a >> 32);
+    }
+    for (size_t i = 0; i < nt; i++)
+        push[1 + 2 * n + i] = tail[i].cast<uint32_t>();
+    if (!count)
+        return;
+    uint32_t gx, gy = 1;
+    grid_1d(count, 256, gx, gy);
+    record(shader, nullptr, 0, bufs, w, n, push, (uint32_t)nwords, gx, gy, 1, false);
+}
+
+void
 Recorder::grid_1d(uint64_t count, uint32_t local_size, uint32_t& gx, uint32_t& gy)
 {
     uint64_t groups = (count + local_size - 1) / local_size;

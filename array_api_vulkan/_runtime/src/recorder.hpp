@@ -125,6 +125,7 @@ class Recorder
     uint64_t completed = 0; // serial of the last batch known finished
 
     static constexpr size_t kMaxBuffers = 16;
+    static constexpr size_t kMaxPushWords = 64; // (256 bytes, the most any device offers us)
     // The largest workgroup count in x (and y, z) every device has.
     static constexpr uint64_t kMaxGroups = 65535;
 
@@ -135,6 +136,13 @@ class Recorder
     void launch(const std::string& shader, const std::vector<uint32_t>& spec, py::sequence buffers,
                 py::sequence writes, py::buffer push, uint64_t count, uint32_t local_size,
                 std::vector<uint32_t> groups, bool host_read);
+
+    // One dispatch of a shader without specialisation constants over enough 256-wide 1-D groups
+    // for count invocations, whose push words are `head`, then each buffer's device address plus
+    // its byte offset (two words), then `tail`: the first nreads buffers are read, the others
+    // written (fusion's generated kernels: the addresses are made here, not by the caller).
+    void launch_addressed(const std::string& shader, py::sequence buffers, py::sequence byte_offsets,
+                          size_t nreads, uint32_t head, py::sequence tail, uint64_t count);
 
     void record(const std::string& shader, const uint32_t* spec, size_t nspec, Allocation* const* allocs,
                 const bool* writes, size_t n, const uint32_t* push, uint32_t nwords, uint32_t gx, uint32_t gy,
