@@ -498,8 +498,8 @@ def test_held_calls_read_views_at_their_offsets(monkeypatch, dt):
     """Operands that start inside their allocation (x[1:], a row of a matrix) are read from their
     first element, by the general path and by hold plans (whose leaves carry the byte offset
     fusion's launch adds to the allocation's address), for dtypes of 1 to 8 bytes."""
-    if dt == "float64" and not xp.__array_namespace_info__().dtypes().get("float64"):
-        pytest.skip("no float64 on this device")
+    if not computes_natively(dt):
+        pytest.skip(f"{dt} is not computed natively on this device")
     monkeypatch.setattr(_fuse, "HOLD_PLANS", True)
     rng = np.random.default_rng(11)
     for _ in range(3):  # the first call takes the general path, the later ones the hold plans
