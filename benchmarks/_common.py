@@ -195,6 +195,26 @@ def ours_gpu(batch):
     return xp.runtime_stats()["gpu_seconds"] - before
 
 
+def where_steps(xp, a, b, rounds, before, box):
+    """The suite's where row a step at a time (issue 10's diagnostics): per round, before(),
+    then the seconds of `m = a > 0.5`, of `where(m, a, b)` (kept in box[0]) and of the
+    synchronize after them; a list of those triples."""
+    clock = time.perf_counter
+    rows = []
+    for _ in range(rounds):
+        before()
+        t0 = clock()
+        m = a > 0.5
+        t1 = clock()
+        box[0] = xp.where(m, a, b)
+        t2 = clock()
+        del m
+        xp.synchronize()
+        t3 = clock()
+        rows.append((t1 - t0, t2 - t1, t3 - t2))
+    return rows
+
+
 def cuda_gpu(event_cls, sync):
     """A function timing a batch on the GPU through CUDA events (CuPy's or torch's)."""
     def gpu(batch):

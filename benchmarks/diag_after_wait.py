@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import emit, parser, use_checkout  # noqa: E402
+from _common import emit, parser, use_checkout, where_steps  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -89,18 +89,7 @@ def main():
     for fused in (True, False):
         was = _fuse.set_enabled(fused)
         try:
-            rows = []
-            for i in range(args.rounds):
-                xp.synchronize()
-                t0 = clock()
-                m = a > 0.5
-                t1 = clock()
-                box[0] = xp.where(m, a, b)
-                t2 = clock()
-                del m
-                xp.synchronize()
-                t3 = clock()
-                rows.append((t1 - t0, t2 - t1, t3 - t2))
+            rows = where_steps(xp, a, b, args.rounds, xp.synchronize, box)
         finally:
             _fuse.set_enabled(was)
         rows = rows[5:]

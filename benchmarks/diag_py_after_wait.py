@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import emit, parser, use_checkout  # noqa: E402
+from _common import emit, parser, use_checkout, where_steps  # noqa: E402
 
 use_checkout()
 import array_api_vulkan as xp  # noqa: E402
@@ -129,20 +129,9 @@ def main():
             med = [round(statistics.median(r[k] for r in rows) * 1e6, 2) for k in range(2)]
             out["cases"][f"{w}_after_{kind}"] = med[0] if w != "py" else med
     # the suite's where row, a step at a time, after each kind
+    kept = [None]  # (where's result, kept until the next round's)
     for kind in ("wait", "spin"):
-        rows = []
-        for i in range(args.rounds):
-            before(kind)
-            t0 = clock()
-            m = a > 0.5
-            t1 = clock()
-            box[1] = xp.where(m, a, b)
-            t2 = clock()
-            del m
-            xp.synchronize()
-            t3 = clock()
-            rows.append((t1 - t0, t2 - t1, t3 - t2))
-        rows = rows[10:]
+        rows = where_steps(xp, a, b, args.rounds, lambda: before(kind), kept)[10:]
         out["cases"][f"where_steps_after_{kind}"] = [
             round(statistics.median(r[k] for r in rows) * 1e6, 2) for k in range(3)]
     th1 = threads()
