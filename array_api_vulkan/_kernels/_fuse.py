@@ -289,7 +289,7 @@ _states_lock = threading.Lock()
 
 class _Local(threading.local):
     queues = None  # device -> this thread's _Queue
-    qdev = None    # the device of hold's last queue (a one-entry cache of queues)
+    qdev = None    # the device of the last queue looked up (a one-entry cache of queues)
     q = None
 
 
@@ -297,9 +297,12 @@ _local = _Local()
 
 
 def _queue(dev):
-    qs = _local.queues
+    loc = _local
+    if loc.qdev is dev:
+        return loc.q
+    qs = loc.queues
     if qs is None:
-        qs = _local.queues = {}
+        qs = loc.queues = {}
     q = qs.get(dev)
     if q is None:
         with _states_lock:
@@ -307,6 +310,7 @@ def _queue(dev):
             if st is None:
                 st = _states[dev] = _DeviceState(dev)
         q = qs[dev] = st.queue(threading.get_ident())
+    loc.qdev, loc.q = dev, q
     return q
 
 
@@ -562,7 +566,7 @@ def hold_plan(mark, args, out):
             qs = loc.queues
             q = qs.get(dev) if qs is not None else None
             if q is None:
-                return None
+                return None  # (record() makes the thread's queue)
             loc.qdev, loc.q = dev, q
         if len(q.owner.queues) > 1:
             return None
@@ -572,7 +576,7 @@ def hold_plan(mark, args, out):
             if q.shape != shape or len(nodes) >= MAX_NODES:
                 return None
         elif EAGER == "wait":
-            if dev._core is not None and dev._rec.after_wait:
+            if dev.after_wait():
                 # a window's first op: held only where it had company last time (_solo)
                 if _solo.get(wkey, True):
                     return None
