@@ -296,21 +296,27 @@ class _Local(threading.local):
 _local = _Local()
 
 
+def _existing_queue(dev):
+    """This thread's queue for dev, or None where it has none yet; kept as _local's last."""
+    qs = _local.queues
+    q = qs.get(dev) if qs is not None else None
+    if q is not None:
+        _local.qdev, _local.q = dev, q
+    return q
+
+
 def _queue(dev):
     loc = _local
-    if loc.qdev is dev:
-        return loc.q
-    qs = loc.queues
-    if qs is None:
-        qs = loc.queues = {}
-    q = qs.get(dev)
+    q = loc.q if loc.qdev is dev else _existing_queue(dev)
     if q is None:
+        if loc.queues is None:
+            loc.queues = {}
         with _states_lock:
             st = _states.get(dev)
             if st is None:
                 st = _states[dev] = _DeviceState(dev)
-        q = qs[dev] = st.queue(threading.get_ident())
-    loc.qdev, loc.q = dev, q
+        q = loc.queues[dev] = st.queue(threading.get_ident())
+        loc.qdev, loc.q = dev, q
     return q
 
 
@@ -541,13 +547,9 @@ def hold_plan(mark, args, out):
     wkey = (variant, opcode, shape)
     pdev = out._alloc.device
     feats = _launch.features(pdev)  # (the variant was chosen for these: tests switch them)
-    # the shape's non-unit dimensions, for hold's inlined _fits
-    ndims = sum(1 for m in shape if m != 1)
     state = _launch.state
     nspecs = len(specs)
 
-    # The body is _fits, _Queue.add_leaves and add_node, Device.alloc and after_wait inlined:
-    # a held op's host time is most of a fused chain's (docs/design.md, "Fusion").
     def hold(args):
         if not on:
             return None
@@ -556,19 +558,11 @@ def hold_plan(mark, args, out):
             if a.__class__ not in _SCALARS:
                 dev = a._alloc.device
                 break
-        if dev is not pdev or (dev.supports_float64, dev.supports_int64, dev.supports_int16,
-                               dev.supports_int8) != feats:
+        if dev is not pdev or _launch.features(dev) != feats:
             return None
         loc = _local
-        if loc.qdev is dev:
-            q = loc.q
-        else:
-            qs = loc.queues
-            q = qs.get(dev) if qs is not None else None
-            if q is None:
-                return None  # (record() makes the thread's queue)
-            loc.qdev, loc.q = dev, q
-        if len(q.owner.queues) > 1:
+        q = loc.q if loc.qdev is dev else _existing_queue(dev)
+        if q is None or len(q.owner.queues) > 1:  # (record() makes the thread's queue)
             return None
         start = False
         nodes = q.nodes
@@ -636,22 +630,13 @@ def hold_plan(mark, args, out):
                 sigrefs.append(r)
             nnew = len(newl) if newl else 0
             sw2, ns2 = q.scalar_words + sw, q.strided + ns
-            # _fits, inlined: buffers (inputs and written results) and push words
-            fixed = 1 + (ns2 + 1) * ndims if ns2 else 1
-            nbuf = len(leaves) + nnew + len(nodes) + 1
-            if nbuf > MAX_BUFFERS or fixed + 2 * nbuf + sw2 > q.words:
+            if not _fits(q, shape, len(leaves) + nnew + len(nodes) + 1, sw2, ns2):
                 # as record: only results still held outside the queue count
                 q.live = [k for k in q.live if _refs(nodes[k]) > _BASE]
-                nbuf = len(leaves) + nnew + 1 + len(q.live)
-                if nbuf > MAX_BUFFERS or fixed + 2 * nbuf + sw2 > q.words:
+                if not _fits(q, shape, len(leaves) + nnew + 1 + len(q.live), sw2, ns2):
                     return None
             if newl:
-                lkeys = q.lkeys
-                for key, (li, lf) in newl.items():
-                    leaf_index[key] = li
-                    leaves.append(lf)
-                    lkeys.add(lf.alloc.key)
-                q.strided = ns2
+                q.add_leaves(newl)
             if start:
                 q.window, q.window_held = wkey, True
             else:
@@ -659,22 +644,13 @@ def hold_plan(mark, args, out):
                 if w is not None:
                     _solo[w] = w[2] != shape
                     q.window = None
-            alloc = dev.pool.alloc(nbytes)
+            alloc = dev.alloc(nbytes)
             out = new(alloc, dtype, shape, cstr)
             nd = _Node()
             nd.alloc, nd.dtype, nd.family, nd.tin, nd.tout, nd.opcode = alloc, dtype, family, tin, tout, opcode
             nd.variant, nd.nin, nd.dynamic, nd.tcode, nd.args = variant, nin, dynamic, tcode, tuple(refs)
             nd.sig = sig_head + (tuple(sigrefs),)
-            # _Queue.add_node, inlined
-            q.scalar_words = sw2
-            k = len(nodes)
-            produced[id(alloc)] = k
-            q.keys.add(alloc.key)
-            q.live.append(k)
-            nodes.append(nd)
-            if k == 0:
-                q.shape = shape
-                q.owner.arm(1)
+            q.add_node(nd, sw, shape)
         state.launches += 1
         state.last_plan = None
         return out
