@@ -520,8 +520,8 @@ uint lu_slots(MatT M, uint mb, UintB P, uint pb, uint n, uint k0, uint k1)
 // shared memory and one barrier to publish rows j and piv, no load from device memory (lu()
 // waits on four round trips a column). The interchanges of the columns outside the panel are
 // applied at the end as one permutation of at most 2 (k1 - k0) rows, a column an invocation
-// (two for 64-bit and wider types: LU_TAIL_SPLIT) loading every source row before any stores. The same pivots, interchanges, zero-pivot
-// handling and arithmetic as lu().
+// (two for 64-bit and wider types: LU_TAIL_SPLIT) loading every source row before any stores.
+// The same pivots, interchanges, zero-pivot handling and arithmetic as lu().
 #define LU_REG 16u
 // The interchange tail split over two invocations a column for types of 64 bits or more: 2
 // LU_REG such values in one invocation spill at 1024 invocations (64 registers: float64 took 160

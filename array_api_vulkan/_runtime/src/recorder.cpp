@@ -9,6 +9,18 @@ Recorder::Recorder(Device& core, py::object load_spirv, bool per_buffer)
 {
 }
 
+// The Allocations of buffers (at most kMaxBuffers, checked by the caller) into out; `who` names
+// the entry in the error for anything else or an empty one.
+static void
+allocations_of(py::sequence buffers, Allocation** out, const char* who)
+{
+    for (size_t i = 0, n = buffers.size(); i < n; i++) {
+        out[i] = as_allocation(buffers[i]);
+        if (!out[i] || !out[i]->arena)
+            throw std::invalid_argument(std::string(who) + ": buffers must be non-empty Allocations");
+    }
+}
+
 void
 Recorder::launch(const std::string& shader, const std::vector<uint32_t>& spec, py::sequence buffers,
                  py::sequence writes, py::buffer push, uint64_t count, uint32_t local_size,
@@ -24,12 +36,9 @@ Recorder::launch(const std::string& shader, const std::vector<uint32_t>& spec, p
                                     std::to_string(mCore.pipelines().push_bytes() / 4));
     Allocation* bufs[kMaxBuffers];
     bool w[kMaxBuffers];
-    for (size_t i = 0; i < n; i++) {
-        bufs[i] = as_allocation(buffers[i]);
-        if (!bufs[i] || !bufs[i]->arena)
-            throw std::invalid_argument("launch: buffers must be non-empty Allocations");
+    allocations_of(buffers, bufs, "launch");
+    for (size_t i = 0; i < n; i++)
         w[i] = PyObject_IsTrue(writes[i].ptr()) == 1;
-    }
     uint32_t gx, gy = 1, gz = 1;
     if (!groups.empty()) {
         if (groups.size() > 3)
@@ -65,10 +74,8 @@ Recorder::launch_addressed(const std::string& shader, py::sequence buffers, py::
     bool w[kMaxBuffers];
     uint32_t push[kMaxPushWords];
     push[0] = head;
+    allocations_of(buffers, bufs, "launch_addressed");
     for (size_t i = 0; i < n; i++) {
-        bufs[i] = as_allocation(buffers[i]);
-        if (!bufs[i] || !bufs[i]->arena)
-            throw std::invalid_argument("launch_addressed: buffers must be non-empty Allocations");
         w[i] = i >= nreads;
         uint64_t a = bufs[i]->address() + byte_offsets[i].cast<uint64_t>();
         push[1 + 2 * i] = (uint32_t)a;
