@@ -111,6 +111,19 @@ def test_results_are_independent_arrays():
     assert len({id(o._alloc) for o in outs}) == 5
 
 
+def test_empty_result_after_an_operand_cast_compiles_nothing():
+    """int32 / int32 casts both operands to the float result first. Where the result is empty
+    only the non-empty operand's cast is recorded, and that dispatch is not this call's: a
+    plan made from it indexed past its operands (IndexError) on the second call."""
+    a = xp.zeros((0, 1), dtype=xp.int32)
+    b = xp.ones((1,), dtype=xp.int32)
+    for _ in range(3):
+        out = a / b
+        assert out.shape == (0, 1) and out.dtype == FLOAT
+    c = xp.asarray(np.arange(4, dtype=np.int32).reshape(4, 1))
+    np.testing.assert_array_equal(np.asarray(c / b), np.arange(4).reshape(4, 1) / 1.0)
+
+
 def test_compiled_plans_are_bounded():
     op = ew.negative
     op._compiled.clear()

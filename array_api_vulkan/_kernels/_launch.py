@@ -453,6 +453,9 @@ def map_op(shader, op_code, out, args, nin, _allow_copy=True, dynamic=False, tco
     shape = out._shape
     n = math.prod(shape)
     if n == 0:
+        # nothing recorded: compile_since must not take an earlier dispatch (a cast of an
+        # operand, say) for this call's
+        state.last_plan = None
         return True
     first = None
     for a in args:
