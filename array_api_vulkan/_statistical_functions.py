@@ -165,7 +165,9 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
             raise ValueError(f"{fname}(): axis is required for arrays of more than one dimension")
         axis = 0
     if x.ndim == 0:
-        raise ValueError(f"{fname}() needs an array of at least one dimension")
+        # the standard asks for one or more dimensions; numpy takes a 0-d array as one element
+        from ._manipulation_functions import reshape
+        x = reshape(x, (1,))
     (axis,) = _axes(axis, x.ndim)
     dt = _accumulator_dtype(x, dtype)
     if _kernels.supports_scan(fname, x, dt):

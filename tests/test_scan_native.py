@@ -142,8 +142,13 @@ def test_scan_empty_and_errors():
         for inc in (False, True):
             check(xp.cumulative_sum(dev(h), axis=axis, include_initial=inc),
                   ref("cumulative_sum", h, axis, inc, np.int64 if has("int64") else np.int32))
+    # a 0-d array (the standard asks for one dimension or more) is one element, as in numpy
+    check(xp.cumulative_sum(dev(np.float32(1.5))), np.cumulative_sum(np.float32(1.5)))
+    check(xp.cumulative_prod(dev(np.int32(3)), axis=-1, include_initial=True),
+          np.cumulative_prod(np.int32(3), axis=-1, include_initial=True,
+                             dtype=np.int64 if has("int64") else np.int32))
     with pytest.raises(ValueError):
-        xp.cumulative_sum(dev(np.float32(1)))
+        xp.cumulative_sum(dev(np.float32(1)), axis=1)
 
 
 def test_scan_float_deterministic(subgroups):
