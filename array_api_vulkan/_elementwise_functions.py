@@ -287,14 +287,15 @@ class ElementwiseOp(LayoutPlans):
         args = tuple(_py(a) for a in args)
         if self.nargs == 1 and not isinstance(args[0], Array):
             raise TypeError(f"{self.__name__}() expects an array, got {type(args[0]).__name__}")
+        # (before promotion: logical_or(uint8 array, -2) is a TypeError, not an OverflowError)
+        for a in args:
+            if isinstance(a, Array) and a.dtype not in self._allowed:
+                raise TypeError(f"{self.__name__}() does not accept {a.dtype.name} input")
         ct, dev = _promote_args(args, self.__name__)
         if ct.kind in "fc" and ct not in _dtypes.supported(dev):
             # e.g. int32 + 1.5 (numpy's rule: float64) on a device without float64: the widest
             # float it has, computed natively (integers are not narrowed: see from_host)
             ct = _dtypes.nearest_supported(ct, dev)
-        for a in args:
-            if isinstance(a, Array) and a.dtype not in self._allowed:
-                raise TypeError(f"{self.__name__}() does not accept {a.dtype.name} input")
         if ct not in self._allowed:
             raise TypeError(f"{self.__name__}() does not accept {ct.name} operands")
         rdt = self._result_dtype(ct, dev)

@@ -68,6 +68,12 @@ def test_scalar_rules_errors_and_numpy_fallbacks():
     with pytest.raises(OverflowError):  # numpy's: -1 is out of range for an unsigned array
         xp.ones(2, dtype=first("uint8", "uint32")) ** -1
     assert np.asarray(xp.asarray([2.0]) ** -1).tolist() == [0.5]
+    # the input dtype is checked before the scalar: a function that takes no unsigned input
+    # says so, whatever the scalar
+    unsigned = xp.ones(2, dtype=first("uint8", "uint32"))
+    for f in (xp.logical_or, xp.nextafter, xp.atan2):
+        with pytest.raises(TypeError, match="does not accept"):
+            f(unsigned, -2)
 
 
 def test_where_and_clip_take_scalars():
