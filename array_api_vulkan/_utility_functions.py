@@ -28,7 +28,9 @@ def any(x, /, *, axis=None, keepdims=False):
     return _logical_reduce("any", np.any, x, axis, keepdims)
 
 
-def diff(x, /, *, axis=-1, n=1, prepend=None, append=None):
+# n and axis may also come positionally, in numpy's order (the standard makes them keyword-only):
+# scikit-learn's roc_curve calls xp.diff(fps, 2)
+def diff(x, /, n=1, axis=-1, prepend=None, append=None):
     """n-th discrete difference along axis."""
     if not isinstance(x, Array):
         raise TypeError("diff() expects an array")

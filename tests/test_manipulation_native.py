@@ -175,6 +175,10 @@ def test_diff(name, view, native):
         check(xp.diff(x, prepend=p, append=a), np.diff(h, prepend=hp, append=ha))
         check(xp.diff(x, n=2, append=a), np.diff(h, n=2, append=ha))
     assert xp.diff(x, n=0, prepend=p) is x
+    # n and axis positionally, in numpy's order (scikit-learn's roc_curve calls diff(a, 2))
+    with np.errstate(over="ignore"):
+        check(xp.diff(x, 2), np.diff(h, 2))
+        check(xp.diff(x, 1, 0), np.diff(h, 1, 0))
     if has(xp.float32) and name in ("int8", "uint8", "int16", "float32"):
         f, hf = pair("float32", shape=x.shape[:2] + (2,), seed=3)
         check(xp.diff(x, prepend=f), np.diff(h, prepend=hf))
