@@ -25,7 +25,7 @@ def _device(device):
 def _dtype_for(dtype, device):
     if dtype is None:
         return None
-    _dtypes.check_dtype(dtype)
+    dtype = _dtypes.check_dtype(dtype)
     _dtypes.check_supported(dtype, device)
     return dtype
 
@@ -101,7 +101,7 @@ def _is_nested_python(obj):
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """Convert obj (array, Python scalar, nested sequence, buffer) to an Array."""
     if dtype is not None:
-        _dtypes.check_dtype(dtype)
+        dtype = _dtypes.check_dtype(dtype)
     if isinstance(obj, Array):
         dev = obj.device if device is None else _device(device)
         dt = obj.dtype if dtype is None else dtype

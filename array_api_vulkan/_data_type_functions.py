@@ -20,6 +20,8 @@ _kernels._fuse.listeners.append(_astype_plans._drop_plans)
 
 def astype(x, dtype, /, *, copy=True, device=None):
     """Cast x to dtype (a copy unless copy=False and nothing changes)."""
+    if dtype.__class__ is not DType:
+        dtype = _dtypes.check_dtype(dtype)
     if copy is True and device is None and x.__class__ is Array:
         try:
             out = _astype_plans._replay((x._dtype, x._shape, x._strides, dtype), (x,))
@@ -29,7 +31,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
             return out
     if not isinstance(x, Array):
         raise TypeError("astype() expects an array")
-    _dtypes.check_dtype(dtype)
     if x._dtype.kind == "c" and dtype.kind not in "cb":
         raise TypeError(f"astype(): casting {x._dtype.name} to {dtype.name} would drop the "
                         "imaginary part, which the standard does not permit; cast real(x) or "
@@ -54,15 +55,16 @@ def astype(x, dtype, /, *, copy=True, device=None):
 def _dtype_of(v):
     if isinstance(v, Array):
         return v.dtype
-    if isinstance(v, DType):
-        return v
-    raise TypeError(f"expected an array or a dtype, got {v!r}")
+    try:
+        return _dtypes.check_dtype(v)
+    except TypeError:
+        raise TypeError(f"expected an array or a dtype, got {v!r}") from None
 
 
 def can_cast(from_, to, /):
     """Whether promotion of from_ with `to` gives `to` (the standard's promotion graph)."""
     f = _dtype_of(from_)
-    _dtypes.check_dtype(to)
+    to = _dtypes.check_dtype(to)
     if isinstance(from_, Array) and to not in _dtypes.supported(from_.device):
         return False
     return _dtypes.is_promotable(f, to) and _dtypes.promote(f, to) == to
@@ -108,12 +110,14 @@ def iinfo(type, /):
 
 def isdtype(dtype, kind):
     """Whether dtype is of `kind`: a dtype, a kind name, or a tuple of those."""
-    if not isinstance(dtype, DType):
-        raise TypeError(f"isdtype() expects a dtype, got {dtype!r}")
+    try:
+        dtype = _dtypes.check_dtype(dtype)
+    except TypeError:
+        raise TypeError(f"isdtype() expects a dtype, got {dtype!r}") from None
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, DType):
-        return dtype == kind
+    if isinstance(kind, DType) or isinstance(kind, (np.dtype, type)):
+        return dtype == _dtypes.check_dtype(kind)
     if isinstance(kind, str):
         try:
             return dtype in _dtypes._kinds[kind]

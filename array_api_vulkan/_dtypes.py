@@ -275,7 +275,14 @@ def nearest_supported(dtype, device):
 
 
 def check_dtype(dtype):
-    """Validate a dtype= argument."""
-    if not isinstance(dtype, DType):
-        raise TypeError(f"{dtype!r} is not an array_api_vulkan dtype")
-    return dtype
+    """A dtype= argument as this namespace's dtype: one of ours, or a numpy dtype or scalar type
+    of the same name (as CuPy takes them: code written for numpy passes np.float32, and
+    scikit-learn hands numpy dtypes of its fitted attributes to xp.isdtype). Strings, Python
+    types and anything else raise TypeError."""
+    if dtype.__class__ is DType:
+        return dtype
+    if isinstance(dtype, np.dtype) or (isinstance(dtype, type) and issubclass(dtype, np.generic)):
+        found = _NAME.get(np.dtype(dtype).name)
+        if found is not None:
+            return found
+    raise TypeError(f"{dtype!r} is not an array_api_vulkan dtype")

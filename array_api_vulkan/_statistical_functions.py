@@ -28,7 +28,7 @@ def _reduced_axes(axis, ndim):
 def _accumulator_dtype(x, dtype):
     """The dtype of sum/prod/cumulative_*/trace: dtype= if given, else _dtypes' rule."""
     if dtype is not None:
-        _dtypes.check_dtype(dtype)
+        dtype = _dtypes.check_dtype(dtype)
         _dtypes.check_supported(dtype, x.device)  # (the host result would be narrowed silently)
         return dtype
     return _dtypes.accumulator_dtype(x.dtype, x.device)

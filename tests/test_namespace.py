@@ -126,6 +126,28 @@ def test_dtype_objects():
     assert pickle.loads(pickle.dumps(xp.complex64)) is xp.complex64
 
 
+def test_numpy_dtypes_are_taken_as_dtype_arguments():
+    """As CuPy does: numpy dtypes and scalar types of our dtypes' names stand for them wherever
+    a dtype is an argument; strings, Python types and other numpy dtypes do not."""
+    import numpy as np
+    from conftest import FLOAT, INT
+    f, i = FLOAT._np.type, INT._np
+    assert xp.zeros(2, dtype=f).dtype is FLOAT and xp.full(2, 3, dtype=i).dtype is INT
+    assert xp.asarray([1, 2], dtype=np.dtype("int32")).dtype is xp.int32
+    assert xp.arange(3, dtype=np.int32).dtype is xp.int32
+    assert xp.astype(xp.ones(2, dtype=xp.float32), np.int32).dtype is xp.int32
+    assert xp.sum(xp.ones(3, dtype=xp.int32), dtype=i).dtype is INT
+    assert xp.isdtype(np.dtype("int64"), "integral") and not xp.isdtype(np.float32, "integral")
+    assert xp.isdtype(xp.float32, np.float32)
+    assert xp.can_cast(np.int8, np.int16) and xp.result_type(np.int8, xp.uint8) is xp.int16
+    assert xp.finfo(np.float32).dtype is xp.float32 and xp.iinfo(np.dtype("uint8")).max == 255
+    for bad in ("float32", float, np.dtype("O"), np.float16, np.str_):
+        with pytest.raises(TypeError):
+            xp.zeros(2, dtype=bad)
+        with pytest.raises(TypeError):
+            xp.isdtype(bad, "integral")
+
+
 def test_runtime_stats_reexported():
     xp.reset_runtime_stats()
     from array_api_vulkan import _fallback
