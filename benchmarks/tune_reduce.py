@@ -84,10 +84,12 @@ def configs(quick):
     for mc in (1024, 8192, 32768):
         c[f"minrows{mc}"] = {"MIN_ROWS_CHUNK": mc}
     for mc in (16, 32, 256):
-        c[f"mincols{mc}"] = {"MIN_COLS_CHUNK": mc}
+        c[f"mincols{mc}"] = {"MIN_COLS_CHUNK_GPU": mc}
     # combinations: more COLS invocations with shorter chunks, more ROWS groups with shorter ones
-    c["cols_t18_m16"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK": 16}
-    c["cols_t18_m32"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK": 32}
+    c["cols_t18_m16"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK_GPU": 16}
+    c["cols_t18_m32"] = {"TARGET_THREADS_GPU": 1 << 18, "MIN_COLS_CHUNK_GPU": 32}
+    for lanes in (1, 4, 16):
+        c[f"colslanes{lanes}"] = {"COLS_LANES_GPU": lanes}
     c["rows_g2112_m1024"] = {"TARGET_GROUPS_GPU": 2112, "MIN_ROWS_CHUNK": 1024}
     c["nocomp_g2112"] = {"COMPENSATE": 0, "TARGET_GROUPS_GPU": 2112}
     # 4 vector loads in flight in ROWS mode, alone and with fewer, longer chunks
@@ -125,9 +127,10 @@ FAMILIES = {
                           ("sum_f32_16M", "max_f32_16M", "argmax_f32_16M", "mean_var_f32_16M")),
     "MIN_ROWS_CHUNK": (("minrows1024", "minrows8192", "minrows32768"),
                        ("sum_f32_16M", "max_f32_16M", "argmax_f32_16M", "mean_var_f32_16M")),
-    "TARGET_THREADS_GPU/MIN_COLS_CHUNK": (("threads2^15", "threads2^16", "threads2^17",
+    "TARGET_THREADS_GPU/MIN_COLS_CHUNK_GPU": (("threads2^15", "threads2^16", "threads2^17",
                                            "threads2^18", "mincols16", "mincols32", "mincols256",
                                            "cols_t18_m16", "cols_t18_m32"), ("sum_axis0_4096sq",)),
+    "COLS_LANES_GPU": (("colslanes1", "colslanes4", "colslanes16"), ("sum_axis0_4096sq",)),
     "SG_ROWS_MAX_N": (("nosgrows", "sgrows_max32k"), ("sum_axis1_4096sq",)),
     "USE_VEC": (("novec",), ("sum_f32_16M", "max_f32_16M", "sum_axis0_4096sq", "sum_axis1_4096sq")),
     "USE_SUBGROUPS/SG_TREE": (("nosg", "sgtree0"), ("sum_f32_16M", "argmax_f32_16M",
@@ -162,8 +165,8 @@ def main():
     res = {"device": device_name(), "n": n, "k": k,
            "knobs": {a: getattr(_reduce, a) for a in (
                "TARGET_GROUPS", "TARGET_THREADS", "TARGET_GROUPS_GPU", "TARGET_THREADS_GPU",
-               "MIN_ROWS_CHUNK", "MIN_COLS_CHUNK", "USE_VEC", "SG_TREE", "COMPENSATE", "VAR_LANE",
-               "SG_ROWS_MAX_N", "SG_ROWS_MIN_ROWS")}}
+               "MIN_ROWS_CHUNK", "MIN_COLS_CHUNK", "MIN_COLS_CHUNK_GPU", "COLS_LANES_GPU", "USE_VEC",
+               "SG_TREE", "COMPENSATE", "VAR_LANE", "SG_ROWS_MAX_N", "SG_ROWS_MIN_ROWS")}}
     rng = np.random.default_rng(0)
 
     def arr(m_, dt):

@@ -13,6 +13,9 @@
 //         the rows where rs1 == 1: a reduction over leading axes needs no copy); with VEC_BIT
 //         one invocation per VW adjacent rows (lane k row r + k), one vector load per element.
 //         Grid (gx, G, gz): row = (gz_id * gx + gx_id) * 256 + local id (times VW).
+//         With RL_BIT, RL = w[19] lanes split each chunk (lane l: elements l, l + RL, ... of it),
+//         256 / RL row groups a workgroup, lane-major; the lanes' states are merged in order in
+//         shared memory before the partial is stored (RL times fewer partials).
 //         With PACK_BIT (fewer row groups than 256, e.g. a column sum of a tall narrow matrix,
 //         where one chunk would leave most invocations idle): a workgroup takes
 //         256 / row groups chunks, invocation t row group t % groups of chunk
@@ -48,8 +51,9 @@ layout(constant_id = 1) const uint SG_TREE = 1;
 // Whether float sums of the first pass compensate each element (Neumaier; 0: plain adds in each
 // lane, then the compensated tree: a tuning switch, see _reduce.COMPENSATE).
 layout(constant_id = 2) const uint COMPENSATE = 1;
-// Vector loads in flight per invocation in ROWS mode (2 or 4; _reduce.LOADS): more hide more
-// memory latency on GPUs. Each lane takes its elements in the same order either way.
+// Vector loads in flight per invocation in ROWS and vector COLS modes (2 or 4; _reduce.LOADS):
+// more hide more memory latency on GPUs. Each lane takes its elements in the same order either
+// way.
 layout(constant_id = 3) const uint LOADS = 2;
 // The layout word w[8] fixed at pipeline creation (_reduce.STATIC_MODE: the word | RM_STATIC;
 // 0: read from the push block), so that the driver compiles only the mode a plan takes.
@@ -65,6 +69,8 @@ const uint RM_STATIC = 1u << 20;
 // last_of_row and final_lanes), finalisation in w[8] bits 16-19, the per-row counters at
 // w[20..21] and the result at w[22..23]; no second pass.
 #define FINAL_BIT (1u << 14)
+// COLS with RL = w[19] lanes splitting each chunk (see main's COLS part)
+#define RL_BIT (1u << 15)
 // Partials and counters other workgroups of this dispatch read: coherent.
 layout(buffer_reference, std430, buffer_reference_align = 4) coherent buffer AvkCount { uint v[]; };
 layout(buffer_reference, std430, buffer_reference_align = T_ALIGN) coherent readonly buffer AvkTPart { T_S v[]; };
@@ -772,9 +778,16 @@ void main()
     }
 #endif
 
-    // COLS: an invocation per row (vec: per VW adjacent rows, lane k row r + k, one load)
+    // COLS: an invocation per row (vec: per VW adjacent rows, lane k row r + k, one load).
+    // With RL_BIT, RL = w[19] lanes split each chunk's elements (lane l: first + l, first + l +
+    // RL, ...) and a workgroup takes 256 / RL rows (row groups), its lanes lane-major (a
+    // subgroup's loads stay consecutive rows); the lanes' states are combined in order through
+    // shared memory, so a column has RL times fewer partials for the second pass.
+    bool lanes = (w8 & RL_BIT) != 0u;
+    uint RL = lanes ? p.w[19] : 1u;
+    uint per = AVK_LOCAL_SIZE / RL, rl = t / per, tl = t % per;
     uint c = gl_WorkGroupID.y;
-    uint g = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * AVK_LOCAL_SIZE + t;
+    uint g = (gl_WorkGroupID.z * gl_NumWorkGroups.x + gl_WorkGroupID.x) * per + tl;
     uint nl = vec ? VW : 1u;
     bool packed = (w8 & PACK_BIT) != 0u;
     if (packed) {
@@ -787,37 +800,76 @@ void main()
             return;
     }
     uint r = g * nl;
-    if (r >= rows)
+    // (RL_BIT: every invocation goes on to the barriers below)
+    bool live = r < rows;
+    if (!live && !lanes)
         return;
     uint first = c * len, end = c * len + min(len, n - c * len);
-    uint base = avk_row_base(r);
+    uint base = live ? avk_row_base(r) : 0u;
 #if VW > 1
     if (vec) {
         uint vis = uint(int(is) / int(VW)), vb = base / VW;  // (is may be negative)
-        uint i = first;
-        for (; i + 1u < end; i += 2u) {
+        uint i = live ? first + rl : end;
+        if (LOADS >= 4u) {
+            for (; i + 3u * RL < end; i += 4u * RL) {
+                T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
+                T_V v1 = AvkTVec(p.addr[0]).v[vb + (i + RL) * vis];
+                T_V v2 = AvkTVec(p.addr[0]).v[vb + (i + 2u * RL) * vis];
+                T_V v3 = AvkTVec(p.addr[0]).v[vb + (i + 3u * RL) * vis];
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, AUX_NONE);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + RL, 0u, AUX_NONE);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v2[k]), i + 2u * RL, 0u, AUX_NONE);
+                [[unroll]] for (uint k = 0u; k < VW; ++k)
+                    add_elem(lane[k], ca[k], cb[k], T_C(v3[k]), i + 3u * RL, 0u, AUX_NONE);
+            }
+        }
+        for (; i + RL < end; i += 2u * RL) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
-            T_V v1 = AvkTVec(p.addr[0]).v[vb + (i + 1u) * vis];
+            T_V v1 = AvkTVec(p.addr[0]).v[vb + (i + RL) * vis];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
                 add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, AUX_NONE);
             [[unroll]] for (uint k = 0u; k < VW; ++k)
-                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + 1u, 0u, AUX_NONE);
+                add_elem(lane[k], ca[k], cb[k], T_C(v1[k]), i + RL, 0u, AUX_NONE);
         }
         if (i < end) {
             T_V v0 = AvkTVec(p.addr[0]).v[vb + i * vis];
             [[unroll]] for (uint k = 0u; k < VW; ++k)
                 add_elem(lane[k], ca[k], cb[k], T_C(v0[k]), i, 0u, AUX_NONE);
         }
-        [[unroll]] for (uint k = 0u; k < VW; ++k)
-            store(close_lane(lane[k], ca[k], cb[k], auxk), r + k,
-                  packed ? (r + k) * nchunks + c : c * rows + r + k, nchunks, fin);
-        return;
-    }
+        if (!lanes) {
+            [[unroll]] for (uint k = 0u; k < VW; ++k)
+                store(close_lane(lane[k], ca[k], cb[k], auxk), r + k,
+                      packed ? (r + k) * nchunks + c : c * rows + r + k, nchunks, fin);
+            return;
+        }
+    } else
 #endif
-    for (uint i = first; i < end; ++i) {
-        uint idx = base + i * is;
-        add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
+    {
+        for (uint i = live ? first + rl : end; i < end; i += RL) {
+            uint idx = base + i * is;
+            add_elem(lane[0], ca[0], cb[0], T_C(AvkTIn(p.addr[0]).v[idx]), i, idx, auxk);
+        }
+        if (!lanes) {
+            store(close_lane(lane[0], ca[0], cb[0], auxk), r, packed ? r * nchunks + c : c * rows + r,
+                  nchunks, fin);
+            return;
+        }
     }
-    store(close_lane(lane[0], ca[0], cb[0], auxk), r, packed ? r * nchunks + c : c * rows + r,
-          nchunks, fin);
+    // RL_BIT: lane 0 of each row group merges the lanes' states, lane 0 first
+    [[unroll]] for (uint k = 0u; k < VW; ++k) {
+        if (k < nl) {
+            sh[t] = close_lane(lane[k], ca[k], cb[k], auxk);
+            barrier();
+            if (rl == 0u && live) {
+                Acc acc = sh[tl];
+                for (uint j = 1u; j < RL; ++j)
+                    acc = combine(acc, sh[j * per + tl]);
+                store(acc, r + k, c * rows + r + k, nchunks, fin);
+            }
+            barrier();
+        }
+    }
 }

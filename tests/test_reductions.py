@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import array_api_vulkan as xp
-from conftest import computes_natively, has, plan_specs
+from conftest import FLOAT, computes_natively, has, plan_specs
 from array_api_vulkan._array_object import Array
 from array_api_vulkan._dtypes import from_np
 
@@ -732,6 +732,35 @@ def test_large_matrix_axes():
         _bw_check("sum", h[::-1], x[::-1], 0)
         _bw_check("argmax", h[::-1, 4:], x[::-1, 4:], 0)
         _bw_check("var", h[:, ::-1], x[:, ::-1], 1)
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
+@pytest.mark.parametrize("lanes", [1, 2, 8, 16])
+def test_cols_lanes(lanes, monkeypatch):
+    """COLS with lanes splitting each chunk (_reduce.COLS_LANES_*, reduce.comp RL_BIT; lane l
+    takes rows l, l + lanes, ...): every op agrees with numpy, vector and scalar column groups,
+    views, float64 and integers; integer results and argmax/argmin are the same whatever the
+    lanes (ties: the first row, though a later lane holds it); var about a large offset."""
+    for name in ("COLS_LANES_CPU", "COLS_LANES_GPU"):
+        monkeypatch.setattr(_R, name, lanes)
+    rng = np.random.default_rng(71)
+    xp.reset_runtime_stats()
+    for shape, dt in (((1000, 512), np.float32), ((333, 257), np.float32), ((260, 64), FLOAT._np)):
+        h = rng.standard_normal(shape).astype(dt)
+        x = dev(h)
+        for op in ("sum", "mean", "max", "argmax", "argmin", "var", "std", "prod"):
+            _bw_check(op, h, x, 0)
+        _bw_check("sum", h[::-1, 3:], x[::-1, 3:], 0)
+        _bw_check("var", h + 1e4, dev(h + 1e4), 0)
+    hi = rng.integers(-3, 4, (999, 300)).astype(np.int32)
+    xi = dev(hi)
+    got = [np.asarray(f(xi, axis=0)) for f in (xp.sum, xp.argmax, xp.argmin, xp.count_nonzero)]
+    monkeypatch.setattr(_R, "COLS_LANES_CPU", 1)
+    monkeypatch.setattr(_R, "COLS_LANES_GPU", 1)
+    one = [np.asarray(f(xi, axis=0)) for f in (xp.sum, xp.argmax, xp.argmin, xp.count_nonzero)]
+    for g, o, want in zip(got, one, (hi.sum(0), hi.argmax(0), hi.argmin(0), np.count_nonzero(hi, 0))):
+        np.testing.assert_array_equal(g, want)
+        np.testing.assert_array_equal(o, want)
     assert xp.runtime_stats()["host_fallbacks"] == {}
 
 

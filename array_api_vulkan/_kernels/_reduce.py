@@ -44,6 +44,9 @@ TARGET_GROUPS_GPU = 512
 TARGET_THREADS_GPU = 1 << 17
 MIN_ROWS_CHUNK = 2048
 MIN_COLS_CHUNK = 64
+# (GPUs: 32 with COLS_LANES_GPU 8, H200 run 36: a column sum of 4096² float32 took 28.5 us of
+# GPU against 30.3 with 64 and 4 lanes, and 35.0 with one lane (64 partials a column))
+MIN_COLS_CHUNK_GPU = 32
 MAX_GRID = 65535
 # Vector loads (reduce.comp VW: 16 bytes a load of 32- and 64-bit real dtypes) where a row (ROWS)
 # or a group of adjacent rows (COLS) is contiguous and aligned; tests turn it off.
@@ -62,10 +65,18 @@ SG_TREE = 1
 # Float sums: Neumaier's compensation on every element of the first pass (spec constant
 # COMPENSATE; 0: plain adds in each lane, the tree still compensated).
 COMPENSATE = 1
-# Vector loads in flight per invocation in ROWS mode (reduce.comp LOADS: 2 or 4), on GPUs and
-# on CPU devices. The same bits either way.
+# Vector loads in flight per invocation in ROWS and vector COLS modes (reduce.comp LOADS: 2 or 4),
+# on GPUs and on CPU devices. The same bits either way.
 LOADS_GPU = 2
 LOADS_CPU = 2
+# COLS (not packed): lanes that split each chunk of a row group (reduce.comp RL_BIT, w[19]),
+# merged in the workgroup, so that the second pass reads fewer partials (a column sum of 4096²
+# float32 on GPUs: 16 partials a column instead of 64, with 2^17 invocations); 1: none. Taken
+# where the row is at least 4 elements a lane. H200 (run 36, GPU time of that sum): 1 lane 35.0
+# us, 4 lanes 32.5 (30.3 with MIN_COLS_CHUNK_GPU 32), 8 lanes 28.5 with it, 16 lanes 32.6.
+COLS_LANES_GPU = 8
+COLS_LANES_CPU = 4
+RL_BIT = 1 << 15
 # The layout word w[8] (mode, finalisation, aux kind, vector loads, packing) as specialisation
 # constant 4 (| RM_STATIC), so that a plan's pipeline holds only the path it takes; False: read
 # from the push block by one pipeline for every layout. GPUs only (STATIC_MODE_CPU): on lavapipe
@@ -173,20 +184,22 @@ def _choose_mode(n, rows, r1, rs1, is_):
 
 def _targets(dev):
     if _launch.on_cpu(dev):
-        return TARGET_GROUPS, TARGET_THREADS
-    return TARGET_GROUPS_GPU, TARGET_THREADS_GPU
+        return TARGET_GROUPS, TARGET_THREADS, MIN_COLS_CHUNK
+    return TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_COLS_CHUNK_GPU
 
 
-def _chunks(mode, n, rows, single, vw=1, dev=None):
+def _chunks(mode, n, rows, single, vw=1, dev=None, lanes=1):
     """(chunk length, G) for a pass: G == 1 where `single` or the rows alone fill the device.
-    COLS with vector loads: rows / vw invocations. Chunks are whole vectors (of 4)."""
+    COLS with vector loads: rows / vw invocations (times `lanes`, each taking at least
+    MIN_COLS_CHUNK elements). Chunks are whole vectors (of 4)."""
     if single or n == 0:
         return max(n, 1), 1
-    groups, threads = _targets(dev)
+    groups, threads, min_cols = _targets(dev)
     if mode == ROWS:
         g = min(-(-n // MIN_ROWS_CHUNK), -(-groups // rows), MAX_GRID)
     else:
-        g = min(-(-n // MIN_COLS_CHUNK), -(-threads // max(rows // vw, 1)), MAX_GRID)
+        g = min(-(-n // (min_cols * lanes)), -(-threads // (max(rows // vw, 1) * lanes)),
+                MAX_GRID)
     g = max(g, 1)
     length = -(-n // g)
     if mode == ROWS and g > 1:
@@ -229,7 +242,7 @@ def _sg_rows(b, shader, op, mode, g, n, rows, kind):
     return LOCAL // size
 
 
-def _grid(mode, rows, g, vw=1, rpw=1, pack=False):
+def _grid(mode, rows, g, vw=1, rpw=1, pack=False, lanes=1):
     if pack:  # (COLS, PACK_BIT: LOCAL // row groups chunks a workgroup)
         return (1, -(-g // (LOCAL // (rows // vw))), 1)
     if mode == SGROWS:
@@ -238,7 +251,7 @@ def _grid(mode, rows, g, vw=1, rpw=1, pack=False):
     if mode == ROWS:
         gy = min(rows, MAX_GRID)
         return (g, gy, -(-rows // gy))
-    blocks = -(-(rows // vw) // LOCAL)
+    blocks = -(-(rows // vw) // (LOCAL // lanes))
     gx = min(blocks, MAX_GRID)
     return (gx, g, -(-blocks // gx))
 
@@ -252,10 +265,17 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     aligned = b.aligned if kind == ARG else True  # (temporaries start at element 0)
     vw = b.vw if kind == ARG else b.vw_r
     vec = _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk)
-    length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev)
+    gvw = vw if vec and mode == COLS else 1
+    pack = USE_PACK and mode == COLS and rows // gvw < LOCAL
+    lanes = 1
+    if mode == COLS and not pack:
+        lanes = COLS_LANES_CPU if _launch.on_cpu(b.dev) else COLS_LANES_GPU
+        if lanes > 1 and n < 4 * lanes:
+            lanes = 1
+    length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev, lanes)
     if op == "sqdev" and not single:
         # var: at most VAR_LANE elements a lane (each lane's sums about its first element)
-        cap = VAR_LANE * (LOCAL * (vw if vec else 1) if mode == ROWS else 1)
+        cap = VAR_LANE * (LOCAL * (vw if vec else 1) if mode == ROWS else lanes)
         if length > cap:
             g = min(-(-n // cap), MAX_GRID)
             length = -(-n // g)
@@ -270,10 +290,11 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     w[14] = _f32_bits(full_n)
     w[15:17] = _f64_words(full_n)
     w[17:19] = chunk1  # var's second pass: the first pass's chunk length and row length
-    gvw = vw if vec and mode == COLS else 1
-    pack = USE_PACK and mode == COLS and rows // gvw < LOCAL
     if pack:
         w[8] |= PACK_BIT
+    if lanes > 1:
+        w[8] |= RL_BIT
+        w[19] = lanes
     rpw = _sg_rows(b, shader, op, mode, g, n, rows, kind)
     if rpw:
         mode = SGROWS
@@ -301,7 +322,8 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     if g == 1:
         buffers.append((out[0], out[1], True))
         patches.append((A_OUT, ADDRESS, out[0], out[1]))
-        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw, pack), buffers, patches))
+        b.steps.append((shader, spec, w, _grid(mode, rows, 1, gvw, rpw, pack, lanes), buffers,
+                        patches))
         return 1
     # pass 1: partials, then pass 2 over them
     tsz, rsz = b.partial_sizes
@@ -320,7 +342,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
         patches.append((W_COUNTER, ADDRESS, ARG, 1))
         buffers.append((out[0], out[1], True))
         patches.append((W_FINAL_OUT, ADDRESS, out[0], out[1]))
-    b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack), buffers, patches))
+    b.steps.append((shader, spec, w, _grid(mode, rows, g, gvw, 1, pack, lanes), buffers, patches))
     if final:
         return g
     if mode == ROWS or pack:  # partials [row][chunk]
@@ -367,9 +389,10 @@ def _out_shape(shape, axes, keepdims):
 def _knobs():
     """The module switches a reduce plan depends on (part of its cache key)."""
     return (TARGET_GROUPS, TARGET_THREADS, TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_ROWS_CHUNK,
-            MIN_COLS_CHUNK, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE, SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
+            MIN_COLS_CHUNK, MIN_COLS_CHUNK_GPU, USE_VEC, SG_TREE, COMPENSATE, VAR_LANE,
+            SG_ROWS_MAX_N, SG_ROWS_MIN_ROWS,
             _launch.USE_SUBGROUPS, USE_PACK, LOADS_GPU, LOADS_CPU, STATIC_MODE, STATIC_MODE_CPU,
-            FINAL_IN_PASS)
+            FINAL_IN_PASS, COLS_LANES_GPU, COLS_LANES_CPU)
 
 
 def plan_key(x, axes, keepdims, dtype, correction=0.0):
