@@ -7,7 +7,7 @@ APT_PACKAGES := libvulkan-dev mesa-vulkan-drivers vulkan-tools glslang-tools spi
 	vulkan-validationlayers libfmt-dev cmake g++ glslang-dev libvkfft-dev
 EXT := array_api_vulkan/_runtime/_vkcore$(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
-.PHONY: setup system-packages demo test test-install test-profiles test-validation spv conformance clean
+.PHONY: setup system-packages demo test test-install test-profiles test-validation spv conformance fuzz clean
 
 setup: system-packages $(VENV)/.deps-stamp $(VENV)/opt/kompute/BUILD_STAMP $(EXT)
 
@@ -78,6 +78,12 @@ test-validation: setup
 
 conformance: setup
 	conformance/run.sh
+
+# Differential fuzzing against array_api_strict (not part of `make test`; a soak):
+#   make fuzz SEEDS=0:20000 FUZZ_ARGS="--families linalg,fft --tame"
+SEEDS ?= 0:2000
+fuzz: setup
+	$(PY) scripts/fuzz_strict.py --seeds $(SEEDS) $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info array_api_vulkan/_runtime/*.so
