@@ -260,11 +260,33 @@ class Array(Storage):
         view = self._basic_index(tkey)
         if view is not None:
             return view
+        dkey = self._device_keys(tkey)
+        if dkey is not tkey:
+            key = tkey = dkey
+            view = self._basic_index(tkey)  # (0-d numpy integers made it basic)
+            if view is not None:
+                return view
         self._check_advanced(tkey)
         out = _indexing().getitem_native(self, tkey)
         if out is not None:
             return out
         return _fallback.call("__getitem__", lambda a, k: a[k], self, key)
+
+    def _device_keys(self, key):
+        """key with its numpy arrays, as CuPy takes them: integer and boolean ones uploaded to
+        this array's device, 0-d ones as Python scalars (key itself where it has none)."""
+        if not any(k.__class__ is np.ndarray for k in key):
+            return key
+        from ._creation_functions import asarray
+        out = []
+        for k in key:
+            if k.__class__ is np.ndarray:
+                if k.dtype.kind not in "biu":
+                    raise IndexError(f"arrays used as indices must be of integer or boolean "
+                                     f"type, not {k.dtype}")
+                k = k.item() if k.ndim == 0 else asarray(k, device=self.device)
+            out.append(k)
+        return tuple(out)
 
     def _check_advanced(self, key):
         for k in key:
@@ -282,7 +304,12 @@ class Array(Storage):
         tkey = key if isinstance(key, tuple) else (key,)
         view = self._basic_index(tkey)
         if view is None:
-            self._check_advanced(tkey)
+            dkey = self._device_keys(tkey)
+            if dkey is not tkey:
+                tkey = dkey
+                view = self._basic_index(tkey)
+            if view is None:
+                self._check_advanced(tkey)
         if isinstance(value, np.generic):
             value = value.item()
         if isinstance(value, Array):

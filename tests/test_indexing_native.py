@@ -398,6 +398,33 @@ def test_mixed_errors():
         da[dev(np.array([True, False, True, True])), 1:3] = dev(np.zeros((2, 2), np.int32))
 
 
+def test_numpy_array_keys():
+    """numpy arrays in an index, as CuPy takes them (scikit-learn indexes with numpy masks):
+    integer and boolean ones are uploaded and index as device arrays do, 0-d ones as scalars;
+    other dtypes raise IndexError. No host fallback."""
+    h = np.arange(60, dtype=np.int32).reshape(5, 12)
+    xp.reset_runtime_stats()
+    a = dev(h)
+    m = np.array([True, False, True, True, False])
+    i = np.array([4, 0, -1])
+    for key in (m, i, (i, slice(2, 9, 3)), (slice(None), np.array([11, 0], np.int32)),
+                np.array(3), (np.array(2), np.array(-1)), (m, 5)):
+        got = np.asarray(a[key])
+        assert got.shape == h[key].shape and np.array_equal(got, h[key]), key
+    b, hb = dev(h), h.copy()
+    b[m] = -7
+    hb[m] = -7
+    b[:, np.array([0, 11])] = 5
+    hb[:, [0, 11]] = 5
+    b[np.array(1), np.array(1)] = 99
+    hb[1, 1] = 99
+    np.testing.assert_array_equal(np.asarray(b), hb)
+    for bad in (np.array([0.5]), np.array(["a"])):
+        with pytest.raises(IndexError):
+            a[bad]
+    assert xp.runtime_stats()["host_fallbacks"] == {}
+
+
 def test_single_element_writes_are_one_dispatch():
     """sklearn fills diagonals element by element: a[i, i] = v stays a view and one dispatch."""
     a = dev(np.zeros((6, 6), DEFAULT_FLOAT))
