@@ -738,11 +738,14 @@ def test_large_matrix_axes():
 @pytest.mark.parametrize("lanes", [1, 2, 8, 16])
 def test_cols_lanes(lanes, monkeypatch):
     """COLS with lanes splitting each chunk (_reduce.COLS_LANES_*, reduce.comp RL_BIT; lane l
-    takes rows l, l + lanes, ...): every op agrees with numpy, vector and scalar column groups,
-    views, float64 and integers; integer results and argmax/argmin are the same whatever the
-    lanes (ties: the first row, though a later lane holds it); var about a large offset."""
+    takes rows l, l + lanes, ...; here wherever a lane gets at least 16 rows): every op agrees
+    with numpy, vector and scalar column groups, views, float64 and integers; integer results
+    and argmax/argmin are the same whatever the lanes (ties: the first row, though a later lane
+    holds it); var about a large offset."""
     for name in ("COLS_LANES_CPU", "COLS_LANES_GPU"):
         monkeypatch.setattr(_R, name, lanes)
+    for name in ("MIN_COLS_CHUNK", "MIN_COLS_CHUNK_GPU"):  # (so that 16 lanes fit 260 rows)
+        monkeypatch.setattr(_R, name, 16)
     rng = np.random.default_rng(71)
     xp.reset_runtime_stats()
     for shape, dt in (((1000, 512), np.float32), ((333, 257), np.float32), ((260, 64), FLOAT._np)):

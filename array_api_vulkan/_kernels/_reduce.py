@@ -44,8 +44,9 @@ TARGET_GROUPS_GPU = 512
 TARGET_THREADS_GPU = 1 << 17
 MIN_ROWS_CHUNK = 2048
 MIN_COLS_CHUNK = 64
-# (GPUs: 32 with COLS_LANES_GPU 8, H200 run 36: a column sum of 4096² float32 took 28.5 us of
-# GPU against 30.3 with 64 and 4 lanes, and 35.0 with one lane (64 partials a column))
+# (GPUs, COLS with lanes: 32 with COLS_LANES_GPU 8, H200 run 36: a column sum of 4096² float32
+# took 28.5 us of GPU against 30.3 with 64 and 4 lanes, and 35.0 with one lane (64 partials a
+# column); without lanes, packed or not, MIN_COLS_CHUNK: 32 made 65536 x 256 5 % slower)
 MIN_COLS_CHUNK_GPU = 32
 MAX_GRID = 65535
 # Vector loads (reduce.comp VW: 16 bytes a load of 32- and 64-bit real dtypes) where a row (ROWS)
@@ -72,8 +73,10 @@ LOADS_CPU = 2
 # COLS (not packed): lanes that split each chunk of a row group (reduce.comp RL_BIT, w[19]),
 # merged in the workgroup, so that the second pass reads fewer partials (a column sum of 4096²
 # float32 on GPUs: 16 partials a column instead of 64, with 2^17 invocations); 1: none. Taken
-# where the row is at least 4 elements a lane. H200 (run 36, GPU time of that sum): 1 lane 35.0
-# us, 4 lanes 32.5 (30.3 with MIN_COLS_CHUNK_GPU 32), 8 lanes 28.5 with it, 16 lanes 32.6.
+# where the row gives each lane a whole minimum chunk (MIN_COLS_CHUNK_GPU / MIN_COLS_CHUNK): an
+# axis 0 of 64 took 28.4 us with 8 lanes of 8 elements against 27.4 with none (64 x 4096 x 64
+# float32). H200 (run 36, GPU time of the 4096² sum): 1 lane 35.0 us, 4 lanes 32.5 (30.3 with
+# MIN_COLS_CHUNK_GPU 32), 8 lanes 28.5 with it, 16 lanes 32.6.
 COLS_LANES_GPU = 8
 COLS_LANES_CPU = 4
 RL_BIT = 1 << 15
@@ -195,6 +198,8 @@ def _chunks(mode, n, rows, single, vw=1, dev=None, lanes=1):
     if single or n == 0:
         return max(n, 1), 1
     groups, threads, min_cols = _targets(dev)
+    if lanes == 1:
+        min_cols = MIN_COLS_CHUNK
     if mode == ROWS:
         g = min(-(-n // MIN_ROWS_CHUNK), -(-groups // rows), MAX_GRID)
     else:
@@ -270,7 +275,7 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     lanes = 1
     if mode == COLS and not pack:
         lanes = COLS_LANES_CPU if _launch.on_cpu(b.dev) else COLS_LANES_GPU
-        if lanes > 1 and n < 4 * lanes:
+        if lanes > 1 and n < _targets(b.dev)[2] * lanes:
             lanes = 1
     length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev, lanes)
     if op == "sqdev" and not single:
