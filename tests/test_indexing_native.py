@@ -401,7 +401,7 @@ def test_mixed_errors():
 def test_numpy_array_keys():
     """numpy arrays in an index, as CuPy takes them (scikit-learn indexes with numpy masks):
     integer and boolean ones are uploaded and index as device arrays do, 0-d ones as scalars;
-    other dtypes raise IndexError. No host fallback."""
+    other dtypes raise IndexError. No host fallback where the device computes on bool."""
     h = np.arange(60, dtype=np.int32).reshape(5, 12)
     xp.reset_runtime_stats()
     a = dev(h)
@@ -422,7 +422,8 @@ def test_numpy_array_keys():
     for bad in (np.array([0.5]), np.array(["a"])):
         with pytest.raises(IndexError):
             a[bad]
-    assert xp.runtime_stats()["host_fallbacks"] == {}
+    if computes_natively(xp.bool):  # (masks go through the counted fallback without storage8)
+        assert xp.runtime_stats()["host_fallbacks"] == {}
 
 
 def test_single_element_writes_are_one_dispatch():
