@@ -169,16 +169,28 @@ _knobs_seen = [None, ""]  # (the variable as last read, normalised): asked on ev
 NVIDIA_SETTINGS = "coalescedMemory=128"
 
 
-def settings(dev, dims, dbl, omit):
+# Real transforms (r2c, c2r) never merge two sequences into one complex transform: VkFFT's
+# merging made each sequence's error relative to its partner's magnitude, so a batch whose rows or
+# columns differ in scale lost precision in the smaller ones (float32: 2-9 % relative error
+# in a column beside one 1e6 times larger; float64 7e-11; numpy's are 1e-7 and 1e-16). Found by
+# scripts/fuzz_strict.py (session 35); ARRAY_API_VULKAN_VKFFT_CONFIG may still set it.
+REAL_SETTINGS = "disableMergeSequencesR2C=1"
+
+
+def settings(dev, dims, dbl, omit, kind="c2c"):
     """The VkFFT settings a plan of this layout is made with: ARRAY_API_VULKAN_VKFFT_CONFIG's
     (knobs()) where set, else the device's (NVIDIA_SETTINGS where they apply), else "" (VkFFT's
-    own choice)."""
+    own choice); real transforms add REAL_SETTINGS unless the variable names that setting."""
     env = knobs()
     if env or dbl or omit or len(dims) != 1:
-        return env
-    if (getattr(dev, "info", None) or {}).get("vendor_id") == _launch.NVIDIA_VENDOR_ID:
-        return NVIDIA_SETTINGS
-    return ""
+        out = env
+    elif (getattr(dev, "info", None) or {}).get("vendor_id") == _launch.NVIDIA_VENDOR_ID:
+        out = NVIDIA_SETTINGS
+    else:
+        out = ""
+    if kind in ("r2c", "c2r") and "disableMergeSequencesR2C" not in out:
+        out = ",".join(sorted(p for p in (out, REAL_SETTINGS) if p))
+    return out
 
 
 _KIND = {"c2c": 0, "r2c": 1, "c2r": 2, "c2c_out": 3}
@@ -190,7 +202,7 @@ def _layout(dev, dims, batch, dbl, kind, inverse, normalize=False, omit=0):
     """A plan's layout key: kind "c2c" runs in place, "c2c_out" from src into dst; normalize
     (inverse only): VkFFT scales by the transformed lengths' product; omit: _OMIT flags."""
     return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize),
-            settings(dev, dims, dbl, omit), omit)
+            settings(dev, dims, dbl, omit, kind), omit)
 
 
 def _plan(layout, src, dst):
