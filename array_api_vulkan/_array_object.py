@@ -260,23 +260,21 @@ class Array(Storage):
         view = self._basic_index(tkey)
         if view is not None:
             return view
-        dkey = self._device_keys(tkey)
-        if dkey is not tkey:
-            key = tkey = dkey
-            view = self._basic_index(tkey)  # (0-d numpy integers made it basic)
-            if view is not None:
-                return view
+        tkey, view = self._device_keys(tkey)
+        if view is not None:
+            return view
         self._check_advanced(tkey)
         out = _indexing().getitem_native(self, tkey)
         if out is not None:
             return out
-        return _fallback.call("__getitem__", lambda a, k: a[k], self, key)
+        return _fallback.call("__getitem__", lambda a, k: a[k], self, tkey)
 
     def _device_keys(self, key):
-        """key with its numpy arrays, as CuPy takes them: integer and boolean ones uploaded to
-        this array's device, 0-d ones as Python scalars (key itself where it has none)."""
+        """(key, view) for a key that is not basic: its numpy arrays, as CuPy takes them,
+        integer and boolean ones uploaded to this array's device and 0-d ones as Python scalars;
+        the view where that made the key basic, else None."""
         if not any(k.__class__ is np.ndarray for k in key):
-            return key
+            return key, None
         from ._creation_functions import asarray
         out = []
         for k in key:
@@ -286,7 +284,8 @@ class Array(Storage):
                                      f"type, not {k.dtype}")
                 k = k.item() if k.ndim == 0 else asarray(k, device=self.device)
             out.append(k)
-        return tuple(out)
+        key = tuple(out)
+        return key, self._basic_index(key)
 
     def _check_advanced(self, key):
         for k in key:
@@ -304,10 +303,7 @@ class Array(Storage):
         tkey = key if isinstance(key, tuple) else (key,)
         view = self._basic_index(tkey)
         if view is None:
-            dkey = self._device_keys(tkey)
-            if dkey is not tkey:
-                tkey = dkey
-                view = self._basic_index(tkey)
+            tkey, view = self._device_keys(tkey)
             if view is None:
                 self._check_advanced(tkey)
         if isinstance(value, np.generic):

@@ -116,7 +116,7 @@ def isdtype(dtype, kind):
         raise TypeError(f"isdtype() expects a dtype, got {dtype!r}") from None
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, DType) or isinstance(kind, (np.dtype, type)):
+    if isinstance(kind, (DType, np.dtype, type)):
         return dtype == _dtypes.check_dtype(kind)
     if isinstance(kind, str):
         try:

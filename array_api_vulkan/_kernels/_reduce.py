@@ -187,19 +187,27 @@ def _choose_mode(n, rows, r1, rs1, is_):
 
 def _targets(dev):
     if _launch.on_cpu(dev):
-        return TARGET_GROUPS, TARGET_THREADS, MIN_COLS_CHUNK
-    return TARGET_GROUPS_GPU, TARGET_THREADS_GPU, MIN_COLS_CHUNK_GPU
+        return TARGET_GROUPS, TARGET_THREADS
+    return TARGET_GROUPS_GPU, TARGET_THREADS_GPU
 
 
-def _chunks(mode, n, rows, single, vw=1, dev=None, lanes=1):
+def _cols_lanes(dev, n):
+    """(lanes, minimum elements a lane) of a COLS pass (not packed) over rows of n elements: the
+    device's COLS_LANES_* where each lane gets a whole minimum chunk, else (1, MIN_COLS_CHUNK)."""
+    if _launch.on_cpu(dev):
+        lanes, least = COLS_LANES_CPU, MIN_COLS_CHUNK
+    else:
+        lanes, least = COLS_LANES_GPU, MIN_COLS_CHUNK_GPU
+    return (lanes, least) if lanes > 1 and n >= least * lanes else (1, MIN_COLS_CHUNK)
+
+
+def _chunks(mode, n, rows, single, vw=1, dev=None, lanes=1, min_cols=MIN_COLS_CHUNK):
     """(chunk length, G) for a pass: G == 1 where `single` or the rows alone fill the device.
     COLS with vector loads: rows / vw invocations (times `lanes`, each taking at least
-    MIN_COLS_CHUNK elements). Chunks are whole vectors (of 4)."""
+    `min_cols` elements). Chunks are whole vectors (of 4)."""
     if single or n == 0:
         return max(n, 1), 1
-    groups, threads, min_cols = _targets(dev)
-    if lanes == 1:
-        min_cols = MIN_COLS_CHUNK
+    groups, threads = _targets(dev)
     if mode == ROWS:
         g = min(-(-n // MIN_ROWS_CHUNK), -(-groups // rows), MAX_GRID)
     else:
@@ -272,12 +280,8 @@ def _pass(b, shader, op, src, n, rows, r1, rs0, rs1, is_, out, out2=None, aux=No
     vec = _vec_ok(mode, vw, n, rows, r1, rs0, rs1, is_, aligned, auxk)
     gvw = vw if vec and mode == COLS else 1
     pack = USE_PACK and mode == COLS and rows // gvw < LOCAL
-    lanes = 1
-    if mode == COLS and not pack:
-        lanes = COLS_LANES_CPU if _launch.on_cpu(b.dev) else COLS_LANES_GPU
-        if lanes > 1 and n < _targets(b.dev)[2] * lanes:
-            lanes = 1
-    length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev, lanes)
+    lanes, min_cols = _cols_lanes(b.dev, n) if mode == COLS and not pack else (1, MIN_COLS_CHUNK)
+    length, g = _chunks(mode, n, rows, single, vw if vec else 1, b.dev, lanes, min_cols)
     if op == "sqdev" and not single:
         # var: at most VAR_LANE elements a lane (each lane's sums about its first element)
         cap = VAR_LANE * (LOCAL * (vw if vec else 1) if mode == ROWS else lanes)
