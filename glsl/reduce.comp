@@ -120,6 +120,24 @@ layout(buffer_reference, std430, buffer_reference_align = 16) readonly buffer Av
 
 #define NO_INDEX 0xffffffffu
 
+#if R_K == K_FLOAT
+// Bit tests and constants of the (real) compute type: NVIDIA's compiler folded a select on
+// isnan() as if it were a max() (the clamp in close_lane), so these read the bits.
+#if R_BITS == 64
+bool r_nonfinite(R_C v) { return (unpackDouble2x32(v).y & 0x7ff00000u) == 0x7ff00000u; }
+bool r_nan(R_C v) { uvec2 w = unpackDouble2x32(v); return r_nonfinite(v) && ((w.y & 0xfffffu) != 0u || w.x != 0u); }
+#define R_INF packDouble2x32(uvec2(0u, 0x7ff00000u))
+#define R_NAN packDouble2x32(uvec2(0u, 0x7ff80000u))
+#else
+bool r_nonfinite(R_C v) { return (floatBitsToUint(v) & 0x7f800000u) == 0x7f800000u; }
+bool r_nan(R_C v) { return (floatBitsToUint(v) & 0x7fffffffu) > 0x7f800000u; }
+#define R_INF uintBitsToFloat(0x7f800000u)
+#define R_NAN uintBitsToFloat(0x7fc00000u)
+#endif
+// var's lane count: this bit marks a lane that read an infinity or a NaN (cleared by close_lane)
+#define NONFINITE_SEEN 0x80000000u
+#endif
+
 #if R_K == K_FLOAT || R_K == K_CPLX
 #define R_FLOATING 1
 #endif
@@ -277,6 +295,12 @@ Acc combine(Acc u, Acc v)
         precise R_C delta = (T_TO_R(v.x) - T_TO_R(u.x)) + (v.a - u.a);
         precise R_C m = u.a + delta * f;
         precise R_C m2 = (u.b + v.b) + (delta * delta) * (nu * f);
+#if R_K == K_FLOAT
+        // A state past the type's range (M2 +inf: its mean may be inf or NaN) makes the merge
+        // +inf too, as numpy's overflowing squares; a NaN M2 (an infinity or NaN read) stays NaN.
+        if (!r_nan(u.b) && !r_nan(v.b) && (r_nonfinite(u.b) || r_nonfinite(v.b) || r_nan(m2)))
+            m2 = R_INF;
+#endif
         u.a = m;
         u.b = m2;
         u.i = u.i + v.i;
@@ -428,6 +452,10 @@ void add_elem(inout Acc acc, inout R_C ca, inout R_C cb, T_C x, uint ii, uint id
         precise R_C d2 = d * d;
         nsum(acc.b, cb, d2);
         acc.i += 1u;
+#if R_K == K_FLOAT
+        if (r_nonfinite(T_TO_R(x)))
+            acc.i |= NONFINITE_SEEN;
+#endif
         return;
     }
     if (OP == OP_SUM) {
@@ -466,6 +494,10 @@ Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
     if (OP == OP_SUM) {
         acc.b = ca;
     } else if (OP == OP_SQDEV && auxk != AUX_ELEM && acc.i != 0u) {
+#if R_K == K_FLOAT
+        bool nonfinite = (acc.i & NONFINITE_SEEN) != 0u;
+        acc.i &= ~NONFINITE_SEEN;
+#endif
         // (n, S1, S2) about K -> (n, m = S1 / n, M2 = S2 - S1 m): the mean is K + m
         precise R_C s1 = nfold(acc.a, ca);
         precise R_C s2 = nfold(acc.b, cb);
@@ -481,6 +513,15 @@ Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
         acc.b = m2 < R_C(0) ? R_C(0) : m2;
 #else
         acc.b = m2; // (var/std are real-only: complex variants never take this op)
+#endif
+#if R_K == K_FLOAT
+        // numpy squares x - mean: an infinity or NaN among the elements gives NaN, finite ones
+        // whose squares' sum leaves the type's range +inf (here the sums overflowed: inf, or
+        // inf - inf as NaN)
+        if (nonfinite)
+            acc.b = R_NAN;
+        else if (r_nonfinite(acc.b))
+            acc.b = R_INF;
 #endif
     }
 #endif

@@ -845,3 +845,32 @@ def test_var_std_propagate_nan_and_inf_in_a_one_element_lane(fn, dt):
     m = np.array([[np.nan, 1.0], [3.0, 4.0]], dtype=dt)
     got = np.asarray(getattr(xp, fn)(xp.asarray(m), axis=0))
     assert np.isnan(got[0]) and got[1] == getattr(np, fn)(m[:, 1])
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+@pytest.mark.parametrize("shape,axis", [((7,), None), ((1 << 20,), None), ((4096, 64), 0),
+                                        ((64, 4096), 1), ((3000, 3), 1), ((300, 5000), 0)])
+def test_var_std_overflow_is_inf_and_infinities_nan(dt, shape, axis):
+    """Finite elements whose squared deviations leave the dtype's range give +inf, as numpy's
+    (sums of deviations about a lane's first element overflowed to inf - inf: NaN, found by
+    scripts/fuzz_strict.py seed 45); an infinity anywhere in a row still gives NaN. Each path:
+    short and long rows, several passes, COLS lanes, subgroup rows."""
+    if not has(dt):
+        pytest.skip(f"no {dt}")
+    big = float(np.finfo(dt).max) * 0.9
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape).astype(dt)
+    flat = x.reshape(-1)
+    n = flat.size
+    pos = rng.choice(n, size=min(n, 40), replace=False)
+    flat[pos[: len(pos) // 2]] = big
+    flat[pos[len(pos) // 2:]] = -big
+    flat[0] = np.inf  # (row or column 0 holds an infinity)
+    for fn in ("var", "std"):
+        got = np.asarray(getattr(xp, fn)(xp.asarray(x), axis=axis))
+        with np.errstate(all="ignore"):
+            want = getattr(np, fn)(x, axis=axis)
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want), err_msg=fn)
+        np.testing.assert_array_equal(np.isposinf(got), np.isposinf(want), err_msg=fn)
+        fin = np.isfinite(want)
+        np.testing.assert_allclose(got[fin], want[fin], rtol=1e-3)
