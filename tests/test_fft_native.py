@@ -433,8 +433,37 @@ def test_real_transforms_keep_each_sequence_accurate(monkeypatch):
                 err = np.abs(np.asarray(got) - want).max(axis=axis) / np.abs(want).max(axis=axis)
                 assert err.max() < tol, (name, axis, err)
     assert "disableMergeSequencesR2C=1" in _fft.settings(object(), (8,), False, 0, "c2r")
+    assert "disableMergeSequencesR2C=1" in _fft.settings(object(), (8, 6), False, 0, "r2c", 2)
+    assert "disableMergeSequencesR2C=1" in _fft.settings(object(), (8, 6), False, 32, "r2c", 1)
     monkeypatch.setenv("ARRAY_API_VULKAN_VKFFT_CONFIG", "disableMergeSequencesR2C=0")
     assert _fft.settings(object(), (8,), False, 0, "r2c") == "disableMergeSequencesR2C=0"
+
+
+@pytest.mark.parametrize("shape", [(64, 64), (16, 32, 64), (128, 48)])
+def test_real_transforms_over_every_axis_may_merge(monkeypatch, shape):
+    """rfftn/irfftn over every axis with no batch: VkFFT may merge sequences there (each output
+    mixes every row, so a row 1e6 times larger is in every output's error anyway), and the
+    errors stay numpy's: the largest within 1e-5 of the largest output (float32), the median
+    elementwise one within 1e-5."""
+    monkeypatch.delenv("ARRAY_API_VULKAN_VKFFT_CONFIG", raising=False)
+    assert _fft.settings(object(), shape[::-1], False, 0, "r2c", 1) == ""
+    rng = np.random.default_rng(4)
+    for name in REAL:
+        tol = 1e-5 if name == "float32" else 1e-12
+        r = rng.standard_normal(shape).astype(name)
+        r[1] *= 1e6
+        r[(0,) * (len(shape) - 1) + (slice(None),)] = 1e6  # a constant row
+        half = shape[:-1] + (shape[-1] // 2 + 1,)
+        z = rng.standard_normal(half) + 1j * rng.standard_normal(half)
+        z[1] *= 1e6
+        z = z.astype(np.result_type(name, np.complex64))
+        pairs = ((xp.fft.rfftn(xp.asarray(r)), np.fft.rfftn(r.astype(float))),
+                 (xp.fft.irfftn(xp.asarray(z), s=shape, axes=tuple(range(len(shape)))),
+                  np.fft.irfftn(z.astype(complex), s=shape, axes=tuple(range(len(shape))))))
+        for got, want in pairs:
+            err = np.abs(np.asarray(got) - want)
+            assert err.max() / np.abs(want).max() < tol, (name, err.max())
+            assert np.median(err / np.maximum(np.abs(want), 1e-300)) < tol, name
 
 
 def test_vkfft_plan_diagnostics(monkeypatch):

@@ -174,13 +174,19 @@ NVIDIA_SETTINGS = "coalescedMemory=128"
 # columns differ in scale lost precision in the smaller ones (float32: 2-9 % relative error
 # in a column beside one 1e6 times larger; float64 7e-11; numpy's are 1e-7 and 1e-16). Found by
 # scripts/fuzz_strict.py (session 35); ARRAY_API_VULKAN_VKFFT_CONFIG may still set it.
+# Where every dimension is transformed and there is no batch (rfftn/irfftn over all of x's axes),
+# each output mixes every sequence, so a partner's magnitude is already in every output's error
+# and merging keeps numpy's error class (lavapipe, rows or columns scaled by 1e6, constant and
+# cosine rows, spikes: the same max and median errors merged or not); there VkFFT may merge
+# (H200: rfftn of 4096^2 float32 133 us against 154-158).
 REAL_SETTINGS = "disableMergeSequencesR2C=1"
 
 
-def settings(dev, dims, dbl, omit, kind="c2c"):
+def settings(dev, dims, dbl, omit, kind="c2c", batch=None):
     """The VkFFT settings a plan of this layout is made with: ARRAY_API_VULKAN_VKFFT_CONFIG's
     (knobs()) where set, else the device's (NVIDIA_SETTINGS where they apply), else "" (VkFFT's
-    own choice); real transforms add REAL_SETTINGS unless the variable names that setting."""
+    own choice); real transforms add REAL_SETTINGS unless the variable names that setting or the
+    transform covers two or more dimensions with no batch and nothing omitted."""
     env = knobs()
     if env or dbl or omit or len(dims) != 1:
         out = env
@@ -188,7 +194,8 @@ def settings(dev, dims, dbl, omit, kind="c2c"):
         out = NVIDIA_SETTINGS
     else:
         out = ""
-    if kind in ("r2c", "c2r") and "disableMergeSequencesR2C" not in out:
+    whole = batch == 1 and not omit and len(dims) >= 2
+    if kind in ("r2c", "c2r") and "disableMergeSequencesR2C" not in out and not whole:
         out = ",".join(sorted(p for p in (out, REAL_SETTINGS) if p))
     return out
 
@@ -202,7 +209,7 @@ def _layout(dev, dims, batch, dbl, kind, inverse, normalize=False, omit=0):
     """A plan's layout key: kind "c2c" runs in place, "c2c_out" from src into dst; normalize
     (inverse only): VkFFT scales by the transformed lengths' product; omit: _OMIT flags."""
     return (dev, tuple(dims), batch, dbl, kind, inverse, bool(normalize),
-            settings(dev, dims, dbl, omit, kind), omit)
+            settings(dev, dims, dbl, omit, kind, batch), omit)
 
 
 def _plan(layout, src, dst):
