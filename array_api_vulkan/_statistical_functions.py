@@ -158,7 +158,25 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
                    ddof=correction, key=_call_key("var", x, axis, keepdims, None, correction))
 
 
+# A scan's call as given (function, x's dtype, shape and device state, axis, dtype=,
+# include_initial) -> (axis, accumulator dtype) where it ran natively: a repeated call skips
+# validation, resolution and supports_scan, which depend only on these (and on the element
+# count's 32-bit bound, checked again). As _RESOLVED for the reductions.
+_RESOLVED_SCANS = {}
+
+
 def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
+    if x.__class__ is Array:
+        try:
+            key = (fname, x._dtype, x._shape, _kernels.reduce_state(x._alloc.device), axis, dtype,
+                   bool(include_initial))
+            r = _RESOLVED_SCANS.get(key)
+        except TypeError:  # (an unhashable axis or dtype: the general path, which rejects it)
+            key = r = None
+        if r is not None and _kernels.reduce_indexable(x):
+            return _kernels.scan(fname, x, r[0], r[1], key[-1])
+    else:
+        key = None
     _check(x, fname, _dtypes._numeric_dtypes + (_dtypes.bool,))
     if axis is None:
         if x.ndim > 1:
@@ -171,6 +189,10 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
     (axis,) = _axes(axis, x.ndim)
     dt = _accumulator_dtype(x, dtype)
     if _kernels.supports_scan(fname, x, dt):
+        if key is not None and x.ndim == len(key[2]):  # (not a 0-d input, reshaped above)
+            if len(_RESOLVED_SCANS) >= _MAX_RESOLVED:
+                _RESOLVED_SCANS.clear()
+            _RESOLVED_SCANS[key] = (axis, dt)
         return _kernels.scan(fname, x, axis, dt, bool(include_initial))
 
     def host(a):

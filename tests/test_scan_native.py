@@ -151,6 +151,40 @@ def test_scan_empty_and_errors():
         xp.cumulative_sum(dev(np.float32(1)), axis=1)
 
 
+def test_scan_calls_resolved_once_then_repeated(monkeypatch):
+    """A repeated cumulative_* call (same function, dtype, shape, device, axis, dtype=,
+    include_initial) skips validation and supports_scan (_RESOLVED_SCANS), with the same results
+    on other values and views of that shape; calls that differ in any of those resolve anew, and
+    invalid ones still raise."""
+    from array_api_vulkan import _statistical_functions as sf
+
+    sf._RESOLVED_SCANS.clear()
+    rng = np.random.default_rng(4)
+    h = rng.standard_normal((6, 5)).astype(np.float32)
+    check(xp.cumulative_sum(dev(h), axis=1), np.cumulative_sum(h, axis=1))
+    assert len(sf._RESOLVED_SCANS) == 1
+    asked = []
+    monkeypatch.setattr(sf._kernels, "supports_scan", lambda *a: asked.append(a) or True)
+    h2 = rng.standard_normal((6, 5)).astype(np.float32)
+    check(xp.cumulative_sum(dev(h2), axis=1), np.cumulative_sum(h2, axis=1))
+    wide = rng.standard_normal((6, 10)).astype(np.float32)
+    check(xp.cumulative_sum(dev(wide)[:, ::2], axis=1), np.cumulative_sum(wide[:, ::2], axis=1))
+    assert not asked  # (both repeated: the same key)
+    for kw in ({"axis": 0}, {"axis": 1, "include_initial": True}, {"axis": -1}):
+        check(xp.cumulative_sum(dev(h), **kw), np.cumulative_sum(h, **kw))
+    check(xp.cumulative_prod(dev(h), axis=1), np.cumulative_prod(h, axis=1))
+    assert len(asked) == 4 and len(sf._RESOLVED_SCANS) == 5
+    with pytest.raises(ValueError):
+        xp.cumulative_sum(dev(h))  # (axis None on 2-D: never resolved, always checked)
+    with pytest.raises(IndexError):
+        xp.cumulative_sum(dev(h), axis=2)  # (out of range: a new key, checked)
+    with pytest.raises(TypeError):
+        xp.cumulative_sum(np.ones(3), axis=0)  # (a numpy array: not ours)
+    s0 = xp.cumulative_sum(dev(np.float32(2.5)))  # a 0-d input is reshaped: not remembered
+    check(s0, np.cumulative_sum(np.float32(2.5)))
+    assert len(sf._RESOLVED_SCANS) == 5
+
+
 def test_scan_float_deterministic(subgroups):
     """Float scans: the order of operations is fixed by the layout: same input, same bits."""
     h = np.random.default_rng(9).standard_normal(30 * TILE + 11).astype(np.float32)
