@@ -342,3 +342,39 @@ def test_round_trunc_halves_and_signed_zeros(dt):
             num = ~np.isnan(w)  # (a NaN's sign is not specified: NVIDIA returns its canonical NaN)
             assert np.array_equal(g, w, equal_nan=True) and np.array_equal(np.signbit(g[num]), np.signbit(w[num])), \
                 (f, a, got)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_integer_powers_by_repeated_squaring(dt):
+    """A nonzero complex base to an integral real power |n| < 100 is repeated squaring (numpy's
+    npy_cpow, its products compensated as multiply's are not), not exp(n log z): (i y) ** 3 is
+    purely imaginary (exp-log left a real part of 1e-8 of the modulus in float32), (i y) ** 2
+    real, z ** 2's parts within an ulp of the exact square's, and every n within a few ulps (of
+    the modulus) of the exact power; other powers keep exp(w log z)."""
+    if not computes_natively(dt):
+        pytest.skip(f"no native {dt}")
+    rng = np.random.default_rng(11)
+    z = (rng.uniform(-3, 3, 64) + 1j * rng.uniform(-3, 3, 64)).astype(dt)
+    z[:8] = (1j * rng.uniform(-3000, 3000, 8)).astype(dt)
+    x = xp.asarray(z)
+    sq = np.asarray(x ** 2)
+    exact = z.astype(np.clongdouble) ** 2
+    for got_part, want_part in ((sq.real, exact.real), (sq.imag, exact.imag)):
+        ulp = np.spacing(np.abs(want_part).astype(z.real.dtype)).astype(np.longdouble)
+        assert np.all(np.abs(got_part - want_part) <= ulp)
+    assert np.all(np.asarray(x[:8] ** 3).real == 0)
+    assert np.all(np.asarray(x[:8] ** 2).imag == 0)
+    eps = np.finfo(z.real.dtype).eps
+    for n in list(range(-6, 7)) + [17, 64, 99, -99, 2.0, 100, 2.5]:
+        got = np.asarray(x ** n)
+        with np.errstate(all="ignore"):
+            want = z.astype(np.clongdouble) ** n
+        info = np.finfo(z.real.dtype)
+        fin = np.isfinite(want) & (np.abs(want) > info.tiny) & (np.abs(want) < info.max / 4)
+        rel = np.abs(got[fin] - want[fin]) / np.abs(want[fin])
+        bound = (8 + abs(float(n))) * eps if float(n).is_integer() and abs(n) < 100 else 1e3 * eps
+        assert rel.max() <= bound, (n, float(rel.max() / eps))
+    # an array of exponents takes the same branch per element
+    w = np.array([3, 2.5, -2, 0] * 16, dtype=dt)
+    got = np.asarray(x ** xp.asarray(w))
+    assert np.all(got[:8:4].real == 0)

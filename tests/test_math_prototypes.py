@@ -443,6 +443,15 @@ def test_complex_mul_div_pow_abs(prec):
     r = cplx.div(prec, prec.arr([1.0]), prec.arr([2.0]), prec.arr([np.inf]), prec.arr([1.0]))
     assert r[0][0] == 0 and r[1][0] == 0
     assert list(cplx.pow(prec, prec.arr([0.0]), prec.arr([0.0]), prec.arr([0.0]), prec.arr([0.0]))) == [1.0, 0.0]
+    # integral real powers |n| < 100 of a nonzero base: repeated squaring, as the GLSL
+    y = prec.arr([651.99664, -3.25, 7.0])
+    zero = prec.arr([0.0, 0.0, 0.0])
+    re, im = cplx.pow(prec, zero, y, prec.arr([3.0, 3.0, 3.0]), zero)
+    assert np.all(re == 0) and np.all(im == -y * y * y)
+    re, im = cplx.pow(prec, zero, y, prec.arr([-2.0, 2.0, 4.0]), zero)
+    assert np.all(im == 0)
+    re, im = cplx.pow(prec, zero, y, prec.arr([5.0, -1.0, 9.0]), zero)
+    assert np.all(re == 0)
 
 
 if __name__ == '__main__':

@@ -430,8 +430,26 @@ vec2 c64_atanh(vec2 z) {
 
 vec2 c64_atan(vec2 z) { vec2 r = c64_atanh(vec2(-z.y, z.x)); return vec2(r.y, -r.x); }
 
+// z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
+// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
+// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
 vec2 c64_pow(vec2 z, vec2 w) {
     if (w.x == float(0) && w.y == float(0)) return vec2(float(1), float(0));
+    if (w.y == float(0) && abs(w.x) < float(100) && w.x == trunc(w.x) && (z.x != float(0) || z.y != float(0))) {
+        int n = int(abs(w.x));
+        vec2 acc = z, p = z;
+        bool first = (n & 1) != 0;
+        n >>= 1;
+        while (n != 0) {
+            p = c64_mul(p, p);
+            if ((n & 1) != 0) {
+                acc = first ? c64_mul(acc, p) : p;
+                first = true;
+            }
+            n >>= 1;
+        }
+        return w.x < float(0) ? c64_div(vec2(float(1), float(0)), acc) : acc;
+    }
     return c64_exp(c64_mul(w, c64_log(z)));
 }
 
@@ -854,8 +872,26 @@ dvec2 c128_atanh(dvec2 z) {
 
 dvec2 c128_atan(dvec2 z) { dvec2 r = c128_atanh(dvec2(-z.y, z.x)); return dvec2(r.y, -r.x); }
 
+// z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
+// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
+// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
 dvec2 c128_pow(dvec2 z, dvec2 w) {
     if (w.x == double(0) && w.y == double(0)) return dvec2(double(1), double(0));
+    if (w.y == double(0) && abs(w.x) < double(100) && w.x == trunc(w.x) && (z.x != double(0) || z.y != double(0))) {
+        int n = int(abs(w.x));
+        dvec2 acc = z, p = z;
+        bool first = (n & 1) != 0;
+        n >>= 1;
+        while (n != 0) {
+            p = c128_mul(p, p);
+            if ((n & 1) != 0) {
+                acc = first ? c128_mul(acc, p) : p;
+                first = true;
+            }
+            n >>= 1;
+        }
+        return w.x < double(0) ? c128_div(dvec2(double(1), double(0)), acc) : acc;
+    }
     return c128_exp(c128_mul(w, c128_log(z)));
 }
 #endif // MATH_F64_GLSL

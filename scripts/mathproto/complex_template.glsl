@@ -416,7 +416,25 @@ V CPFX_atanh(V z) {
 
 V CPFX_atan(V z) { V r = CPFX_atanh(V(-z.y, z.x)); return V(r.y, -r.x); }
 
+// z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
+// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
+// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
 V CPFX_pow(V z, V w) {
     if (w.x == T(0) && w.y == T(0)) return V(T(1), T(0));
+    if (w.y == T(0) && abs(w.x) < T(100) && w.x == trunc(w.x) && (z.x != T(0) || z.y != T(0))) {
+        int n = int(abs(w.x));
+        V acc = z, p = z;
+        bool first = (n & 1) != 0;
+        n >>= 1;
+        while (n != 0) {
+            p = CPFX_mul(p, p);
+            if ((n & 1) != 0) {
+                acc = first ? CPFX_mul(acc, p) : p;
+                first = true;
+            }
+            n >>= 1;
+        }
+        return w.x < T(0) ? CPFX_div(V(T(1), T(0)), acc) : acc;
+    }
     return CPFX_exp(CPFX_mul(w, CPFX_log(z)));
 }

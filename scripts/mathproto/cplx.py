@@ -549,5 +549,27 @@ def pow(P, a, b, c, d):
     lr, li = log(P, a, b)
     mr, mi = mul(P, c, d, lr, li)
     er, ei = exp(P, mr, mi)
+    # a nonzero base to an integral real power below 100 in magnitude: repeated squaring
+    # (numpy's npy_cpow), the reciprocal for a negative power
+    with np.errstate(all='ignore'):
+        integral = (d == 0) & (np.abs(c) < 100) & (c == np.trunc(np.where(np.isfinite(c), c, 0))) \
+            & ((a != 0) | (b != 0))
+        n = np.where(integral, np.abs(np.where(np.isfinite(c), c, 0)), 0).astype(np.int64)
+    accr, acci, pr, pi = a.copy(), b.copy(), a.copy(), b.copy()
+    first = (n & 1) != 0
+    n = n >> 1
+    while np.any(n != 0):
+        live = n != 0
+        qr, qi = mul(P, pr, pi, pr, pi)
+        pr, pi = np.where(live, qr, pr), np.where(live, qi, pi)
+        take = live & ((n & 1) != 0)
+        mr2, mi2 = mul(P, accr, acci, pr, pi)
+        accr = np.where(take, np.where(first, mr2, pr), accr)
+        acci = np.where(take, np.where(first, mi2, pi), acci)
+        first = first | take
+        n = n >> 1
+    rr, ri = div(P, np.ones_like(accr), np.zeros_like(acci), accr, acci)
+    accr, acci = np.where(c < 0, rr, accr), np.where(c < 0, ri, acci)
+    er, ei = np.where(integral, accr, er), np.where(integral, acci, ei)
     one = (c == 0) & (d == 0)
     return np.where(one, P.dt(1), er), np.where(one, P.dt(0), ei)
