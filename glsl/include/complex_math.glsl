@@ -431,11 +431,12 @@ vec2 c64_atanh(vec2 z) {
 vec2 c64_atan(vec2 z) { vec2 r = c64_atanh(vec2(-z.y, z.x)); return vec2(r.y, -r.x); }
 
 // z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
-// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
-// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
+// squaring (numpy's npy_cpow) by the compensated multiply: products are exact where they can be
+// ((i y) ** 3 is purely imaginary), then the reciprocal for w < 0
+// (floor, not trunc: Mesa 22.3 lavapipe's trunc of doubles is wrong near 2^52, docs/kernels.md)
 vec2 c64_pow(vec2 z, vec2 w) {
     if (w.x == float(0) && w.y == float(0)) return vec2(float(1), float(0));
-    if (w.y == float(0) && abs(w.x) < float(100) && w.x == trunc(w.x) && (z.x != float(0) || z.y != float(0))) {
+    if (w.y == float(0) && abs(w.x) < float(100) && w.x == floor(w.x) && (z.x != float(0) || z.y != float(0))) {
         int n = int(abs(w.x));
         vec2 acc = z, p = z;
         bool first = (n & 1) != 0;
@@ -873,11 +874,12 @@ dvec2 c128_atanh(dvec2 z) {
 dvec2 c128_atan(dvec2 z) { dvec2 r = c128_atanh(dvec2(-z.y, z.x)); return dvec2(r.y, -r.x); }
 
 // z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
-// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
-// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
+// squaring (numpy's npy_cpow) by the compensated multiply: products are exact where they can be
+// ((i y) ** 3 is purely imaginary), then the reciprocal for w < 0
+// (floor, not trunc: Mesa 22.3 lavapipe's trunc of doubles is wrong near 2^52, docs/kernels.md)
 dvec2 c128_pow(dvec2 z, dvec2 w) {
     if (w.x == double(0) && w.y == double(0)) return dvec2(double(1), double(0));
-    if (w.y == double(0) && abs(w.x) < double(100) && w.x == trunc(w.x) && (z.x != double(0) || z.y != double(0))) {
+    if (w.y == double(0) && abs(w.x) < double(100) && w.x == floor(w.x) && (z.x != double(0) || z.y != double(0))) {
         int n = int(abs(w.x));
         dvec2 acc = z, p = z;
         bool first = (n & 1) != 0;

@@ -417,11 +417,12 @@ V CPFX_atanh(V z) {
 V CPFX_atan(V z) { V r = CPFX_atanh(V(-z.y, z.x)); return V(r.y, -r.x); }
 
 // z ** w: exp(w log z), but for a nonzero z and an integral real w with |w| < 100, repeated
-// squaring (numpy's npy_cpow): products are exact where they can be ((i y) ** 3 is purely
-// imaginary, z ** 2 is z * z), then the reciprocal for w < 0
+// squaring (numpy's npy_cpow) by the compensated multiply: products are exact where they can be
+// ((i y) ** 3 is purely imaginary), then the reciprocal for w < 0
+// (floor, not trunc: Mesa 22.3 lavapipe's trunc of doubles is wrong near 2^52, docs/kernels.md)
 V CPFX_pow(V z, V w) {
     if (w.x == T(0) && w.y == T(0)) return V(T(1), T(0));
-    if (w.y == T(0) && abs(w.x) < T(100) && w.x == trunc(w.x) && (z.x != T(0) || z.y != T(0))) {
+    if (w.y == T(0) && abs(w.x) < T(100) && w.x == floor(w.x) && (z.x != T(0) || z.y != T(0))) {
         int n = int(abs(w.x));
         V acc = z, p = z;
         bool first = (n & 1) != 0;

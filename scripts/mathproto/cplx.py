@@ -552,7 +552,7 @@ def pow(P, a, b, c, d):
     # a nonzero base to an integral real power below 100 in magnitude: repeated squaring
     # (numpy's npy_cpow), the reciprocal for a negative power
     with np.errstate(all='ignore'):
-        integral = (d == 0) & (np.abs(c) < 100) & (c == np.trunc(np.where(np.isfinite(c), c, 0))) \
+        integral = (d == 0) & (np.abs(c) < 100) & (c == np.floor(np.where(np.isfinite(c), c, 0))) \
             & ((a != 0) | (b != 0))
         n = np.where(integral, np.abs(np.where(np.isfinite(c), c, 0)), 0).astype(np.int64)
     accr, acci, pr, pi = a.copy(), b.copy(), a.copy(), b.copy()
