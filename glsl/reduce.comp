@@ -296,9 +296,10 @@ Acc combine(Acc u, Acc v)
         precise R_C m = u.a + delta * f;
         precise R_C m2 = (u.b + v.b) + (delta * delta) * (nu * f);
 #if R_K == K_FLOAT
-        // A state past the type's range (M2 +inf: its mean may be inf or NaN) makes the merge
-        // +inf too, as numpy's overflowing squares; a NaN M2 (an infinity or NaN read) stays NaN.
-        if (!r_nan(u.b) && !r_nan(v.b) && (r_nonfinite(u.b) || r_nonfinite(v.b) || r_nan(m2)))
+        // A merge that leaves the range (either M2 +inf, whose mean may be inf or NaN, or the
+        // means' term overflowing) is +inf, as numpy's overflowing squares; a NaN M2 (an
+        // infinity or NaN read) stays NaN.
+        if (r_nonfinite(m2) && !r_nan(u.b) && !r_nan(v.b))
             m2 = R_INF;
 #endif
         u.a = m;
@@ -508,7 +509,7 @@ Acc close_lane(Acc acc, R_C ca, R_C cb, uint auxk)
         // (rounding can leave a tiny negative M2: clamp it, but keep a NaN, which max() drops.
         // The NaN test is on the bits: NVIDIA's float32 code gave var([nan]) == 0 with the
         // select alone (H100, 2026-11-23), as if it had become a max().)
-        acc.b = (floatBitsToUint(m2) & 0x7fffffffu) > 0x7f800000u ? m2 : (m2 < R_C(0) ? R_C(0) : m2);
+        acc.b = r_nan(m2) ? m2 : (m2 < R_C(0) ? R_C(0) : m2);
 #elif R_K == K_FLOAT
         acc.b = m2 < R_C(0) ? R_C(0) : m2;
 #else
