@@ -551,10 +551,9 @@ def pow(P, a, b, c, d):
     er, ei = exp(P, mr, mi)
     # a nonzero base to an integral real power below 100 in magnitude: repeated squaring
     # (numpy's npy_cpow), the reciprocal for a negative power
-    with np.errstate(all='ignore'):
-        integral = (d == 0) & (np.abs(c) < 100) & (c == np.floor(np.where(np.isfinite(c), c, 0))) \
-            & ((a != 0) | (b != 0))
-        n = np.where(integral, np.abs(np.where(np.isfinite(c), c, 0)), 0).astype(np.int64)
+    cf = np.where(np.isfinite(c), c, 0)
+    integral = (d == 0) & (np.abs(cf) < 100) & (cf == np.floor(cf)) & (c == cf) & ((a != 0) | (b != 0))
+    n = np.where(integral, np.abs(cf), 0).astype(np.int64)
     accr, acci, pr, pi = a.copy(), b.copy(), a.copy(), b.copy()
     first = (n & 1) != 0
     n = n >> 1
