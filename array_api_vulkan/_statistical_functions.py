@@ -37,7 +37,8 @@ def _accumulator_dtype(x, dtype):
 # A reduction's call as given (function, x's dtype, shape and device, the device's features and
 # subgroup switch, axis, keepdims, dtype=, correction) -> (op, axes, keepdims, result dtype)
 # where it ran natively: a repeated call skips validation, resolution and supports_reduce, which
-# depend only on these (and on the element count's 32-bit bound, checked again).
+# depend only on these (and on the element count's 32-bit bound, checked again). Scans keep
+# theirs here too: include_initial in keepdims' place, -> (axis, accumulator dtype).
 _RESOLVED = {}
 _MAX_RESOLVED = 1024
 
@@ -48,24 +49,30 @@ def _call_key(fname, x, axis, keepdims, dtype, correction):
             correction)
 
 
+def _resolution(key, x):
+    """What _RESOLVED keeps for key, or None: also for an unhashable key (an axis given as a
+    list: the general path, every time) and past the 32-bit element bound (supports_reduce's and
+    supports_scan's one answer the key does not fix)."""
+    try:
+        r = _RESOLVED.get(key)
+    except TypeError:
+        return None
+    return r if r is not None and _kernels.reduce_indexable(x) else None
+
+
 def _resolved(fname, x, axis=None, keepdims=False, dtype=None, correction=0.0):
     """The result of a reduction call resolved before (see _RESOLVED), or None."""
     if x.__class__ is not Array:
         return None
-    try:
-        r = _RESOLVED.get(_call_key(fname, x, axis, keepdims, dtype, correction))
-    except TypeError:  # (an axis given as a list: the general path, every time)
-        return None
-    if r is None or not _kernels.reduce_indexable(x):
-        return None  # (supports_reduce's one answer the key does not fix)
-    return _kernels.reduce(r[0], x, r[1], r[2], r[3], r[4])
+    r = _resolution(_call_key(fname, x, axis, keepdims, dtype, correction), x)
+    return None if r is None else _kernels.reduce(r[0], x, *r[1:])  # (argmin/argmax: no correction)
 
 
-def _remember(key, op, axes, keepdims, dtype, correction=0.0):
+def _remember(key, *resolution):
     if len(_RESOLVED) >= _MAX_RESOLVED:
         _RESOLVED.clear()
     try:
-        _RESOLVED[key] = (op, axes, keepdims, dtype, correction)
+        _RESOLVED[key] = resolution
     except TypeError:  # (an axis given as a list)
         pass
 
@@ -158,25 +165,14 @@ def var(x, /, *, axis=None, correction=0.0, keepdims=False):
                    ddof=correction, key=_call_key("var", x, axis, keepdims, None, correction))
 
 
-# A scan's call as given (function, x's dtype, shape and device state, axis, dtype=,
-# include_initial) -> (axis, accumulator dtype) where it ran natively: a repeated call skips
-# validation, resolution and supports_scan, which depend only on these (and on the element
-# count's 32-bit bound, checked again). As _RESOLVED for the reductions.
-_RESOLVED_SCANS = {}
-
-
 def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
+    include_initial = bool(include_initial)
+    key = None
     if x.__class__ is Array:
-        try:
-            key = (fname, x._dtype, x._shape, _kernels.reduce_state(x._alloc.device), axis, dtype,
-                   bool(include_initial))
-            r = _RESOLVED_SCANS.get(key)
-        except TypeError:  # (an unhashable axis or dtype: the general path, which rejects it)
-            key = r = None
-        if r is not None and _kernels.reduce_indexable(x):
-            return _kernels.scan(fname, x, r[0], r[1], key[-1])
-    else:
-        key = None
+        key = _call_key(fname, x, axis, include_initial, dtype, 0.0)
+        r = _resolution(key, x)
+        if r is not None:
+            return _kernels.scan(fname, x, r[0], r[1], include_initial)
     _check(x, fname, _dtypes._numeric_dtypes + (_dtypes.bool,))
     if axis is None:
         if x.ndim > 1:
@@ -190,10 +186,8 @@ def _cumulative(fname, npfn, identity, x, axis, dtype, include_initial):
     dt = _accumulator_dtype(x, dtype)
     if _kernels.supports_scan(fname, x, dt):
         if key is not None and x.ndim == len(key[2]):  # (not a 0-d input, reshaped above)
-            if len(_RESOLVED_SCANS) >= _MAX_RESOLVED:
-                _RESOLVED_SCANS.clear()
-            _RESOLVED_SCANS[key] = (axis, dt)
-        return _kernels.scan(fname, x, axis, dt, bool(include_initial))
+            _remember(key, axis, dt)
+        return _kernels.scan(fname, x, axis, dt, include_initial)
 
     def host(a):
         out = npfn(a.astype(dt._np, copy=False), axis=axis, dtype=dt._np)
